@@ -1,0 +1,75 @@
+// The one interface every implementation of an op sits behind: cpu-scalar (the reference),
+// cpu-parallel, and, when built, cuda-kernel and cudnn. Same inputs, same outputs, compared in
+// tests and live in the app.
+//
+// Contract: availability() is cheap and cached; run() never throws: failures come back as
+// ok=false with a message a student can read, and the app keeps running.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "op_desc.h"
+#include "tensor.h"
+
+namespace gpulab::core {
+
+// "No GPU" is a value with a reason, never a crash. The reason is shown verbatim.
+struct Availability {
+    bool ok = false;
+    std::string reason;
+};
+
+// Integer nanoseconds throughout; formatted only in core/format.h.
+// CPU backends report all their time as compute. GPU backends time each phase with CUDA events.
+struct PhaseTimes {
+    int64_t upload_ns = 0;    // host -> device copy of the input
+    int64_t compute_ns = 0;   // the kernel(s) themselves
+    int64_t download_ns = 0;  // device -> host copy of the output
+    int64_t total_ns() const { return upload_ns + compute_ns + download_ns; }
+};
+
+struct RunResult {
+    bool ok = false;
+    std::string error;
+    PhaseTimes t;
+};
+
+// The bandwidth a backend can reach at all on this machine, measured in the same run as the op:
+// memcpy for CPU backends, a device-to-device copy for GPU backends. Read + write bytes counted.
+struct LimitResult {
+    bool ok = false;
+    std::string name;   // "memcpy (2 threads)", "D2D copy"
+    double gbps = 0.0;  // GB/s, 1e9 bytes per second
+    std::string error;
+};
+
+enum class BackendKind { Cpu, Gpu };
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string_view name() const = 0;         // "cpu-scalar", "cpu-parallel", "cuda-kernel", "cudnn"
+    virtual std::string_view description() const = 0;  // one line for tooltips: what it is and how it runs
+    virtual BackendKind kind() const = 0;
+    virtual Availability availability() const = 0;
+    virtual bool supports(const OpDesc& op) const = 0;
+    // Checked before any allocation: can this backend hold `bytes` of input plus output?
+    virtual Availability can_allocate(std::size_t bytes) const = 0;
+    // `out` must already have the input's shape. Never throws.
+    virtual RunResult run(const OpDesc& op, const Tensor& in, Tensor& out) = 0;
+    // Measures the backend's copy bandwidth over `bytes` (source and destination each that size).
+    virtual LimitResult bandwidth_limit(std::size_t bytes) = 0;
+    // For display through CUDA-GL interop: device pointer to the last run's output, else nullptr.
+    virtual const void* device_output() const { return nullptr; }
+};
+
+using BackendList = std::vector<std::unique_ptr<Backend>>;
+
+// The CPU implementations, reference first.
+BackendList make_cpu_backends();
+
+}  // namespace gpulab::core

@@ -1,0 +1,79 @@
+#include "cpu_scalar.h"
+
+#include <cstring>
+#include <exception>
+
+#include "clock.h"
+#include "hd_math.h"
+#include "memory.h"
+#include "stats.h"
+
+namespace gpulab::cpu {
+
+using namespace gpulab::core;
+
+void activation_reference(const OpDesc& op, const float* in, float* out, int64_t n) {
+    // One core, one element at a time: the "sequential" picture the lesson starts from.
+    for (int64_t i = 0; i < n; ++i) {
+        const float x = in[i];
+        switch (op.activation) {
+            case Activation::Relu: out[i] = hd::relu(x); break;
+            case Activation::LeakyRelu: out[i] = hd::leaky_relu(x, op.leaky_alpha); break;
+            case Activation::Sigmoid: out[i] = hd::sigmoid(x); break;
+            case Activation::Tanh: out[i] = hd::tanh_act(x); break;
+            case Activation::Gelu: out[i] = hd::gelu(x); break;
+        }
+    }
+}
+
+namespace {
+
+class ScalarBackend final : public Backend {
+public:
+    std::string_view name() const override { return "cpu-scalar"; }
+    std::string_view description() const override {
+        return "The plain loop: one core applies the function to one element after another. The reference.";
+    }
+    BackendKind kind() const override { return BackendKind::Cpu; }
+    Availability availability() const override { return {true, "always available"}; }
+    bool supports(const OpDesc&) const override { return true; }
+    Availability can_allocate(std::size_t bytes) const override { return check_host_allocation(bytes); }
+
+    RunResult run(const OpDesc& op, const Tensor& in, Tensor& out) override {
+        RunResult r;
+        if (out.size() != in.size()) {
+            r.error = "output has " + std::to_string(out.size()) + " elements, input " + std::to_string(in.size());
+            return r;
+        }
+        int64_t t0 = now_ns();
+        activation_reference(op, in.ptr(), out.ptr(), in.size());
+        r.t.compute_ns = now_ns() - t0;
+        r.ok = true;
+        return r;
+    }
+
+    LimitResult bandwidth_limit(std::size_t bytes) override {
+        LimitResult l;
+        l.name = "memcpy (1 thread)";
+        try {
+            FloatBuffer src(bytes / sizeof(float), 1.0f), dst(bytes / sizeof(float));
+            std::vector<int64_t> t;
+            for (int i = 0; i < 5; ++i) {
+                int64_t t0 = now_ns();
+                std::memcpy(dst.data(), src.data(), src.size() * sizeof(float));
+                t.push_back(now_ns() - t0);
+            }
+            l.gbps = gbps(2.0 * static_cast<double>(src.size() * sizeof(float)), summarize(t).median_ns);
+            l.ok = true;
+        } catch (const std::exception& e) {
+            l.error = e.what();
+        }
+        return l;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_scalar_backend() { return std::make_unique<ScalarBackend>(); }
+
+}  // namespace gpulab::cpu

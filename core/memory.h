@@ -1,0 +1,20 @@
+// Refusing sizes before allocating: a student who types 2^34 elements gets a sentence, not an
+// out-of-memory kill.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "backend.h"
+
+namespace gpulab::core {
+
+// MemAvailable from /proc/meminfo (0 when unknown).
+std::size_t available_host_memory();
+
+// ok when `bytes` fit in `fraction` of available host memory; otherwise a message that names the
+// request and what is free.
+Availability check_host_allocation(std::size_t bytes, double fraction = 0.8);
+
+}  // namespace gpulab::core

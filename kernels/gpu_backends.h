@@ -1,0 +1,45 @@
+// The only door from the rest of gpulab into CUDA: plain C++ types, no CUDA headers.
+//
+// Two implementations of this header exist and CMake links exactly one of them:
+//   cuda_entry.cu   when a CUDA compiler was found (the real backends), and
+//   gpu_stub.cpp    otherwise (every GPU backend reports "CUDA not compiled in").
+// So the CUDA build adds files; it does not fork functions with #ifdef.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "backend.h"
+
+namespace gpulab::gpu {
+
+// What `gpulab info` and the Devices panel show. Every field that could not be read says why.
+struct GpuProbe {
+    bool compiled_in = false;     // false in the stub build
+    bool device_ok = false;       // a CUDA device is usable
+    std::string reason;           // verbatim, e.g. "cudaErrorInsufficientDriver: CUDA driver version is ..."
+    std::string name;             // "NVIDIA H100 80GB HBM3"
+    int cc_major = 0, cc_minor = 0;
+    int sm_count = 0;
+    int warp_size = 32;
+    std::size_t total_memory = 0;
+    std::size_t free_memory = 0;
+    int driver_version = 0;       // cudaDriverGetVersion, e.g. 13000
+    int runtime_version = 0;      // cudaRuntimeGetVersion
+    bool cudnn_compiled_in = false;
+    bool cudnn_ok = false;
+    std::string cudnn_reason;
+    std::string cudnn_version;    // from cudnnGetVersion() at run time, e.g. "9.13.0"
+};
+
+// Cheap after the first call (cached). Never throws.
+const GpuProbe& probe();
+
+// cuda-kernel then cudnn. Always returned, even when unusable: availability() says why, so the
+// Devices panel can list every backend with its reason.
+core::BackendList make_backends();
+
+// "CUDA 13.0 runtime, driver 13.0, cuDNN 9.13.0" or the reason there is none; for captions.
+std::string version_summary();
+
+}  // namespace gpulab::gpu

@@ -1,0 +1,61 @@
+// The GPU entry points for a build without a CUDA compiler: every GPU backend exists, so the
+// Devices panel can list it, and says plainly that CUDA was not compiled in.
+#include <memory>
+
+#include "gl_interop.h"
+#include "gpu_backends.h"
+
+namespace gpulab::gpu {
+
+namespace {
+
+constexpr const char* kNotCompiled =
+    "CUDA not compiled in: this gpulab was built without a CUDA compiler (install the CUDA Toolkit and rebuild)";
+
+class MissingGpuBackend final : public core::Backend {
+public:
+    MissingGpuBackend(std::string_view name, std::string_view description) : name_(name), description_(description) {}
+    std::string_view name() const override { return name_; }
+    std::string_view description() const override { return description_; }
+    core::BackendKind kind() const override { return core::BackendKind::Gpu; }
+    core::Availability availability() const override { return {false, kNotCompiled}; }
+    bool supports(const core::OpDesc&) const override { return false; }
+    core::Availability can_allocate(std::size_t) const override { return {false, kNotCompiled}; }
+    core::RunResult run(const core::OpDesc&, const core::Tensor&, core::Tensor&) override {
+        return {false, kNotCompiled, {}};
+    }
+    core::LimitResult bandwidth_limit(std::size_t) override { return {false, "D2D copy", 0.0, kNotCompiled}; }
+
+private:
+    std::string_view name_, description_;
+};
+
+}  // namespace
+
+const GpuProbe& probe() {
+    static const GpuProbe p = [] {
+        GpuProbe g;
+        g.reason = kNotCompiled;
+        g.cudnn_reason = "cuDNN not compiled in (no CUDA build)";
+        return g;
+    }();
+    return p;
+}
+
+core::BackendList make_backends() {
+    core::BackendList list;
+    list.push_back(std::make_unique<MissingGpuBackend>("cuda-kernel", "Hand-written CUDA kernels (not built)"));
+    list.push_back(std::make_unique<MissingGpuBackend>("cudnn", "NVIDIA cuDNN library (not built)"));
+    return list;
+}
+
+std::string version_summary() { return "CUDA not compiled in"; }
+
+InteropCheck check_gl_interop() { return {false, "host upload: CUDA not compiled in"}; }
+
+std::unique_ptr<GlTextureInterop> register_gl_texture(unsigned, int, int, std::string& why) {
+    why = "CUDA not compiled in";
+    return nullptr;
+}
+
+}  // namespace gpulab::gpu

@@ -1,0 +1,1 @@
+# Tests that run the real gpulab binary. Added by the app area.
