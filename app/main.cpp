@@ -1,9 +1,98 @@
-// Interim entry point while the app lands.
+// gpulab's entry point: parses the command line (CLI11) and hands over to the GUI, headless
+// export or one of the terminal subcommands. Every bad argument ends here with one line on
+// stderr and exit code 2.
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
+#include <string>
 
-#include "gpu_backends.h"
+#include "app_entry.h"
+#include "cli.h"
 
-int main() {
-    std::printf("gpulab %s: %s\n", GPULAB_VERSION, gpulab::gpu::version_summary().c_str());
-    return 0;
+using namespace gpulab::app;
+
+namespace {
+
+bool parse_size(const std::string& text, int& w, int& h) {
+    return std::sscanf(text.c_str(), "%dx%d", &w, &h) == 2 && w >= 320 && h >= 240 && w <= 8192 && h <= 8192;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App cli{"gpulab: why deep learning runs on GPUs, measured live on this machine's CPU and GPU.\n"
+                 "Without a subcommand it opens the lesson window."};
+    cli.set_version_flag("--version", std::string("gpulab ") + GPULAB_VERSION);
+    cli.require_subcommand(0, 1);
+
+    GuiOptions gui;
+    std::vector<std::string> lesson_dirs;
+    cli.add_option("--lesson", gui.lesson_id, "Lesson to open first (see `gpulab lessons`)");
+    cli.add_option("--lesson-dir", lesson_dirs, "Extra folder of lesson .toml files (repeatable)");
+    cli.add_flag("--fullscreen", gui.fullscreen, "Start fullscreen (F11 toggles)");
+    cli.add_option("--frames", gui.max_frames, "Render this many frames, then exit (smoke tests)")
+        ->check(CLI::Range(1, 1000000));
+    cli.add_option("--screenshot", gui.screenshot_path, "With --frames: save the last frame as this PNG");
+
+    auto* lessons = cli.add_subcommand("lessons", "List the lessons, or validate lesson files with --check");
+    std::vector<std::string> check_files;
+    lessons->add_option("--check", check_files, "Validate these lesson files; print file:line for each problem");
+
+    auto* info = cli.add_subcommand("info", "Show CPU, GPU, driver, CUDA, cuDNN, interop and every backend's status");
+
+    auto* exp = cli.add_subcommand("export", "Run a lesson's measurement headless and write PNG plots and CSV");
+    ExportOptions export_options;
+    std::string size_text;
+    exp->add_option("--lesson", export_options.lesson_id, "Lesson id")->capture_default_str();
+    exp->add_option("--out", export_options.out_dir, "Output folder (created if missing)")->required();
+    exp->add_option("--size", size_text, "Whole-window picture size, WxH (default 1600x900)");
+    exp->add_flag("--quick", export_options.quick, "Fewer samples (for tests)");
+
+    auto* bench = cli.add_subcommand("bench", "Benchmark every op on every available backend (about 2 minutes)");
+    BenchOptions bench_options;
+    bench->add_flag("--json", bench_options.json, "Print one JSON array of records instead of tables");
+    bench->add_flag("--quick", bench_options.quick, "One small size and few samples");
+    bench->add_option("--op", bench_options.ops, "Only these ops: relu, leaky-relu, sigmoid, tanh, gelu");
+    bench->add_option("--backend", bench_options.backends, "Only these backends, e.g. cpu-parallel");
+    bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")
+        ->check(CLI::Range(1LL, 1LL << 34));
+
+    auto* apply = cli.add_subcommand("apply", "Apply one op to a .npy or image file and write a .npy");
+    ApplyOptions apply_options;
+    apply->add_option("op", apply_options.op, "relu | leaky-relu | sigmoid | tanh | gelu")->required();
+    apply->add_option("--input", apply_options.input,
+                      "float32 .npy (C order), or an image (read as grayscale mapped to [-1, 1])")->required();
+    apply->add_option("--output", apply_options.output, "Output .npy (float32)")->required();
+    apply->add_option("--backend", apply_options.backend, "cpu-scalar | cpu-parallel | cuda-kernel | cudnn")
+        ->capture_default_str();
+    apply->add_option("--alpha", apply_options.alpha, "Slope for leaky-relu")->capture_default_str();
+
+    try {
+        cli.parse(argc, argv);
+        if (!size_text.empty() && !parse_size(size_text, export_options.width, export_options.height)) {
+            throw CLI::ValidationError("--size", "'" + size_text + "' is not WxH between 320x240 and 8192x8192");
+        }
+    } catch (const CLI::CallForHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return cli.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "gpulab: %s (see gpulab --help)\n", e.what());
+        return kExitUsage;
+    }
+
+    export_options.lesson_dirs = lesson_dirs;
+    gui.lesson_dirs = lesson_dirs;
+    if (*lessons) return cmd_lessons(check_files, lesson_dirs);
+    if (*info) return cmd_info();
+    if (*exp) return run_export(export_options);
+    if (*bench) return cmd_bench(bench_options);
+    if (*apply) return cmd_apply(apply_options);
+    if (!gui.screenshot_path.empty() && gui.max_frames == 0) {
+        std::fprintf(stderr, "gpulab: --screenshot needs --frames N (see gpulab --help)\n");
+        return kExitUsage;
+    }
+    return run_gui(gui);
 }

@@ -1,0 +1,35 @@
+# The two commands of the README:
+#   make run    installs what is missing, configures, builds and launches the app
+#   make test   the same set-up, then builds and runs every test through CTest
+# CUDA is picked up automatically when nvcc is found (see cmake/Cuda.cmake); CMAKE_FLAGS passes
+# options through, e.g.  make test CMAKE_FLAGS=-DGPULAB_ENABLE_CUDA=OFF BUILD_DIR=build-cpu
+BUILD_DIR ?= build
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+GPULAB = $(BUILD_DIR)/app/gpulab
+
+.PHONY: all deps configure build run test bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# With no display the app itself says so and prints the headless export command.
+run: build
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then $(GPULAB) || true; else $(GPULAB); fi
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	$(GPULAB) bench
+
+clean:
+	rm -rf $(BUILD_DIR)

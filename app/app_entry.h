@@ -1,0 +1,35 @@
+// The two long-running modes of the gpulab binary, called by the command line (app/main.cpp):
+// the GUI in a GLFW window, and headless export into an offscreen EGL context. Both draw the
+// same frame code, so an exported PNG shows what the screen shows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpulab::app {
+
+struct GuiOptions {
+    std::string lesson_id;                 // lesson to open first; empty: the first lesson
+    std::vector<std::string> lesson_dirs;  // extra lesson folders after the built-in lessons/
+    bool fullscreen = false;
+    int max_frames = 0;                    // > 0: render this many frames, then exit (smoke tests)
+    std::string screenshot_path;           // with max_frames: save the last frame as PNG here
+};
+
+// Returns the process exit code. With no display: prints why and the headless command, returns 1.
+int run_gui(const GuiOptions& options);
+
+struct ExportOptions {
+    std::string lesson_id = "elementwise-activations";
+    std::string out_dir;
+    std::vector<std::string> lesson_dirs;
+    int width = 1600, height = 900;  // size of the whole-window picture
+    bool quick = false;              // fewer samples (tests)
+};
+
+// Runs the lesson's measurement, then writes <out>/<lesson>-timing.png (timing panel with a
+// caption block), <out>/<lesson>-window.png (the whole window) and <out>/<lesson>-samples.csv.
+// Works with no display. Returns the process exit code; an unwritable folder is a clear message.
+int run_export(const ExportOptions& options);
+
+}  // namespace gpulab::app

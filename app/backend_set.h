@@ -1,0 +1,13 @@
+// Every backend this build has, CPU first (cpu-scalar is the reference), then the GPU ones.
+#pragma once
+
+#include <vector>
+
+#include "backend.h"
+
+namespace gpulab::app {
+
+core::BackendList make_all_backends();
+std::vector<core::Backend*> raw_pointers(const core::BackendList& list);
+
+}  // namespace gpulab::app

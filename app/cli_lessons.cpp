@@ -1,0 +1,45 @@
+// `gpulab lessons`: lists the lessons with their status, or validates files with --check.
+#include <cstdio>
+
+#include "cli.h"
+#include "lesson.h"
+#include "resources.h"
+
+namespace gpulab::app {
+
+std::vector<std::string> lesson_directories(const std::vector<std::string>& extra) {
+    std::vector<std::string> dirs;
+    std::filesystem::path builtin = find_resource("lessons");
+    if (!builtin.empty()) dirs.push_back(builtin.string());
+    dirs.insert(dirs.end(), extra.begin(), extra.end());
+    return dirs;
+}
+
+int cmd_lessons(const std::vector<std::string>& check_files, const std::vector<std::string>& lesson_dirs) {
+    if (!check_files.empty()) {
+        int problems = 0;
+        for (const auto& file : check_files) {
+            core::LessonLoad load = core::parse_lesson_file(file);
+            for (const auto& e : load.errors) std::fprintf(stderr, "%s\n", e.to_string().c_str());
+            problems += static_cast<int>(load.errors.size());
+            if (load.lesson) {
+                std::printf("%s: ok (%s, %zu steps)\n", file.c_str(), load.lesson->id.c_str(), load.lesson->steps.size());
+            }
+        }
+        return problems == 0 ? kExitOk : kExitFailure;
+    }
+    std::vector<std::string> dirs = lesson_directories(lesson_dirs);
+    if (dirs.empty()) {
+        std::fprintf(stderr, "gpulab: the built-in lessons/ folder was not found (set GPULAB_DATA_DIR)\n");
+        return kExitFailure;
+    }
+    core::LessonCatalog cat = core::load_lessons(dirs);
+    for (const auto& l : cat.lessons) {
+        std::printf("%-26s %-8s %-34s %zu step%s\n", l.id.c_str(), l.coming ? "coming" : "ready", l.title.c_str(),
+                    l.steps.size(), l.steps.size() == 1 ? "" : "s");
+    }
+    for (const auto& e : cat.errors) std::fprintf(stderr, "%s\n", e.to_string().c_str());
+    return kExitOk;
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,342 @@
+// Lesson files -> core::Lesson, with every problem reported as "file:line: message".
+// The file format is documented in lessons/README.md; tests/test_lesson.cpp feeds it good and
+// broken files.
+#include "lesson.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "op_desc.h"
+
+namespace gpulab::core {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<ParamSpec> kActivationParams = {
+    {"activation", ParamSpec::Type::String, 0, 0, {"relu", "leaky-relu", "sigmoid", "tanh", "gelu"},
+     "which activation to apply"},
+    {"elements", ParamSpec::Type::Int, 1024, double(int64_t{1} << 30), {}, "number of elements (2^10 .. 2^30)"},
+    {"leaky_alpha", ParamSpec::Type::Float, 0.0, 1.0, {}, "slope of leaky ReLU for negative inputs"},
+    {"image", ParamSpec::Type::String, 0, 0, {}, "input picture (path relative to the lesson file); empty: generated"},
+    {"animation", ParamSpec::Type::String, 0, 0, {"cpu", "gpu", "both"}, "which side of the element-grid animation plays"},
+};
+const std::vector<ParamSpec> kNoParams = {};
+
+const std::set<std::string> kLessonKeys = {"id", "title", "summary", "workload", "order", "status", "steps"};
+const std::set<std::string> kStepKeys = {"title", "body", "params", "action", "notes"};
+const std::set<std::string> kActions = {"", "run", "animate"};
+
+class Collector {
+public:
+    explicit Collector(std::string file) : file_(std::move(file)) {}
+    void add(const toml::source_region& where, std::string message) {
+        errors_.push_back({file_, static_cast<int>(where.begin.line), static_cast<int>(where.begin.column),
+                           std::move(message)});
+    }
+    void add_file(std::string message) { errors_.push_back({file_, 0, 0, std::move(message)}); }
+    std::vector<LessonError>& errors() { return errors_; }
+
+private:
+    std::string file_;
+    std::vector<LessonError> errors_;
+};
+
+std::string type_name(const toml::node& n) {
+    switch (n.type()) {
+        case toml::node_type::string: return "a string";
+        case toml::node_type::integer: return "an integer";
+        case toml::node_type::floating_point: return "a number";
+        case toml::node_type::boolean: return "true/false";
+        case toml::node_type::table: return "a table";
+        case toml::node_type::array: return "an array";
+        default: return "a date/time";
+    }
+}
+
+// Reads an optional string key; a non-string is an error with the key's line.
+std::string get_string(const toml::table& t, const char* key, Collector& c, bool required,
+                       const toml::source_region& owner) {
+    const toml::node* n = t.get(key);
+    if (!n) {
+        if (required) c.add(owner, std::string("missing required key '") + key + "'");
+        return "";
+    }
+    if (auto s = n->value<std::string>(); s && n->is_string()) return *s;
+    c.add(n->source(), std::string("'") + key + "' must be a string, not " + type_name(*n));
+    return "";
+}
+
+void check_unknown_keys(const toml::table& t, const std::set<std::string>& allowed, const std::string& where,
+                        Collector& c) {
+    for (auto&& [k, v] : t) {
+        if (!allowed.count(std::string(k.str()))) {
+            std::string list;
+            for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+            c.add(k.source().begin.line ? k.source() : v.source(),
+                  "unknown key '" + std::string(k.str()) + "' in " + where + " (expected one of: " + list + ")");
+        }
+    }
+}
+
+void parse_params(const toml::table& params, const std::string& workload, LessonStep& step, Collector& c) {
+    const std::vector<ParamSpec>* specs = workload_params(workload);
+    for (auto&& [k, v] : params) {
+        const std::string key(k.str());
+        const toml::source_region& where = k.source().begin.line ? k.source() : v.source();
+        const ParamSpec* spec = nullptr;
+        if (specs) {
+            for (const auto& s : *specs) {
+                if (s.name == key) spec = &s;
+            }
+        }
+        if (!spec) {
+            std::string list;
+            if (specs) {
+                for (const auto& s : *specs) list += (list.empty() ? "" : ", ") + s.name;
+            }
+            c.add(where, "unknown parameter '" + key + "' for workload '" + workload + "'" +
+                             (list.empty() ? std::string(" (this workload takes no parameters yet)")
+                                           : " (expected one of: " + list + ")"));
+            continue;
+        }
+        switch (spec->type) {
+            case ParamSpec::Type::Bool:
+                if (!v.is_boolean()) {
+                    c.add(where, "parameter '" + key + "' must be true/false, not " + type_name(v));
+                    continue;
+                }
+                step.params[key] = *v.value<bool>();
+                break;
+            case ParamSpec::Type::Int: {
+                if (!v.is_integer()) {
+                    c.add(where, "parameter '" + key + "' must be an integer, not " + type_name(v));
+                    continue;
+                }
+                int64_t x = *v.value<int64_t>();
+                if (spec->min != spec->max && (x < spec->min || x > spec->max)) {
+                    std::ostringstream m;
+                    m << "parameter '" << key << "' = " << x << " is out of range [" << int64_t(spec->min) << ", "
+                      << int64_t(spec->max) << "]";
+                    c.add(where, m.str());
+                    continue;
+                }
+                step.params[key] = x;
+                break;
+            }
+            case ParamSpec::Type::Float: {
+                if (!v.is_number()) {
+                    c.add(where, "parameter '" + key + "' must be a number, not " + type_name(v));
+                    continue;
+                }
+                double x = *v.value<double>();
+                if (spec->min != spec->max && (x < spec->min || x > spec->max)) {
+                    std::ostringstream m;
+                    m << "parameter '" << key << "' = " << x << " is out of range [" << spec->min << ", " << spec->max
+                      << "]";
+                    c.add(where, m.str());
+                    continue;
+                }
+                step.params[key] = x;
+                break;
+            }
+            case ParamSpec::Type::String: {
+                if (!v.is_string()) {
+                    c.add(where, "parameter '" + key + "' must be a string, not " + type_name(v));
+                    continue;
+                }
+                std::string s = *v.value<std::string>();
+                if (!spec->choices.empty() &&
+                    std::find(spec->choices.begin(), spec->choices.end(), s) == spec->choices.end()) {
+                    std::string list;
+                    for (const auto& ch : spec->choices) list += (list.empty() ? "" : ", ") + ch;
+                    c.add(where, "parameter '" + key + "' = \"" + s + "\" is not one of: " + list);
+                    continue;
+                }
+                step.params[key] = s;
+                break;
+            }
+        }
+    }
+}
+
+LessonLoad build_lesson(const toml::table& root, const std::string& source, Collector& c) {
+    toml::source_region top;
+    top.begin = {1, 1};
+    check_unknown_keys(root, kLessonKeys, "the lesson", c);
+
+    Lesson lesson;
+    lesson.source = source;
+    lesson.id = get_string(root, "id", c, true, top);
+    lesson.title = get_string(root, "title", c, true, top);
+    lesson.summary = get_string(root, "summary", c, false, top);
+    lesson.workload = get_string(root, "workload", c, true, top);
+
+    if (!lesson.id.empty()) {
+        bool ok = std::all_of(lesson.id.begin(), lesson.id.end(),
+                              [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-'; });
+        if (!ok) c.add(root.get("id")->source(), "id '" + lesson.id + "' may use only a-z, 0-9 and '-'");
+        fs::path p(source);
+        if (p.extension() == ".toml" && p.stem().string() != lesson.id) {
+            c.add(root.get("id")->source(),
+                  "id '" + lesson.id + "' does not match the file name (expected " + lesson.id + ".toml)");
+        }
+    }
+    if (!lesson.workload.empty()) {
+        auto known = known_workloads();
+        if (std::find(known.begin(), known.end(), lesson.workload) == known.end()) {
+            std::string list;
+            for (const auto& w : known) list += (list.empty() ? "" : ", ") + w;
+            c.add(root.get("workload")->source(), "unknown workload '" + lesson.workload + "' (expected one of: " + list + ")");
+        }
+    }
+    if (const toml::node* n = root.get("order")) {
+        if (!n->is_integer()) c.add(n->source(), "'order' must be an integer, not " + type_name(*n));
+        else lesson.order = static_cast<int>(*n->value<int64_t>());
+    }
+    const std::string status = get_string(root, "status", c, false, top);
+    if (status == "coming") lesson.coming = true;
+    else if (!status.empty() && status != "ready") c.add(root.get("status")->source(), "'status' must be \"ready\" or \"coming\", not \"" + status + "\"");
+
+    const toml::node* steps = root.get("steps");
+    if (!steps) {
+        c.add(top, "missing required [[steps]]: a lesson needs at least one step");
+    } else if (!steps->is_array_of_tables()) {
+        c.add(steps->source(), "'steps' must be written as [[steps]] tables");
+    } else {
+        const toml::array& arr = *steps->as_array();
+        if (arr.empty()) c.add(steps->source(), "a lesson needs at least one step");
+        for (const toml::node& sn : arr) {
+            const toml::table& st = *sn.as_table();
+            const std::string where = "[[steps]] #" + std::to_string(lesson.steps.size() + 1);
+            check_unknown_keys(st, kStepKeys, where, c);
+            LessonStep step;
+            step.title = get_string(st, "title", c, true, st.source());
+            step.body = get_string(st, "body", c, true, st.source());
+            step.notes = get_string(st, "notes", c, false, st.source());
+            step.action = get_string(st, "action", c, false, st.source());
+            if (!kActions.count(step.action)) {
+                c.add(st.get("action")->source(), "action \"" + step.action + "\" is not one of: run, animate");
+            }
+            if (const toml::node* p = st.get("params")) {
+                if (!p->is_table()) c.add(p->source(), "'params' must be a table ([steps.params])");
+                else parse_params(*p->as_table(), lesson.workload, step, c);
+            }
+            lesson.steps.push_back(std::move(step));
+        }
+    }
+    LessonLoad out;
+    out.errors = std::move(c.errors());
+    if (out.errors.empty()) out.lesson = std::move(lesson);
+    return out;
+}
+
+}  // namespace
+
+std::string LessonError::to_string() const {
+    std::string s = file;
+    if (line > 0) s += ":" + std::to_string(line);
+    return s + ": " + message;
+}
+
+const std::vector<ParamSpec>* workload_params(std::string_view workload) {
+    if (workload == "activation") return &kActivationParams;
+    if (workload == "conv2d" || workload == "simd-mimd" || workload == "latency") return &kNoParams;
+    return nullptr;
+}
+
+std::vector<std::string> known_workloads() { return {"activation", "conv2d", "simd-mimd", "latency"}; }
+
+LessonLoad parse_lesson_text(std::string_view text, const std::string& source_name) {
+    Collector c(source_name);
+    try {
+        toml::table root = toml::parse(text, source_name);
+        return build_lesson(root, source_name, c);
+    } catch (const toml::parse_error& e) {
+        c.add(e.source(), std::string(e.description()));
+        return {std::nullopt, std::move(c.errors())};
+    }
+}
+
+LessonLoad parse_lesson_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return {std::nullopt, {{path, 0, 0, "cannot open lesson file"}}};
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return parse_lesson_text(ss.str(), path);
+}
+
+const Lesson* LessonCatalog::find(std::string_view id) const {
+    for (const auto& l : lessons) {
+        if (l.id == id) return &l;
+    }
+    return nullptr;
+}
+
+LessonCatalog load_lessons(const std::vector<std::string>& directories) {
+    LessonCatalog cat;
+    for (const auto& dir : directories) {
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec)) {
+            cat.errors.push_back({dir, 0, 0, "lesson folder not found"});
+            continue;
+        }
+        std::vector<fs::path> files;
+        for (const auto& e : fs::directory_iterator(dir, ec)) {
+            if (e.path().extension() == ".toml") files.push_back(e.path());
+        }
+        std::sort(files.begin(), files.end());
+        for (const auto& file : files) {
+            LessonLoad load = parse_lesson_file(file.string());
+            for (auto& err : load.errors) cat.errors.push_back(std::move(err));
+            if (!load.lesson) continue;
+            if (const Lesson* dup = cat.find(load.lesson->id)) {
+                cat.errors.push_back({file.string(), 1, 1, "lesson id '" + load.lesson->id + "' is already used by " + dup->source});
+                continue;
+            }
+            cat.lessons.push_back(std::move(*load.lesson));
+        }
+    }
+    std::stable_sort(cat.lessons.begin(), cat.lessons.end(), [](const Lesson& a, const Lesson& b) {
+        return a.order != b.order ? a.order < b.order : a.id < b.id;
+    });
+    return cat;
+}
+
+int64_t param_int(const std::map<std::string, ParamValue>& p, const std::string& key, int64_t fallback) {
+    auto it = p.find(key);
+    if (it == p.end()) return fallback;
+    if (auto v = std::get_if<int64_t>(&it->second)) return *v;
+    if (auto v = std::get_if<double>(&it->second)) return static_cast<int64_t>(*v);
+    return fallback;
+}
+
+double param_float(const std::map<std::string, ParamValue>& p, const std::string& key, double fallback) {
+    auto it = p.find(key);
+    if (it == p.end()) return fallback;
+    if (auto v = std::get_if<double>(&it->second)) return *v;
+    if (auto v = std::get_if<int64_t>(&it->second)) return static_cast<double>(*v);
+    return fallback;
+}
+
+std::string param_string(const std::map<std::string, ParamValue>& p, const std::string& key, std::string fallback) {
+    auto it = p.find(key);
+    if (it == p.end()) return fallback;
+    if (auto v = std::get_if<std::string>(&it->second)) return *v;
+    return fallback;
+}
+
+bool param_bool(const std::map<std::string, ParamValue>& p, const std::string& key, bool fallback) {
+    auto it = p.find(key);
+    if (it == p.end()) return fallback;
+    if (auto v = std::get_if<bool>(&it->second)) return *v;
+    return fallback;
+}
+
+}  // namespace gpulab::core

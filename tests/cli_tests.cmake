@@ -1,0 +1,41 @@
+# Command-line behaviour of the real gpulab binary: bad arguments give one line and exit 2,
+# lessons --check reports file:line, apply writes a .npy, bench --quick --json prints records.
+set(GPULAB_CHECK ${CMAKE_CURRENT_LIST_DIR}/run_and_check.cmake)
+set(GPULAB_CLI_OUT ${CMAKE_CURRENT_BINARY_DIR}/cli-out)
+file(MAKE_DIRECTORY ${GPULAB_CLI_OUT})
+
+function(gpulab_cli_test name rc regex)
+    add_test(NAME cli.${name}
+             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;${ARGN}" -DEXPECT_RC=${rc}
+                     "-DEXPECT_REGEX=${regex}" ${GPULAB_CLI_EXTRA} -P ${GPULAB_CHECK})
+    set_tests_properties(cli.${name} PROPERTIES LABELS cli ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
+endfunction()
+
+set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+gpulab_cli_test(unknown_flag 2 "^gpulab: .*--bogus.*see gpulab --help" --bogus)
+gpulab_cli_test(unknown_subcommand_arg 2 "^gpulab: " lessons extra-arg)
+gpulab_cli_test(apply_missing_input 2 "--input is required" apply relu --output x.npy)
+gpulab_cli_test(apply_unknown_op 2 "unknown op 'softmax'" apply softmax --input a.npy --output b.npy)
+gpulab_cli_test(apply_output_not_npy 2 "must be a .npy" apply relu --input a.npy --output b.png)
+gpulab_cli_test(export_bad_size 2 "is not WxH" export --out ${GPULAB_CLI_OUT} --size huge)
+gpulab_cli_test(frames_not_a_number 2 "^gpulab: " --frames many)
+gpulab_cli_test(apply_unreadable_input 1 "cannot open file" apply relu --input /nonexistent.npy
+                --output ${GPULAB_CLI_OUT}/x.npy)
+unset(GPULAB_CLI_EXTRA)
+
+gpulab_cli_test(version 0 "gpulab ${PROJECT_VERSION}" --version)
+gpulab_cli_test(help 0 "Subcommands:.*lessons.*info.*export.*bench.*apply" --help)
+gpulab_cli_test(lessons_list 0 "elementwise-activations +ready.*simd-vs-mimd +coming" lessons)
+gpulab_cli_test(lessons_check_ok 0 "ok \\(elementwise-activations" lessons --check
+                ${PROJECT_SOURCE_DIR}/lessons/elementwise-activations.toml)
+gpulab_cli_test(lessons_check_bad 1 "bad-param.toml:9: parameter 'elements'" lessons --check
+                ${CMAKE_CURRENT_LIST_DIR}/data/lessons-bad/bad-param.toml)
+gpulab_cli_test(info 0 "Backends.*cpu-scalar +available.*cuda-kernel" info)
+gpulab_cli_test(bench_quick_json 0 "^\\[.*\"op\": \"relu\", \"backend\": \"cpu-scalar\".*\"fraction_of_limit\".*\\]"
+                bench --quick --json --op relu --op gelu)
+
+# apply: an image in, a .npy out
+set(GPULAB_CLI_EXTRA -DEXPECT_FILE=${GPULAB_CLI_OUT}/gradient-relu.npy)
+gpulab_cli_test(apply_image_to_npy 0 "ReLU of \\([0-9]+, [0-9]+\\)" apply relu
+                --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png --output ${GPULAB_CLI_OUT}/gradient-relu.npy)
+unset(GPULAB_CLI_EXTRA)
