@@ -33,6 +33,12 @@ GPULAB_HD float tanh_act(float x) { return tanhf(x); }
 // Chosen over the erf form because it maps onto the same exp polynomial the SIMD path uses.
 constexpr float kGeluSqrt2OverPi = 0.7978845608028654f;
 constexpr float kGeluCubic = 0.044715f;
-GPULAB_HD float gelu(float x) { return 0.5f * x * (1.0f + tanhf(kGeluSqrt2OverPi * (x + kGeluCubic * x * x * x))); }
+// Below x = -10, tanh(u) rounds to -1 and the formula gives -0 anyway; returning -0 there explicitly
+// also makes gelu(-inf) = -0 (the limit) instead of -inf * 0 = NaN.
+constexpr float kGeluZeroBelow = -10.0f;
+GPULAB_HD float gelu(float x) {
+    return x < kGeluZeroBelow ? -0.0f
+                              : 0.5f * x * (1.0f + tanhf(kGeluSqrt2OverPi * (x + kGeluCubic * x * x * x)));
+}
 
 }  // namespace gpulab::hd

@@ -62,7 +62,7 @@ TEST_SUITE("workload") {
             CHECK(run.reference_output.size() == 4099);
         }
     }
-    TEST_CASE("GPU backends that cannot run are reported with a reason, not a failure") {
+    TEST_CASE("GPU backends that cannot run are reported with a reason and not a failure") {
         BackendList all = make_cpu_backends();
         for (auto& b : gpulab::gpu::make_backends()) all.push_back(std::move(b));
         ActivationParams p;

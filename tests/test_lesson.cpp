@@ -23,7 +23,7 @@ std::string all(const std::vector<LessonError>& errors) {
 }  // namespace
 
 TEST_SUITE("lesson") {
-    TEST_CASE("the shipped lessons all parse, and the four required ones are listed") {
+    TEST_CASE("the shipped lessons all parse and the four required ones are listed") {
         LessonCatalog cat = load_lessons({std::string(GPULAB_SOURCE_DIR) + "/lessons"});
         INFO(all(cat.errors));
         CHECK(cat.errors.empty());
@@ -89,7 +89,7 @@ leaky_alpha = 0.2
         CHECK(any_error_contains(l.errors, "bad-param.toml:10: parameter 'activation' = \"softmax\" is not one of"));
     }
 
-    TEST_CASE("unknown workload, wrong types, missing steps, id vs file name") {
+    TEST_CASE("unknown workload / wrong types / missing steps / id vs file name") {
         LessonLoad l = parse_lesson_text("id = \"x\"\ntitle = 3\nworkload = \"matmul\"\n", "y.toml");
         CHECK_FALSE(l.lesson);
         INFO(all(l.errors));
@@ -107,7 +107,7 @@ leaky_alpha = 0.2
         CHECK(cat.errors.size() >= 3);
     }
 
-    TEST_CASE("a missing lesson folder is an error, not a crash") {
+    TEST_CASE("a missing lesson folder is an error and not a crash") {
         LessonCatalog cat = load_lessons({"/nonexistent/lessons"});
         CHECK(cat.lessons.empty());
         REQUIRE(cat.errors.size() == 1);

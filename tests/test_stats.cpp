@@ -22,7 +22,7 @@ TEST_SUITE("measure") {
         CHECK(s.median_ns == 3);  // 2.5 rounds half away from zero
         CHECK(summarize({10, 20}).median_ns == 15);
     }
-    TEST_CASE("empty input is zero samples, not a crash") {
+    TEST_CASE("empty input is zero samples and not a crash") {
         Stats s = summarize({});
         CHECK(s.samples == 0);
         CHECK(s.median_ns == 0);

@@ -1,0 +1,200 @@
+// Export files: see export.h. The timing PNG uses its own ImGui context (1.86 keeps the OpenGL3
+// backend's objects per context in io.BackendRendererUserData), so it never disturbs the GUI's
+// frame, and draws with the same timing_plot functions as the screen.
+#include "export.h"
+
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fonts.h"
+#include "format.h"
+#include "gl_util.h"
+
+namespace gpulab::app {
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+bool write_text(const std::filesystem::path& path, const std::string& text, std::string& error) {
+    std::ofstream f(path, std::ios::binary);
+    if (f) f << text;
+    if (!f) {
+        error = "cannot write " + path.string() + ": " + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+// Draws the caption and the timing panel in a fresh ImGui context into a framebuffer and reads
+// the window's rectangle back. Frames are repeated because auto-sized windows settle over 2-3.
+bool render_timing_png(const ExportInput& in, const std::vector<std::string>& caption, const std::string& path,
+                       std::string& error) {
+    ImGuiContext* previous = ImGui::GetCurrentContext();
+    ImGuiContext* ctx = ImGui::CreateContext();
+    ImGui::SetCurrentContext(ctx);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    const float scale = std::max(in.ui_scale, 1.0f);
+    Fonts fonts = load_fonts(io.Fonts, scale);
+    apply_style(scale);
+    bool ok = ImGui_ImplOpenGL3_Init("#version 330");
+    const int width = static_cast<int>(1100 * scale), canvas_h = static_cast<int>(1400 * scale);
+    Framebuffer fb;
+    if (!ok || !fb.resize(width, canvas_h)) {
+        error = ok ? "cannot create an offscreen framebuffer for the timing picture"
+                   : "cannot initialise the ImGui OpenGL renderer for the timing picture";
+        if (ok) ImGui_ImplOpenGL3_Shutdown();
+        ImGui::DestroyContext(ctx);
+        ImGui::SetCurrentContext(previous);
+        return false;
+    }
+    io.DisplaySize = {static_cast<float>(width), static_cast<float>(canvas_h)};
+    ImVec2 window_size{0, 0};
+    for (int frame = 0; frame < 4; ++frame) {
+        io.DeltaTime = 1.0f / 60.0f;
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos({0, 0});
+        ImGui::SetNextWindowSize({static_cast<float>(width), 0.0f});
+        ImGui::Begin("Timing", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
+        ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
+        ImGui::Text("%s: measured timings", in.lesson_title.c_str());
+        ImGui::PopFont();
+        draw_caption_block(caption);
+        ImGui::Spacing();
+        draw_timing_panel(in.run, *in.history, 200.0f * scale);
+        window_size = ImGui::GetWindowSize();
+        ImGui::End();
+        ImGui::Render();
+        fb.bind();
+        glClearColor(0.10f, 0.105f, 0.12f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    std::vector<uint8_t> rgba = fb.read_rgba();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext(ctx);
+    ImGui::SetCurrentContext(previous);
+
+    const int h = std::clamp(static_cast<int>(window_size.y + 0.5f), 1, canvas_h);
+    rgba.resize(static_cast<std::size_t>(width) * h * 4);
+    return write_png(path, rgba, width, h, error);
+}
+
+}  // namespace
+
+bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string& error) {
+    if (width <= 0 || height <= 0 || rgba.size() < static_cast<std::size_t>(width) * height * 4) {
+        error = "no pixels to write for " + path;
+        return false;
+    }
+    if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
+        error = "cannot write " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption) {
+    std::ostringstream out;
+    for (const auto& line : caption) out << "# " << line << "\n";
+    out << "# one row per timed run; CPU backends spend all their time in compute; GPU phases per run are "
+           "summarised in the summary CSV\n";
+    out << "backend,sample,total_ns,upload_ns,compute_ns,download_ns\n";
+    for (const auto& r : run.reports) {
+        for (std::size_t i = 0; i < r.samples_ns.size(); ++i) {
+            out << csv_field(r.backend) << "," << i << "," << r.samples_ns[i] << ",";
+            if (r.kind == core::BackendKind::Cpu)
+                out << "0," << r.samples_ns[i] << ",0\n";
+            else
+                out << ",,\n";
+        }
+    }
+    return out.str();
+}
+
+std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption) {
+    std::ostringstream out;
+    for (const auto& line : caption) out << "# " << line << "\n";
+    out << "backend,available,ran,samples,median_ns,min_ns,max_ns,p25_ns,p75_ns,upload_median_ns,"
+           "compute_median_ns,download_median_ns,gbps,gbps_with_transfers,limit_name,limit_gbps,fraction_of_limit,"
+           "speedup_vs_cpu_scalar,verdict\n";
+    for (const auto& r : run.reports) {
+        std::string verdict = !r.availability.ok ? "not run: " + r.availability.reason
+                              : !r.ran           ? "not run: " + r.error
+                                                 : r.check.verdict;
+        out << csv_field(r.backend) << "," << (r.availability.ok ? 1 : 0) << "," << (r.ran ? 1 : 0) << ","
+            << r.total.samples << "," << r.total.median_ns << "," << r.total.min_ns << "," << r.total.max_ns << ","
+            << r.total.p25_ns << "," << r.total.p75_ns << "," << r.upload.median_ns << "," << r.compute.median_ns
+            << "," << r.download.median_ns << "," << r.gbps << "," << r.gbps_with_transfers << ","
+            << csv_field(r.limit.ok ? r.limit.name : std::string()) << "," << (r.limit.ok ? r.limit.gbps : 0.0)
+            << "," << r.fraction_of_limit << "," << speedup_vs_scalar(run, r) << "," << csv_field(verdict) << "\n";
+    }
+    return out.str();
+}
+
+ExportResult write_export(const ExportInput& in) {
+    ExportResult result;
+    if (!in.run || !in.history) {
+        result.message = "nothing to export yet: run a measurement first (R)";
+        return result;
+    }
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir = in.out_dir.empty() ? fs::path("gpulab-export") : fs::path(in.out_dir);
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir, ec)) {
+        result.message = "cannot create export folder " + dir.string() + ": " + (ec ? ec.message() : "not a folder");
+        return result;
+    }
+    const std::vector<std::string> caption = caption_lines(*in.run, in.lesson_title);
+    const std::string stem = in.lesson_id.empty() ? "gpulab" : in.lesson_id;
+    std::string error;
+    auto add = [&](const fs::path& p, bool ok) {
+        if (ok) result.files.push_back(p.string());
+        return ok;
+    };
+    const fs::path samples = dir / (stem + "-samples.csv");
+    if (!add(samples, write_text(samples, samples_csv(*in.run, caption), error))) {
+        result.message = error;
+        return result;
+    }
+    const fs::path summary = dir / (stem + "-summary.csv");
+    if (!add(summary, write_text(summary, summary_csv(*in.run, caption), error))) {
+        result.message = error;
+        return result;
+    }
+    const fs::path timing = dir / (stem + "-timing.png");
+    if (!add(timing, render_timing_png(in, caption, timing.string(), error))) {
+        result.message = error;
+        return result;
+    }
+    if (!in.window_rgba.empty()) {
+        const fs::path window = dir / (stem + "-window.png");
+        if (!add(window, write_png(window.string(), in.window_rgba, in.window_width, in.window_height, error))) {
+            result.message = error;
+            return result;
+        }
+    }
+    result.ok = true;
+    result.message = "exported " + std::to_string(result.files.size()) + " files to " + dir.string();
+    return result;
+}
+
+}  // namespace gpulab::app

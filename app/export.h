@@ -1,0 +1,43 @@
+// Export of a measurement as files a student can put in a report: the timing panel with its
+// caption block as PNG (rendered through a second ImGui context into an offscreen framebuffer),
+// the whole window as PNG, every sample as CSV and a per-backend summary CSV. Used by F12 / the
+// Export button and by `gpulab export`; tests/gui_tests.cmake checks the files and the pixels.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "timing_plot.h"
+#include "workloads/activation_workload.h"
+
+namespace gpulab::app {
+
+struct ExportResult {
+    bool ok = false;
+    std::string message;             // one line for the UI / terminal
+    std::vector<std::string> files;  // written paths
+};
+
+struct ExportInput {
+    std::string out_dir;
+    std::string lesson_id;
+    std::string lesson_title;
+    const core::ActivationRun* run = nullptr;
+    const SampleHistory* history = nullptr;
+    std::vector<uint8_t> window_rgba;  // top row first; empty: no window picture
+    int window_width = 0, window_height = 0;
+    float ui_scale = 1.0f;             // the timing PNG is drawn at this scale
+};
+
+// Needs a current GL 3.3 context (for the timing PNG). Never throws; files already written stay.
+ExportResult write_export(const ExportInput& in);
+
+// The CSV pieces on their own (no GL), for tests and the CLI.
+std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
+std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
+
+// stb_image_write with a readable error.
+bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string& error);
+
+}  // namespace gpulab::app

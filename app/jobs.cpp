@@ -1,0 +1,84 @@
+// The measurement worker: see jobs.h. The worker only ever touches core types; everything the
+// job produces is handed to the main thread as a completion.
+#include "jobs.h"
+
+#include <utility>
+
+namespace gpulab::app {
+
+JobRunner::JobRunner() : thread_([this] { loop(); }) {}
+
+JobRunner::~JobRunner() {
+    {
+        std::lock_guard lock(mutex_);
+        quit_ = true;
+    }
+    cancel_requested_ = true;  // a running measurement stops at its next progress report
+    wake_.notify_all();
+    thread_.join();
+}
+
+bool JobRunner::submit(std::string label, Work work) {
+    std::lock_guard lock(mutex_);
+    if (busy_ || pending_) return false;
+    pending_ = std::move(work);
+    label_ = std::move(label);
+    stage_ = "starting";
+    progress_ = 0.0f;
+    cancel_requested_ = false;
+    busy_ = true;
+    wake_.notify_all();
+    return true;
+}
+
+void JobRunner::poll() {
+    std::function<void()> done;
+    {
+        std::lock_guard lock(mutex_);
+        if (!has_finished_) return;
+        done = std::move(finished_);
+        finished_ = nullptr;
+        has_finished_ = false;
+    }
+    // busy_ drops before the completion runs, so a completion (or the live loop right after
+    // poll) can submit the next run straight away.
+    busy_ = false;
+    if (done) done();
+}
+
+std::string JobRunner::stage() const {
+    std::lock_guard lock(mutex_);
+    return stage_;
+}
+
+std::string JobRunner::label() const {
+    std::lock_guard lock(mutex_);
+    return label_;
+}
+
+void JobRunner::loop() {
+    for (;;) {
+        Work work;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [this] { return quit_ || pending_; });
+            if (quit_) return;
+            work = std::move(pending_);
+            pending_ = nullptr;
+        }
+        core::ProgressFn progress = [this](float fraction, std::string_view stage) {
+            progress_ = fraction;
+            {
+                std::lock_guard lock(mutex_);
+                stage_ = std::string(stage);
+            }
+            return !cancel_requested_.load();
+        };
+        std::function<void()> done = work(progress);
+        std::lock_guard lock(mutex_);
+        finished_ = std::move(done);
+        has_finished_ = true;
+    }
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,57 @@
+// One worker thread for measurements, so a run never freezes the UI (Tracy-style run queue).
+// The job runs off the main thread and returns a completion that the main thread executes in
+// poll(), which is where GL and interop calls belong. Progress and cancel go through the core
+// ProgressFn. Verified by the GUI smoke test and headless export (tests/gui_tests.cmake).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "workloads/activation_workload.h"
+
+namespace gpulab::app {
+
+class JobRunner {
+public:
+    // Runs on the worker; returns what the main thread should do with the result.
+    using Work = std::function<std::function<void()>(const core::ProgressFn& progress)>;
+
+    JobRunner();
+    ~JobRunner();
+    JobRunner(const JobRunner&) = delete;
+    JobRunner& operator=(const JobRunner&) = delete;
+
+    // False (nothing queued) when a job is already running: one measurement at a time keeps
+    // the timings honest, since two runs would compete for the same two cores.
+    bool submit(std::string label, Work work);
+    // Main thread, once per frame: runs the completion of a finished job.
+    void poll();
+    void cancel() { cancel_requested_ = true; }
+
+    bool busy() const { return busy_; }
+    bool cancelling() const { return cancel_requested_; }
+    float progress() const { return progress_; }
+    std::string stage() const;
+    std::string label() const;
+
+private:
+    void loop();
+
+    std::thread thread_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    Work pending_;
+    std::function<void()> finished_;
+    bool has_finished_ = false;
+    bool quit_ = false;
+    std::string stage_, label_;
+    std::atomic<bool> busy_{false};
+    std::atomic<bool> cancel_requested_{false};
+    std::atomic<float> progress_{0.0f};
+};
+
+}  // namespace gpulab::app

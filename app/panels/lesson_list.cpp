@@ -1,0 +1,49 @@
+// The lesson list: ready lessons are selectable; lessons still being written are greyed with a
+// "coming" tag and a tooltip. Broken lesson files are listed with file:line so authors see them.
+#include "shell.h"
+#include "ui_helpers.h"
+
+namespace gpulab::app {
+
+void Shell::draw_lesson_list() {
+    for (std::size_t i = 0; i < catalog_.lessons.size(); ++i) {
+        const core::Lesson& l = catalog_.lessons[i];
+        ImGui::PushID(static_cast<int>(i));
+        if (l.coming) {
+            // The title is clipped short of the tag so the two never overlap.
+            const float tag_w = ImGui::CalcTextSize("coming").x + ImGui::GetStyle().ItemSpacing.x * 2;
+            const float x0 = ImGui::GetCursorPosX();
+            const float avail = ImGui::GetContentRegionAvail().x;
+            ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+            ImGui::Selectable(l.title.c_str(), false, ImGuiSelectableFlags_Disabled, {avail - tag_w, 0});
+            ImGui::PopStyleColor();
+            ImGui::SameLine(x0 + avail - tag_w + ImGui::GetStyle().ItemSpacing.x);
+            ImGui::TextColored({0.85f, 0.65f, 0.30f, 0.9f}, "coming");
+            if (ImGui::IsItemHovered() || ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+                std::string tip = l.summary + "\n\nThis lesson is listed but its workload is not built yet.";
+                ImGui::BeginTooltip();
+                ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+                ImGui::TextUnformatted(tip.c_str());
+                ImGui::PopTextWrapPos();
+                ImGui::EndTooltip();
+            }
+        } else {
+            if (ImGui::Selectable(l.title.c_str(), static_cast<int>(i) == lesson_index_)) select_lesson(static_cast<int>(i));
+            hover_tip(l.summary.c_str());
+        }
+        ImGui::PopID();
+    }
+    if (catalog_.lessons.empty())
+        ImGui::TextColored(kErrorColour, "No lessons found. Run from the source or build tree, or set GPULAB_DATA_DIR.");
+    if (!catalog_.errors.empty()) {
+        ImGui::Spacing();
+        ImGui::TextColored(kErrorColour, "%d lesson file(s) have errors:", static_cast<int>(catalog_.errors.size()));
+        for (const auto& e : catalog_.errors) {
+            ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
+            ImGui::TextWrapped("%s", e.to_string().c_str());
+            ImGui::PopStyleColor();
+        }
+    }
+}
+
+}  // namespace gpulab::app

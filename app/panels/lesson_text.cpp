@@ -1,0 +1,60 @@
+// The lesson text with Back / Next buttons and a step indicator (dots plus "step 2 of 5").
+#include "markdown.h"
+#include "shell.h"
+#include "ui_helpers.h"
+
+namespace gpulab::app {
+
+void Shell::draw_lesson_text() {
+    const core::Lesson* l = lesson();
+    if (!l) {
+        ImGui::TextColored(kMutedColour, "Choose a lesson on the left.");
+        return;
+    }
+    if (fonts_.bold) ImGui::PushFont(fonts_.bold);
+    ImGui::TextWrapped("%s", l->title.c_str());
+    if (fonts_.bold) ImGui::PopFont();
+    const int steps = static_cast<int>(l->steps.size());
+    // Step indicator: one dot per step, the current one filled.
+    {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float r = ImGui::GetFontSize() * 0.22f, gap = r * 3.2f;
+        for (int i = 0; i < steps; ++i) {
+            ImVec2 c{p.x + r + gap * static_cast<float>(i), p.y + ImGui::GetFontSize() * 0.5f};
+            if (i == step_index_)
+                dl->AddCircleFilled(c, r, ImGui::ColorConvertFloat4ToU32(kAccentColour));
+            else
+                dl->AddCircle(c, r, IM_COL32(150, 150, 150, 255), 0, 1.5f);
+        }
+        ImGui::Dummy({gap * static_cast<float>(steps), ImGui::GetFontSize()});
+        ImGui::SameLine();
+        ImGui::TextColored(kMutedColour, "step %d of %d", step_index_ + 1, steps);
+    }
+    ImGui::Separator();
+    const float buttons_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
+    ImGui::BeginChild("##step_text", {0, -buttons_h}, false);
+    if (step_index_ < steps) {
+        const core::LessonStep& step = l->steps[static_cast<std::size_t>(step_index_)];
+        if (fonts_.bold) ImGui::PushFont(fonts_.bold);
+        ImGui::TextColored(kAccentColour, "%s", step.title.c_str());
+        if (fonts_.bold) ImGui::PopFont();
+        ImGui::Spacing();
+        render_markdown(step.body, fonts_);
+    }
+    ImGui::EndChild();
+    ImGui::Separator();
+    const float bw = ImGui::GetFontSize() * 6.0f;
+    if (step_index_ == 0) ImGui::BeginDisabled();
+    if (ImGui::Button("< Back", {bw, 0})) prev_step();
+    if (step_index_ == 0) ImGui::EndDisabled();
+    hover_tip("Previous step (Left arrow or Page Up)");
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - bw);
+    const bool last = step_index_ + 1 >= steps;
+    if (last) ImGui::BeginDisabled();
+    if (ImGui::Button("Next >", {bw, 0})) next_step();
+    if (last) ImGui::EndDisabled();
+    hover_tip("Next step (Right arrow or Page Down). Entering a step applies its settings and may start a run.");
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,42 @@
+// The status bar: CPU frame time (ImGui's estimate), GPU frame time (GL timer queries), and
+// which display path the pictures use (CUDA-GL interop or host upload) and why.
+#include "format.h"
+#include "shell.h"
+#include "ui_helpers.h"
+
+namespace gpulab::app {
+
+void Shell::draw_status_bar(const FrameContext& ctx) {
+    if (ctx.headless)
+        ImGui::TextColored(kMutedColour, "headless export: no window, no frame timing");
+    else
+        ImGui::Text("CPU frame %.1f ms", ctx.cpu_frame_ms);
+    hover_tip("Time the CPU spent per frame (ImGui's running estimate), including waiting for vsync.");
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    if (ctx.headless)
+        ImGui::TextColored(kMutedColour, "GPU frame: -");
+    else if (ctx.gpu_frame_ns >= 0)
+        ImGui::Text("GPU frame %s", core::format_duration(ctx.gpu_frame_ns).c_str());
+    else
+        ImGui::TextColored(kMutedColour, "GPU frame: no timer result yet");
+    hover_tip("Time the GPU spent drawing the frame, from GL_TIME_ELAPSED queries read a few frames late.");
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    if (output_tex_) {
+        const DisplayStatus& ds = output_tex_->status();
+        const char* path = ds.path == DisplayPath::Interop ? "display: interop" :
+                           ds.path == DisplayPath::HostUpload ? "display: host upload" : "display: none";
+        ImGui::TextColored(ds.path == DisplayPath::Interop ? kOkColour : kAccentColour, "%s", path);
+        ImGui::SameLine();
+        std::string detail = ds.reason;
+        if (ds.upload_ns >= 0) detail += ", upload " + core::format_duration(ds.upload_ns);
+        ImGui::TextColored(kMutedColour, "(%s)", detail.c_str());
+    } else {
+        ImGui::TextColored(kMutedColour, "display: nothing shown yet");
+    }
+    if (jobs_.busy()) {
+        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+        ImGui::TextColored(kAccentColour, "%s %.0f %%", jobs_.label().c_str(), 100.0f * jobs_.progress());
+    }
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,75 @@
+// Finds shaders/, lessons/ and assets/ at run time. The binary may run from the build tree
+// (build/app/gpulab, whose parents lead to the source tree), from an install prefix
+// (bin/gpulab with share/gpulab beside it), or from anywhere with GPULAB_DATA_DIR set.
+// Verified by tests/test_gl_render.cpp: the shaders load from the build tree, and an empty
+// GPULAB_DATA_DIR makes load_program fail with a message that names the missing file.
+#include "resources.h"
+
+#include <cstdlib>
+#include <system_error>
+#include <vector>
+
+namespace gpulab::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Candidate roots in search order. When GPULAB_DATA_DIR is set it is the only one, so a user (or a
+// test) can tell exactly which files are used instead of getting a silent fallback.
+std::vector<fs::path> candidate_roots() {
+    std::vector<fs::path> roots;
+    if (const char* env = std::getenv("GPULAB_DATA_DIR"); env != nullptr && env[0] != '\0') {
+        roots.emplace_back(env);
+        return roots;
+    }
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec && !exe.empty()) {
+        fs::path dir = exe.parent_path();
+        roots.push_back(dir / "share" / "gpulab");
+        roots.push_back(dir.parent_path() / "share" / "gpulab");  // <prefix>/bin/gpulab -> <prefix>/share/gpulab
+        // The binary itself and up to three parents: covers build/app/gpulab and build/tests/x.
+        for (int up = 0; up < 4 && !dir.empty(); ++up) {
+            roots.push_back(dir);
+            if (dir == dir.parent_path()) break;
+            dir = dir.parent_path();
+        }
+    }
+#ifdef GPULAB_SOURCE_DIR
+    roots.emplace_back(GPULAB_SOURCE_DIR);
+#endif
+    fs::path cwd = fs::current_path(ec);
+    if (!ec) roots.push_back(cwd);
+    return roots;
+}
+
+fs::path absolute_or_same(const fs::path& p) {
+    std::error_code ec;
+    fs::path abs = fs::weakly_canonical(p, ec);
+    return ec ? p : abs;
+}
+
+}  // namespace
+
+fs::path find_resource(const std::string& relative) {
+    if (relative.empty()) return {};
+    for (const fs::path& root : candidate_roots()) {
+        std::error_code ec;
+        fs::path candidate = root / relative;
+        if (fs::exists(candidate, ec) && !ec) return absolute_or_same(candidate);
+    }
+    return {};
+}
+
+fs::path data_root() {
+    for (const fs::path& root : candidate_roots()) {
+        for (const char* sub : {"shaders", "lessons", "assets"}) {
+            std::error_code ec;
+            if (fs::is_directory(root / sub, ec) && !ec) return absolute_or_same(root);
+        }
+    }
+    return {};
+}
+
+}  // namespace gpulab::app

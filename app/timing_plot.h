@@ -1,0 +1,59 @@
+// The timing panel as a reusable module, drawn with ImDrawList (ImPlot is not available): a
+// rolling history of every sample per backend, a bar chart of medians with min-max whiskers and
+// speed-ups against cpu-scalar, GB/s against the limit measured in the same run, and the
+// correctness verdict. The GUI and the exported PNG call the same functions, so the picture in a
+// report is the picture on screen (checked by the export test's PNG check and by eye).
+#pragma once
+
+#include <imgui.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "workloads/activation_workload.h"
+
+namespace gpulab::app {
+
+// One colour per backend name, the same in every plot, legend and export.
+ImU32 backend_color(std::string_view backend, float alpha = 1.0f);
+
+// Ring buffer of recent sample times (ms) per backend, fed by every finished run.
+class SampleHistory {
+public:
+    static constexpr std::size_t kCapacity = 240;
+    struct Series {
+        std::string backend;
+        std::vector<float> ms;  // ring storage, oldest at `head` once full
+        std::size_t head = 0;
+        std::size_t count() const { return ms.size(); }
+        float at(std::size_t i) const { return ms[(head + i) % ms.size()]; }  // 0 = oldest
+    };
+    void add_run(const core::ActivationRun& run);
+    void clear() { series_.clear(); }
+    const std::vector<Series>& series() const { return series_; }
+    bool empty() const;
+
+private:
+    std::vector<Series> series_;
+};
+
+// The facts a number needs to be trusted: machine, GPU, versions, size, op, date, version.
+std::vector<std::string> caption_lines(const core::ActivationRun& run, std::string_view lesson_title);
+
+// "match (max abs 2e-07)" in green, "MISMATCH ..." in red, "not run: reason" in grey.
+void draw_verdict(const core::BackendReport& report);
+
+void draw_caption_block(const std::vector<std::string>& lines);
+void draw_history_plot(const SampleHistory& history, ImVec2 size);
+void draw_median_bars(const core::ActivationRun& run, float width);
+void draw_throughput_table(const core::ActivationRun& run);
+
+// Everything above in one column; `run` may be null (nothing measured yet).
+void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height);
+
+// Speed-up of `report` against cpu-scalar's median in the same run; 0 when unknown.
+double speedup_vs_scalar(const core::ActivationRun& run, const core::BackendReport& report);
+
+}  // namespace gpulab::app

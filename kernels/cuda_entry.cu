@@ -1,0 +1,112 @@
+// The CUDA build's implementation of gpu_backends.h: what device is there (probe), which GPU
+// backends exist (make_backends), and the one-line version caption.
+//
+// probe() asks, in order: driver and runtime versions (these work without a device),
+// cudaGetDeviceCount, the device's properties, cudaMemGetInfo (which creates the context: the
+// first CUDA call pays for it here, once), then cuDNN's version and whether cudnnCreate works.
+// Every failure becomes a reason string in the driver's own words, e.g. on a machine whose driver
+// is older than the runtime:
+//   "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version"
+// No kernels here, so no thread mapping.
+//
+// Verified by tests/test_gpu_backends.cpp: the "backends" suite (names, reasons, no throw) runs on
+// every machine; the gpu suite prints the probe reason when it skips.
+#include <cuda_runtime.h>
+
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "cuda_check.cuh"
+#include "gpu_backends.h"
+#include "gpu_internal.h"
+
+namespace gpulab::gpu {
+
+namespace {
+
+// 13000 -> "13.0", 12080 -> "12.8": the encoding of cudaDriverGetVersion / cudaRuntimeGetVersion.
+std::string cuda_version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+void probe_device(GpuProbe& g) {
+    // Both version calls succeed without a device; a driver version of 0 means no driver at all.
+    if (cudaDriverGetVersion(&g.driver_version) != cudaSuccess) g.driver_version = 0;
+    if (cudaRuntimeGetVersion(&g.runtime_version) != cudaSuccess) g.runtime_version = 0;
+    cudaGetLastError();
+
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        g.reason = cuda::describe(e);
+        cudaGetLastError();
+        return;
+    }
+    if (count == 0) {
+        g.reason = "no CUDA device: cudaGetDeviceCount found 0 devices";
+        return;
+    }
+    try {
+        int device = 0;
+        GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+        cudaDeviceProp prop{};
+        GPULAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+        g.name = prop.name;
+        g.cc_major = prop.major;
+        g.cc_minor = prop.minor;
+        g.sm_count = prop.multiProcessorCount;
+        g.warp_size = prop.warpSize;
+        GPULAB_CUDA_CHECK(cudaMemGetInfo(&g.free_memory, &g.total_memory));
+        g.device_ok = true;
+        g.reason = "device " + std::to_string(device) + " of " + std::to_string(count) + ": " + g.name +
+                   " (compute capability " + std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) + ")";
+    } catch (const std::exception& ex) {
+        // E.g. a GPU older than Turing: CUDA 13 has no code for it and context creation fails.
+        g.device_ok = false;
+        g.reason = ex.what();
+    }
+}
+
+}  // namespace
+
+const GpuProbe& probe() {
+    static const GpuProbe p = [] {
+        GpuProbe g;
+        g.compiled_in = true;
+        try {
+            probe_device(g);
+            detail::probe_cudnn(g);
+        } catch (const std::exception& ex) {
+            // std::string allocation is the only thing left that can throw here.
+            if (g.reason.empty()) g.reason = ex.what();
+            if (g.cudnn_reason.empty()) g.cudnn_reason = ex.what();
+        }
+        return g;
+    }();
+    return p;
+}
+
+core::BackendList make_backends() {
+    core::BackendList list;
+    list.push_back(detail::make_cuda_kernel_backend());
+    list.push_back(detail::make_cudnn_backend());
+    return list;
+}
+
+std::string version_summary() {
+    const GpuProbe& p = probe();
+    std::string s = "CUDA " + cuda_version_string(p.runtime_version) + " runtime";
+    if (p.driver_version > 0) {
+        s += ", driver " + cuda_version_string(p.driver_version);
+    } else {
+        s += ", no CUDA driver";
+    }
+    if (p.cudnn_compiled_in) {
+        s += ", cuDNN " + p.cudnn_version;
+    } else {
+        s += ", no cuDNN";
+    }
+    if (!p.device_ok) s += " (no usable device: " + p.reason + ")";
+    return s;
+}
+
+}  // namespace gpulab::gpu

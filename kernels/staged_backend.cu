@@ -1,0 +1,194 @@
+// The shared run() of the GPU backends: pinned staging, H2D upload, compute, D2H download, each
+// phase timed with CUDA events; the device-to-device copy limit; the memory checks made before
+// any allocation. Host code only: the kernels themselves are in activation.cu (cuda-kernel) and
+// inside cuDNN (cudnn). The phase picture is in staged_backend.cuh.
+//
+// Verified by tests/test_gpu_backends.cpp, gpu suite (and the backends suite for the no-device path).
+#include "staged_backend.cuh"
+
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "format.h"
+#include "gpu_backends.h"
+#include "memory.h"
+#include "stats.h"
+
+namespace gpulab::cuda {
+
+namespace {
+
+// Leave a tenth of the free memory for the CUDA context's own growth and library workspaces, so
+// a request that "just fits" does not fail later inside cuDNN or the driver.
+constexpr double kUsableFraction = 0.9;
+constexpr int kLimitSamples = 5;
+
+}  // namespace
+
+core::Availability StagedGpuBackend::availability() const {
+    const gpu::GpuProbe& p = gpu::probe();
+    if (!p.device_ok) return {false, p.reason};
+    return {true, p.name};
+}
+
+core::Availability StagedGpuBackend::device_room(std::size_t need_bytes) {
+    try {
+        std::size_t free_bytes = 0, total_bytes = 0;
+        GPULAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        if (static_cast<double>(need_bytes) <= kUsableFraction * static_cast<double>(free_bytes)) return {true, ""};
+        return {false, "needs " + core::format_bytes(static_cast<double>(need_bytes)) + " of GPU memory but only " +
+                           core::format_bytes(static_cast<double>(free_bytes)) + " of " +
+                           core::format_bytes(static_cast<double>(total_bytes)) + " is free"};
+    } catch (const std::exception& e) {
+        return {false, e.what()};
+    }
+}
+
+core::Availability StagedGpuBackend::can_allocate(std::size_t bytes) const {
+    core::Availability av = availability();
+    if (!av.ok) return av;
+    // Buffers we already hold are freed before larger ones are allocated, so they count as room.
+    const std::size_t held = d_in_.capacity_bytes() + d_out_.capacity_bytes();
+    const std::size_t need = bytes > held ? bytes - held : 0;
+    core::Availability dev = device_room(need);
+    if (!dev.ok) return dev;
+    // The pinned staging buffers mirror the device buffers in host memory.
+    const std::size_t pinned_held = h_in_.capacity_bytes() + h_out_.capacity_bytes();
+    return core::check_host_allocation(bytes > pinned_held ? bytes - pinned_held : 0);
+}
+
+void StagedGpuBackend::ensure_ready() {
+    if (ready_) return;
+    if (!stream_) stream_ = std::make_unique<Stream>();
+    if (!timer_) timer_ = std::make_unique<PhaseTimer>();
+    prepare(stream_->get());
+    ready_ = true;
+}
+
+core::RunResult StagedGpuBackend::run(const core::OpDesc& op, const core::Tensor& in, core::Tensor& out) {
+    core::RunResult r;
+    try {
+        const core::Availability av = availability();
+        if (!av.ok) {
+            r.error = av.reason;
+            return r;
+        }
+        if (!supports(op)) {
+            r.error = std::string(name()) + " does not offer " + op.label();
+            return r;
+        }
+        if (out.size() != in.size()) {
+            r.error = "output has " + std::to_string(out.size()) + " elements, input " + std::to_string(in.size());
+            return r;
+        }
+        has_output_ = false;
+        ensure_ready();
+        const int64_t n = in.size();
+        if (n == 0) {
+            r.ok = true;
+            return r;
+        }
+        const auto count = static_cast<std::size_t>(n);
+        const std::size_t bytes = count * sizeof(float);
+        if (count > d_in_.capacity() || count > d_out_.capacity() || count > h_in_.capacity() ||
+            count > h_out_.capacity()) {
+            const core::Availability room = can_allocate(2 * bytes);
+            if (!room.ok) {
+                r.error = room.reason;
+                return r;
+            }
+        }
+        h_in_.reserve(count);
+        h_out_.reserve(count);
+        d_in_.reserve(count);
+        d_out_.reserve(count);
+
+        // Not timed: this is a host memcpy from the caller's pageable tensor into pinned memory.
+        // It would be the same for any GPU backend, and timing it as "upload" would charge the bus
+        // for work the CPU does. The DMA that follows is what the upload phase measures.
+        std::memcpy(h_in_.data(), in.ptr(), bytes);
+
+        const cudaStream_t s = stream_->get();
+        timer_->mark(0, s);
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_in_.data(), h_in_.data(), bytes, cudaMemcpyHostToDevice, s));
+        timer_->mark(1, s);
+        compute(op, d_in_.data(), d_out_.data(), n, s);
+        timer_->mark(2, s);
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(h_out_.data(), d_out_.data(), bytes, cudaMemcpyDeviceToHost, s));
+        timer_->mark(3, s);
+        timer_->wait_last();
+
+        r.t.upload_ns = timer_->phase_ns(0);
+        r.t.compute_ns = timer_->phase_ns(1);
+        r.t.download_ns = timer_->phase_ns(2);
+        std::memcpy(out.ptr(), h_out_.data(), bytes);
+        has_output_ = true;
+        r.ok = true;
+    } catch (const std::exception& e) {
+        r.error = e.what();
+    } catch (...) {
+        r.error = std::string(name()) + ": unknown error";
+    }
+    if (!r.ok && stream_) {
+        // Work enqueued before the failure may still read our buffers: let it finish before the
+        // next run can reallocate them. Its own error, if any, was already reported above.
+        cudaStreamSynchronize(stream_->get());
+        cudaGetLastError();
+    }
+    return r;
+}
+
+core::LimitResult StagedGpuBackend::bandwidth_limit(std::size_t bytes) {
+    core::LimitResult l;
+    l.name = "D2D copy";
+    try {
+        const core::Availability av = availability();
+        if (!av.ok) {
+            l.error = av.reason;
+            return l;
+        }
+        if (bytes == 0) {
+            l.error = "D2D copy of 0 bytes: nothing to measure";
+            return l;
+        }
+        // Our run buffers stay allocated, so the two copy buffers need fresh room.
+        const core::Availability room = device_room(2 * bytes);
+        if (!room.ok) {
+            l.error = room.reason;
+            return l;
+        }
+        ensure_ready();
+        const cudaStream_t s = stream_->get();
+        DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+        GPULAB_CUDA_CHECK(cudaMemsetAsync(src.data(), 1, bytes, s));
+        // Warm-up: the first copy pays for mapping fresh pages; it is not the bandwidth.
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, s));
+        Event start, stop;
+        std::vector<int64_t> samples;
+        for (int i = 0; i < kLimitSamples; ++i) {
+            start.record(s);
+            GPULAB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, s));
+            stop.record(s);
+            stop.synchronize();
+            samples.push_back(elapsed_ns(start, stop));
+        }
+        // Read + write: a copy moves every byte twice through DRAM, as the activations do.
+        l.gbps = core::gbps(2.0 * static_cast<double>(bytes), core::summarize(samples).median_ns);
+        l.ok = l.gbps > 0.0;
+        if (!l.ok) l.error = "D2D copy: events measured no time";
+    } catch (const std::exception& e) {
+        l.error = e.what();
+    } catch (...) {
+        l.error = "D2D copy: unknown error";
+    }
+    if (!l.ok && stream_) {
+        cudaStreamSynchronize(stream_->get());
+        cudaGetLastError();
+    }
+    return l;
+}
+
+}  // namespace gpulab::cuda

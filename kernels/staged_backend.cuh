@@ -1,0 +1,62 @@
+// StagedGpuBackend: the run() both GPU backends share, so cuda-kernel and cudnn are timed the
+// same way and differ only in the compute phase they enqueue.
+//
+// One run, all on one stream, each phase bracketed by CUDA events (PhaseTimer):
+//
+//   in.data --memcpy--> h_in_ (pinned)          not timed: a host copy, see staged_backend.cu
+//   mark 0 | h_in_  --H2D--> d_in_   | mark 1      -> upload_ns
+//            compute(d_in_ -> d_out_) | mark 2     -> compute_ns
+//            d_out_ --D2H--> h_out_   | mark 3     -> download_ns
+//   h_out_ --memcpy--> out.data
+//
+// d_out_ stays alive after the run and is what device_output() returns, so the app can show the
+// result through CUDA-GL interop without another copy.
+//
+// Verified by tests/test_gpu_backends.cpp (phases positive, device_output non-null, results equal
+// cpu-scalar, bandwidth_limit ok, oversize requests refused).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "backend.h"
+#include "device_buffer.cuh"
+
+namespace gpulab::cuda {
+
+class StagedGpuBackend : public core::Backend {
+public:
+    core::BackendKind kind() const override { return core::BackendKind::Gpu; }
+    core::Availability availability() const override;
+    // `bytes` is input plus output together, as for the CPU backends. Checks free device memory
+    // (cudaMemGetInfo, crediting buffers we already hold) and host memory for the pinned staging.
+    core::Availability can_allocate(std::size_t bytes) const override;
+    core::RunResult run(const core::OpDesc& op, const core::Tensor& in, core::Tensor& out) override;
+    core::LimitResult bandwidth_limit(std::size_t bytes) override;
+    const void* device_output() const override { return has_output_ ? d_out_.data() : nullptr; }
+
+protected:
+    // Enqueues d_out[i] = op(d_in[i]) for i < n on `stream`, without waiting. Throws CudaError.
+    virtual void compute(const core::OpDesc& op, const float* d_in, float* d_out, int64_t n,
+                         cudaStream_t stream) = 0;
+    // Once, before the first compute, with the stream every run uses (cuDNN binds its handle here).
+    virtual void prepare(cudaStream_t) {}
+
+    // ok when `need_bytes` more device memory fit in what cudaMemGetInfo reports free.
+    static core::Availability device_room(std::size_t need_bytes);
+
+private:
+    void ensure_ready();
+
+    // Declared first so it is destroyed last, after every buffer whose work ran on it.
+    std::unique_ptr<Stream> stream_;
+    std::unique_ptr<PhaseTimer> timer_;
+    bool ready_ = false;
+    PinnedBuffer<float> h_in_, h_out_;
+    DeviceBuffer<float> d_in_, d_out_;
+    bool has_output_ = false;
+};
+
+}  // namespace gpulab::cuda
