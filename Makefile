@@ -26,7 +26,7 @@ run: build
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then $(GPULAB) || true; else $(GPULAB); fi
 
 test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j $(JOBS)
 
 bench: build
 	$(GPULAB) bench

@@ -41,7 +41,6 @@ public:
 private:
     void loop();
 
-    std::thread thread_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     Work pending_;
@@ -52,6 +51,8 @@ private:
     std::atomic<bool> busy_{false};
     std::atomic<bool> cancel_requested_{false};
     std::atomic<float> progress_{0.0f};
+    // Last: the thread starts in the constructor and must find every member above initialised.
+    std::thread thread_;
 };
 
 }  // namespace gpulab::app

@@ -3,7 +3,10 @@
 // stderr and exit code 2.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "app_entry.h"
@@ -13,6 +16,16 @@ using namespace gpulab::app;
 
 namespace {
 
+// oneDNN runs on libgomp, whose threads spin-wait between parallel regions by default: each
+// spinning thread steals a core from our own pool and from the next measurement (seen as ~8 ms
+// per call on a 2-core box). libgomp reads OMP_WAIT_POLICY once, when it is loaded, before
+// main() runs, so the only way to set it for ourselves is to set it and exec again.
+void ensure_passive_openmp(char** argv) {
+    if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+    setenv("OMP_WAIT_POLICY", "passive", 1);
+    execv("/proc/self/exe", argv);  // returns only on failure: then carry on with spinning threads
+}
+
 bool parse_size(const std::string& text, int& w, int& h) {
     return std::sscanf(text.c_str(), "%dx%d", &w, &h) == 2 && w >= 320 && h >= 240 && w <= 8192 && h <= 8192;
 }
@@ -20,6 +33,7 @@ bool parse_size(const std::string& text, int& w, int& h) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    ensure_passive_openmp(argv);
     CLI::App cli{"gpulab: why deep learning runs on GPUs, measured live on this machine's CPU and GPU.\n"
                  "Without a subcommand it opens the lesson window."};
     cli.set_version_flag("--version", std::string("gpulab ") + GPULAB_VERSION);

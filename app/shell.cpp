@@ -269,11 +269,11 @@ void Shell::frame(const FrameContext& ctx) {
     const float status_h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y;
     const float W = ctx.size.x, H = ctx.size.y - top - status_h;
     const float s = ImGui::GetFontSize() / kBaseFontPixels;
-    const float left_w = std::max(250.0f * s, W * 0.16f);
+    const float left_w = std::max(260.0f * s, W * 0.17f);
     const float right_w = std::max(380.0f * s, W * 0.28f);
     const float centre_w = std::max(W - left_w - right_w, 200.0f);
     const float lessons_h = std::floor(H * 0.36f);
-    const float canvas_h = std::floor(H * 0.50f);
+    const float canvas_h = std::floor(H * 0.46f);
     const float text_h = std::floor(H * 0.50f);
 
     auto place = [&](float x, float y, float w, float h) {

@@ -143,7 +143,9 @@ void draw_verdict(const core::BackendReport& report) {
         ImGui::TextWrapped("not run: %s", report.error.empty() ? "skipped" : report.error.c_str());
         ImGui::PopStyleColor();
     } else if (report.check.pass) {
-        ImGui::TextColored(kGreen, "%s", report.check.verdict.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, kGreen);
+        ImGui::TextWrapped("%s", report.check.verdict.c_str());
+        ImGui::PopStyleColor();
     } else {
         ImGui::PushStyleColor(ImGuiCol_Text, kRed);
         ImGui::TextWrapped("%s", report.check.verdict.empty() ? "MISMATCH" : report.check.verdict.c_str());
@@ -262,19 +264,29 @@ void draw_median_bars(const core::ActivationRun& run, float width) {
     label_w += 10.0f;
     const float value_w = ImGui::CalcTextSize("000.0 ms  (0000.0x)").x + 10.0f;
     const float bar_w = std::max(width - label_w - value_w, 40.0f);
-    const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    const float total_h = row_h * static_cast<float>(run.reports.size());
-    ImGui::InvisibleButton("##bars", {std::max(width, 1.0f), std::max(total_h, 1.0f)});
+    // Rows of backends that did not run hold their reason, wrapped, so they can be taller.
+    const float wrap_w = std::max(width - label_w, 40.0f);
+    std::vector<std::string> why(run.reports.size());
+    std::vector<float> heights(run.reports.size(), row_h);
+    float total_h = 0.0f;
     for (std::size_t i = 0; i < run.reports.size(); ++i) {
         const auto& r = run.reports[i];
-        const float y = p0.y + row_h * static_cast<float>(i);
+        if (!r.ran) {
+            why[i] = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
+            heights[i] = std::max(row_h, ImGui::CalcTextSize(why[i].c_str(), nullptr, false, wrap_w).y + lh * 0.5f);
+        }
+        total_h += heights[i];
+    }
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##bars", {std::max(width, 1.0f), std::max(total_h, 1.0f)});
+    float y = p0.y;
+    for (std::size_t i = 0; i < run.reports.size(); y += heights[i], ++i) {
+        const auto& r = run.reports[i];
         dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? IM_COL32(230, 230, 230, 255) : kGrey, r.backend.c_str());
         const float bx = p0.x + label_w;
         if (!r.ran) {
-            std::string why = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
-            dl->PushClipRect({bx, y}, {p0.x + width, y + row_h}, true);
-            dl->AddText({bx, y + (row_h - lh) * 0.5f}, kGrey, why.c_str());
-            dl->PopClipRect();
+            dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), {bx, y + (row_h - lh) * 0.5f}, kGrey, why[i].c_str(),
+                        nullptr, wrap_w);
             continue;
         }
         auto x_of = [&](int64_t ns) { return bx + bar_w * static_cast<float>(ns) / static_cast<float>(max_ns); };

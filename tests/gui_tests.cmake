@@ -15,7 +15,8 @@ add_test(NAME gui.export
                  -DEXPECT_RC=0 "-DEXPECT_REGEX=exported 4 files"
                  -DEXPECT_FILE=${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv -P ${GPULAB_RUN_CHECK})
 set_tests_properties(gui.export PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
-                     FIXTURES_SETUP gui_export SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+                     FIXTURES_SETUP gui_export TIMEOUT 180
+                     SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
 add_test(NAME gui.export_window_png
          COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/export/elementwise-activations-window.png 200 1600 900)
 add_test(NAME gui.export_timing_png

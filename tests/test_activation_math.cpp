@@ -46,7 +46,7 @@ bool close(float ref, float got) {
 }  // namespace
 
 TEST_SUITE("activation-math") {
-    TEST_CASE("ReLU keeps positives, zeroes negatives, passes -0 and NaN") {
+    TEST_CASE("ReLU keeps positives / zeroes negatives / passes -0 and NaN") {
         CHECK(hd::relu(3.5f) == 3.5f);
         CHECK(hd::relu(-3.5f) == 0.0f);
         CHECK(std::signbit(hd::relu(-0.0f)));  // x < 0 is false for -0: it passes through
@@ -73,7 +73,7 @@ TEST_SUITE("activation-math") {
         CHECK(std::isnan(hd::sigmoid(kNaN)));
     }
 
-    TEST_CASE("tanh limits, oddness and small arguments") {
+    TEST_CASE("tanh limits / oddness and small arguments") {
         CHECK(hd::tanh_act(kInf) == 1.0f);
         CHECK(hd::tanh_act(-kInf) == -1.0f);
         CHECK(hd::tanh_act(20.0f) == 1.0f);

@@ -60,7 +60,7 @@ bool bitwise_equal(const float* a, const float* b, int64_t n) {
 }  // namespace
 
 TEST_SUITE("cpu-backends") {
-    TEST_CASE("the registry lists cpu-scalar first, then cpu-parallel") {
+    TEST_CASE("the registry lists cpu-scalar first / then cpu-parallel") {
         core::BackendList list = core::make_cpu_backends();
         REQUIRE(list.size() >= 2);
         CHECK(list[0]->name() == "cpu-scalar");
@@ -167,7 +167,7 @@ TEST_SUITE("cpu-backends") {
         for (std::size_t i = 0; i < x.size(); ++i) CHECK(x[i] == doctest::Approx(want[i]).epsilon(1e-5));
     }
 
-    TEST_CASE("a size mismatch is refused with a message, not a crash") {
+    TEST_CASE("a size mismatch is refused with a message and not a crash") {
         auto par = cpu::make_parallel_backend();
         core::OpDesc op;
         const core::Tensor in = core::Tensor::zeros({100});
@@ -205,7 +205,7 @@ TEST_SUITE("cpu-backends") {
         CHECK_FALSE(too_big.error.empty());
     }
 
-    TEST_CASE("parallel_copy copies every byte, odd sizes included") {
+    TEST_CASE("parallel_copy copies every byte / odd sizes included") {
         for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{65535}, std::size_t{65537},
                                   std::size_t{1000003}}) {
             std::vector<unsigned char> src(bytes), dst(bytes, 0);
@@ -278,7 +278,7 @@ TEST_SUITE("cpu-backends") {
         CHECK(count.load() == 1000);
     }
 
-    TEST_CASE("cpu-onednn is listed after cpu-parallel when it can run, and says why when not") {
+    TEST_CASE("cpu-onednn is listed after cpu-parallel when it can run and says why when not") {
         auto onednn = cpu::make_onednn_backend();
         CHECK(onednn->name() == "cpu-onednn");
         core::BackendList list = core::make_cpu_backends();

@@ -14,7 +14,7 @@ void Shell::draw_timing() {
                            core::format_bytes(static_cast<double>(run->input.bytes())).c_str(),
                            run->reports.empty() ? 0 : run->reports.front().total.samples);
     }
-    const float plot_h = std::max(ImGui::GetContentRegionAvail().y * 0.34f, ImGui::GetFontSize() * 6.0f);
+    const float plot_h = std::max(ImGui::GetContentRegionAvail().y * 0.24f, ImGui::GetFontSize() * 6.0f);
     draw_timing_panel(run, history_, plot_h);
 }
 
