@@ -55,6 +55,8 @@ TEST_SUITE("workload") {
                 CHECK(r.ran);
                 CHECK(r.check.pass);
                 CHECK(r.total.samples == 3);
+                CHECK(r.phases.size() == 3);
+                CHECK(r.phases[0].total_ns() == r.samples_ns[0]);
                 CHECK(r.total.median_ns > 0);
                 CHECK(r.gbps > 0);
                 CHECK(r.limit.ok);

@@ -147,7 +147,6 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
                 RunResult r = b->run(run.op, run.input, out);
                 if (!r.ok) rep.error = r.error, failed = true;
             }
-            std::vector<int64_t> up, comp, down;
             const int64_t t_start = now_ns();
             while (!failed && static_cast<int>(rep.samples_ns.size()) < config.max_samples) {
                 const int n = static_cast<int>(rep.samples_ns.size());
@@ -159,9 +158,7 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
                     break;
                 }
                 rep.samples_ns.push_back(r.t.total_ns());
-                up.push_back(r.t.upload_ns);
-                comp.push_back(r.t.compute_ns);
-                down.push_back(r.t.download_ns);
+                rep.phases.push_back(r.t);
                 const float within = std::max(static_cast<float>(n + 1) / static_cast<float>(config.min_samples),
                                               static_cast<float>(now_ns() - t_start) /
                                                   static_cast<float>(std::max<int64_t>(config.time_budget_ns, 1)));
@@ -172,9 +169,15 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
             if (!failed) {
                 rep.ran = true;
                 rep.total = summarize(rep.samples_ns);
-                rep.upload = summarize(up);
-                rep.compute = summarize(comp);
-                rep.download = summarize(down);
+                auto phase = [&](int64_t PhaseTimes::*field) {
+                    std::vector<int64_t> v;
+                    v.reserve(rep.phases.size());
+                    for (const PhaseTimes& t : rep.phases) v.push_back(t.*field);
+                    return summarize(std::move(v));
+                };
+                rep.upload = phase(&PhaseTimes::upload_ns);
+                rep.compute = phase(&PhaseTimes::compute_ns);
+                rep.download = phase(&PhaseTimes::download_ns);
                 rep.gbps = gbps(bytes, rep.compute.median_ns);
                 rep.gbps_with_transfers = gbps(bytes, rep.total.median_ns);
                 if (run.reference_output.data.empty()) {

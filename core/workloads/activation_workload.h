@@ -39,6 +39,7 @@ struct BackendReport {
     std::string error;          // run failure (ok=false from Backend::run), shown verbatim
     Stats total, upload, compute, download;
     std::vector<int64_t> samples_ns;  // total time of each timed run, in order (live plot history)
+    std::vector<PhaseTimes> phases;   // the same runs split into upload / compute / download
     double gbps = 0.0;                // declared bytes / median compute time
     double gbps_with_transfers = 0.0; // declared bytes / median total time
     LimitResult limit;                // measured copy bandwidth of this backend (same run)

@@ -1,0 +1,80 @@
+// The latency-vs-throughput lesson's size sweep: one op (ReLU by default) from 2^4 to 2^28
+// elements on every backend, median and spread per point, GPU time split into phases, and the
+// crossover sizes computed from the medians, both counting transfers and with the data already
+// resident on the GPU (compute phase only). Verified by tests/test_latency_sweep.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+#include "stats.h"
+#include "workloads/activation_workload.h"
+
+namespace gpulab::core {
+
+struct SweepPlan {
+    std::vector<int64_t> sizes;  // ascending powers of two
+    std::string capped;          // why the largest sizes were left out; empty when none were
+};
+
+// Powers of two from 2^min_exp to 2^max_exp whose working set (`bytes_per_element` for every
+// element) fits `memory_budget` bytes. Exponents are clamped to [0, 40].
+SweepPlan plan_sweep(int min_exp, int max_exp, std::size_t bytes_per_element, std::size_t memory_budget);
+
+// Bytes per element the sweep keeps alive at once: input, reference output, one candidate output.
+inline constexpr std::size_t kSweepBytesPerElement = 3 * sizeof(float);
+
+struct SweepCell {
+    bool ran = false;
+    std::string why_not;  // availability reason or run error when !ran
+    Stats total, upload, compute, download;
+    bool matches_reference = false;
+};
+
+struct SweepResult {
+    bool ok = false;
+    std::string error;                        // whole-sweep failure (cancelled, ...)
+    Activation activation = Activation::Relu;
+    SweepPlan plan;
+    std::vector<std::string> backends;        // column order
+    std::vector<BackendKind> kinds;
+    std::vector<std::vector<SweepCell>> cells;  // [backend][size index]
+    int64_t started_unix_s = 0;
+
+    // Fastest CPU backend's median per size (nullopt where none ran).
+    std::vector<std::optional<double>> best_cpu_ns() const;
+    // The named backend's median per size: total (with transfers) or compute only (resident).
+    std::vector<std::optional<double>> median_ns(std::size_t backend, bool compute_only) const;
+};
+
+struct SweepConfig {
+    int min_exp = 4, max_exp = 28;
+    Activation activation = Activation::Relu;
+    int64_t time_per_point_ns = 200'000'000;  // per backend and size, after the minimum samples
+    int min_samples_small = 10;               // sizes up to 2^20
+    int min_samples_large = 3;                // above: each run is long and stable
+    std::size_t memory_budget = 0;            // 0: half of the available host memory
+};
+
+// Never throws. progress/cancel as in run_activation.
+SweepResult run_latency_sweep(const SweepConfig& config, std::span<Backend* const> backends,
+                              const ProgressFn& progress = {});
+
+struct SweepCrossover {
+    std::optional<double> with_transfers;  // "the GPU wins above N = ..." counting upload + download
+    std::optional<double> resident;        // the same with the data already on the GPU
+    std::string gpu_backend;               // which GPU backend was compared; empty when none ran
+};
+
+// Best CPU backend against the first GPU backend that ran at every size.
+SweepCrossover sweep_crossover(const SweepResult& result);
+
+// One row per size and backend, with the phase columns; a comment header names the machine.
+std::string sweep_csv(const SweepResult& result);
+
+}  // namespace gpulab::core
