@@ -27,9 +27,10 @@ struct ExportOptions {
     bool quick = false;              // fewer samples (tests)
 };
 
-// Runs the lesson's measurement, then writes <out>/<lesson>-timing.png (timing panel with a
-// caption block), <out>/<lesson>-window.png (the whole window) and <out>/<lesson>-samples.csv.
-// Works with no display. Returns the process exit code; an unwritable folder is a clear message.
+// Runs the lesson's measurement, then writes four files: <out>/<lesson>-timing.png (timing panel
+// with a caption block), <out>/<lesson>-window.png (the whole window), <out>/<lesson>-samples.csv
+// (every timed run with its upload / compute / download split) and <out>/<lesson>-summary.csv
+// (one row per backend). Works with no display. Returns the process exit code; an unwritable folder is a clear message.
 int run_export(const ExportOptions& options);
 
 }  // namespace gpulab::app

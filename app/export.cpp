@@ -114,16 +114,21 @@ bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int wi
 std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption) {
     std::ostringstream out;
     for (const auto& line : caption) out << "# " << line << "\n";
-    out << "# one row per timed run; CPU backends spend all their time in compute; GPU phases per run are "
-           "summarised in the summary CSV\n";
+    out << "# one row per timed run; upload/compute/download split that run's total (CPU backends spend it all "
+           "in compute; GPU phases are CUDA-event times)\n";
     out << "backend,sample,total_ns,upload_ns,compute_ns,download_ns\n";
     for (const auto& r : run.reports) {
         for (std::size_t i = 0; i < r.samples_ns.size(); ++i) {
             out << csv_field(r.backend) << "," << i << "," << r.samples_ns[i] << ",";
-            if (r.kind == core::BackendKind::Cpu)
+            if (i < r.phases.size()) {
+                const core::PhaseTimes& p = r.phases[i];
+                out << p.upload_ns << "," << p.compute_ns << "," << p.download_ns << "\n";
+            } else if (r.kind == core::BackendKind::Cpu) {
+                // A report without per-sample phases: a CPU run is compute and nothing else.
                 out << "0," << r.samples_ns[i] << ",0\n";
-            else
+            } else {
                 out << ",,\n";
+            }
         }
     }
     return out.str();
@@ -193,7 +198,9 @@ ExportResult write_export(const ExportInput& in) {
         }
     }
     result.ok = true;
-    result.message = "exported " + std::to_string(result.files.size()) + " files to " + dir.string();
+    // The absolute folder: a relative one means little to someone who started the app from a menu.
+    const fs::path shown = fs::absolute(dir, ec);
+    result.message = "exported " + std::to_string(result.files.size()) + " files to " + (ec ? dir : shown).string();
     return result;
 }
 

@@ -75,6 +75,7 @@ void GpuIntervalTimer::collect() {
         int64_t t1 = result_ns(queries_[slot][1]);
         last_ns_ = t1 >= t0 ? t1 - t0 : 0;
         pending_[slot] = false;
+        ++collected_;
     }
 }
 
@@ -92,6 +93,7 @@ void GpuIntervalTimer::end() {
     pending_[index_] = true;
     index_ = (index_ + 1) % kRing;
     active_ = false;
+    ++issued_;
 }
 
 }  // namespace gpulab::app

@@ -45,6 +45,10 @@ public:
     void end();
     void collect();  // non-blocking: picks up whatever results the GPU has finished
     int64_t last_ns() const { return last_ns_; }
+    // Intervals ended and results collected so far: once collected() reaches the issued() seen
+    // right after an end(), last_ns() is that interval's time and no longer an older one's.
+    int64_t issued() const { return issued_; }
+    int64_t collected() const { return collected_; }
 
 private:
     static constexpr int kRing = 4;
@@ -53,6 +57,7 @@ private:
     int index_ = 0;
     bool active_ = false;
     int64_t last_ns_ = -1;
+    int64_t issued_ = 0, collected_ = 0;
 };
 
 }  // namespace gpulab::app

@@ -31,6 +31,11 @@ std::string g_glfw_error;
 
 struct WindowEvents {
     std::vector<std::string> dropped;
+    struct Key {
+        int key;
+        bool repeat;  // held down: steps repeat, one-shot commands do not
+    };
+    std::vector<Key> keys;  // presses and repeats since the last frame, in order
     bool scale_changed = false;
 };
 
@@ -41,6 +46,14 @@ void on_glfw_error(int code, const char* text) {
 void on_drop(GLFWwindow* window, int count, const char** paths) {
     auto* ev = static_cast<WindowEvents*>(glfwGetWindowUserPointer(window));
     for (int i = 0; i < count; ++i) ev->dropped.emplace_back(paths[i]);
+}
+
+// ImGui 1.86 samples key state once per frame, so a tap shorter than a frame (a quick finger,
+// or a slow frame while both cores measure) is lost. Presses are queued here instead; ImGui's
+// own key callback, installed after this one, calls it first.
+void on_key(GLFWwindow* window, int key, int, int action, int) {
+    if (action == GLFW_PRESS || action == GLFW_REPEAT)
+        static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))->keys.push_back({key, action == GLFW_REPEAT});
 }
 
 void on_content_scale(GLFWwindow* window, float, float) {
@@ -101,6 +114,7 @@ int run_gui(const GuiOptions& options) {
     }
     WindowEvents events;
     glfwSetWindowUserPointer(window, &events);
+    glfwSetKeyCallback(window, on_key);
     glfwMakeContextCurrent(window);
     glfwSwapInterval(1);
     if (!gladLoadGL(glfwGetProcAddress)) {
@@ -163,14 +177,18 @@ int run_gui(const GuiOptions& options) {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
-        if (!io.WantTextInput) {
-            if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN)) shell->next_step();
-            if (ImGui::IsKeyPressed(GLFW_KEY_LEFT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP)) shell->prev_step();
-            if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) shell->request_run();
+        bool toggle = false;
+        for (const WindowEvents::Key& k : events.keys) {
+            // Typing in a text field must not step the lesson or start runs.
+            const bool typing = io.WantTextInput;
+            if (!typing && (k.key == GLFW_KEY_RIGHT || k.key == GLFW_KEY_PAGE_DOWN)) shell->next_step();
+            if (!typing && (k.key == GLFW_KEY_LEFT || k.key == GLFW_KEY_PAGE_UP)) shell->prev_step();
+            if (k.repeat) continue;
+            if (!typing && k.key == GLFW_KEY_R) shell->request_run();
+            if (k.key == GLFW_KEY_F12) shell->request_export();
+            if (k.key == GLFW_KEY_F11 || (fullscreen && k.key == GLFW_KEY_ESCAPE)) toggle = !toggle;
         }
-        if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) shell->request_export();
-        bool toggle = ImGui::IsKeyPressed(GLFW_KEY_F11, false);
-        if (fullscreen && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) toggle = true;
+        events.keys.clear();
 
         shell->update(io.DeltaTime);
         FrameContext ctx;
@@ -209,6 +227,7 @@ int run_gui(const GuiOptions& options) {
                 ExportResult r = shell->export_now(pixels, fbw, fbh);
                 std::printf("gpulab: %s\n", r.message.c_str());
                 for (const auto& f : r.files) std::printf("  %s\n", f.c_str());
+                std::fflush(stdout);  // shows at once when stdout is a file or a pipe
             }
             if (last && !options.screenshot_path.empty()) {
                 std::string werr;

@@ -143,8 +143,13 @@ bool Shell::start_run(bool live) {
         auto run = std::make_shared<core::ActivationRun>(core::run_activation(params, backends, config, progress));
         return std::function<void()>([this, run, live] { finish_run(run, live); });
     });
-    if (!ok) info_ = "a measurement is already running: wait for it or press Cancel";
-    else if (!live) error_.clear();
+    if (!ok) {
+        info_ = "a measurement is already running: wait for it or press Cancel";
+    } else if (!live) {
+        // Messages about the last run ("cancelled", a failure) would now describe the wrong run.
+        error_.clear();
+        info_.clear();
+    }
     return ok;
 }
 
@@ -188,6 +193,9 @@ void Shell::finish_run(std::shared_ptr<core::ActivationRun> run, bool live) {
 void Shell::update(float dt) {
     anim_time_ += dt * anim_speed_;
     jobs_.poll();
+    // Copy a finished run's output into the textures before the next run starts: a GPU backend's
+    // device_output() is only valid until its next run(), which the worker may begin right below.
+    if (textures_dirty_) update_textures();
     if (jobs_.busy()) return;
     if (run_on_step_) {
         run_on_step_ = false;
@@ -262,6 +270,8 @@ ExportResult Shell::export_now(std::vector<uint8_t> window_rgba, int width, int 
 
 void Shell::frame(const FrameContext& ctx) {
     if (textures_dirty_) update_textures();
+    for (TensorTexture* t : {input_tex_.get(), output_tex_.get()})
+        if (t) t->poll_timing();
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
     draw_menu_bar(ctx);
@@ -269,36 +279,69 @@ void Shell::frame(const FrameContext& ctx) {
     const float status_h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y;
     const float W = ctx.size.x, H = ctx.size.y - top - status_h;
     const float s = ImGui::GetFontSize() / kBaseFontPixels;
-    const float left_w = std::max(260.0f * s, W * 0.17f);
-    const float right_w = std::max(380.0f * s, W * 0.28f);
-    const float centre_w = std::max(W - left_w - right_w, 200.0f);
-    const float lessons_h = std::floor(H * 0.36f);
-    const float canvas_h = std::floor(H * 0.46f);
-    const float text_h = std::floor(H * 0.50f);
-
     auto place = [&](float x, float y, float w, float h) {
         ImGui::SetNextWindowPos({x, top + y}, ImGuiCond_Always);
         ImGui::SetNextWindowSize({w, h}, ImGuiCond_Always);
     };
-    place(0, 0, left_w, lessons_h);
-    if (ImGui::Begin("Lessons", nullptr, fixed)) draw_lesson_list();
-    ImGui::End();
-    place(0, lessons_h, left_w, H - lessons_h);
-    if (ImGui::Begin("Devices", nullptr, fixed)) draw_devices();
-    ImGui::End();
-    place(left_w, 0, centre_w, canvas_h);
-    if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
-    ImGui::End();
-    place(left_w, canvas_h, centre_w, H - canvas_h);
-    if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
-    ImGui::End();
-    const char* text_title = "Lesson###LessonText";
-    place(left_w + centre_w, 0, W - left_w - centre_w, text_h);
-    if (ImGui::Begin(text_title, nullptr, fixed)) draw_lesson_text();
-    ImGui::End();
-    place(left_w + centre_w, text_h, W - left_w - centre_w, H - text_h);
-    if (ImGui::Begin("Controls", nullptr, fixed)) draw_controls(ctx);
-    ImGui::End();
+    const float canvas_h = std::floor(H * 0.46f);
+    if (W / s < kNarrowLogicalWidth) {
+        // Large UI scale on a small screen: three columns would squeeze the canvas until its
+        // labels overlap, so the text panels share one tabbed column beside canvas and timing.
+        const float side_w = std::floor(W * 0.36f);
+        place(0, 0, side_w, H);
+        if (ImGui::Begin("##side", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) {
+            if (ImGui::BeginTabBar("##side_tabs")) {
+                if (ImGui::BeginTabItem("Lesson")) {
+                    draw_lesson_text();
+                    ImGui::EndTabItem();
+                }
+                if (ImGui::BeginTabItem("Controls")) {
+                    draw_controls(ctx);
+                    ImGui::EndTabItem();
+                }
+                if (ImGui::BeginTabItem("Lessons")) {
+                    draw_lesson_list();
+                    ImGui::EndTabItem();
+                }
+                if (ImGui::BeginTabItem("Devices")) {
+                    draw_devices();
+                    ImGui::EndTabItem();
+                }
+                ImGui::EndTabBar();
+            }
+        }
+        ImGui::End();
+        place(side_w, 0, W - side_w, canvas_h);
+        if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
+        ImGui::End();
+        place(side_w, canvas_h, W - side_w, H - canvas_h);
+        if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
+        ImGui::End();
+    } else {
+        const float left_w = std::max(260.0f * s, W * 0.17f);
+        const float right_w = std::max(380.0f * s, W * 0.28f);
+        const float centre_w = std::max(W - left_w - right_w, 200.0f);
+        const float lessons_h = std::floor(H * 0.36f);
+        const float text_h = std::floor(H * 0.50f);
+        place(0, 0, left_w, lessons_h);
+        if (ImGui::Begin("Lessons", nullptr, fixed)) draw_lesson_list();
+        ImGui::End();
+        place(0, lessons_h, left_w, H - lessons_h);
+        if (ImGui::Begin("Devices", nullptr, fixed)) draw_devices();
+        ImGui::End();
+        place(left_w, 0, centre_w, canvas_h);
+        if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
+        ImGui::End();
+        place(left_w, canvas_h, centre_w, H - canvas_h);
+        if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
+        ImGui::End();
+        place(left_w + centre_w, 0, W - left_w - centre_w, text_h);
+        if (ImGui::Begin("Lesson###LessonText", nullptr, fixed)) draw_lesson_text();
+        ImGui::End();
+        place(left_w + centre_w, text_h, W - left_w - centre_w, H - text_h);
+        if (ImGui::Begin("Controls", nullptr, fixed)) draw_controls(ctx);
+        ImGui::End();
+    }
 
     ImGui::SetNextWindowPos({0, ctx.size.y - status_h}, ImGuiCond_Always);
     ImGui::SetNextWindowSize({W, status_h}, ImGuiCond_Always);

@@ -31,6 +31,9 @@ struct FrameContext {
 };
 
 inline constexpr float kUserScales[] = {1.0f, 1.25f, 1.5f, 2.0f};
+// Below this width in unscaled pixels (window width / UI scale) the three-column layout gives way
+// to a tabbed side column: 1600 px at 1.5x or 2x, 1920 px at 2x.
+inline constexpr float kNarrowLogicalWidth = 1150.0f;
 
 class Shell {
 public:
@@ -123,6 +126,7 @@ private:
     bool textures_dirty_ = false;
     std::unique_ptr<TensorTexture> input_tex_, output_tex_;
     std::string display_backend_;    // which backend's output the right picture shows
+    float timing_rest_h_ = 0.0f;     // height of the Timing panel below its plot, last frame
 
     std::string error_;              // red line in the controls
     std::string info_;

@@ -17,6 +17,7 @@
 #include "tensor_texture.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -108,6 +109,7 @@ struct TensorTexture::Impl {
     std::string program_log;
     Framebuffer rgba;
     GpuIntervalTimer upload_timer, colormap_timer;
+    int64_t upload_wanted = 0, colormap_wanted = 0;  // issued() after the latest timed pass
     std::unique_ptr<gpu::GlTextureInterop> interop;  // registered for float_tex at tex_w x tex_h
     DisplayStatus status;
     std::vector<float> scratch;  // host copy when the PBO cannot be mapped
@@ -185,7 +187,8 @@ struct TensorTexture::Impl {
         glBindVertexArray(vao);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         colormap_timer.end();
-        status.colormap_ns = colormap_timer.last_ns();
+        colormap_wanted = colormap_timer.issued();
+        status.colormap_ns = colormap_timer.last_ns();  // the previous pass until poll_timing() has this one
         return true;
     }
 };
@@ -210,6 +213,7 @@ bool TensorTexture::set_from_host(const float* data, int width, int height, Colo
     impl_->ensure_float_texture(out_w, out_h);
     impl_->upload_timer.collect();
     impl_->upload_timer.begin();
+    const auto host_t0 = std::chrono::steady_clock::now();
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, impl_->pbo);
     // Orphan: the driver may hand out fresh memory rather than wait for last frame's copy.
     glBufferData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STREAM_DRAW);
@@ -233,6 +237,8 @@ bool TensorTexture::set_from_host(const float* data, int width, int height, Colo
     }
     if (mapped == nullptr)
         glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, static_cast<GLsizeiptr>(bytes), impl_->scratch.data());
+    st.host_copy_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - host_t0)
+                          .count();
 
     GLint prev_alignment = 4;
     glGetIntegerv(GL_UNPACK_ALIGNMENT, &prev_alignment);
@@ -242,13 +248,16 @@ bool TensorTexture::set_from_host(const float* data, int width, int height, Colo
     glPixelStorei(GL_UNPACK_ALIGNMENT, prev_alignment);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     impl_->upload_timer.end();
+    impl_->upload_wanted = impl_->upload_timer.issued();
 
     st.path = DisplayPath::HostUpload;
-    st.upload_ns = impl_->upload_timer.last_ns();
+    st.upload_ns = impl_->upload_timer.last_ns();  // the previous copy until poll_timing() has this one
     st.source_width = width;
     st.source_height = height;
     st.downsample = f;
     gpu::InteropCheck check = gpu::check_gl_interop();
+    st.interop_ok = check.ok;
+    st.interop_reason = check.reason;
     std::string why = check.ok ? "host upload: the data was on the host" : check.reason;
     if (why.rfind("host upload", 0) != 0) why = "host upload: " + why;
     if (f > 1) {
@@ -267,6 +276,8 @@ bool TensorTexture::set_from_device(const void* d_data, int width, int height, C
         return false;
     }
     gpu::InteropCheck check = gpu::check_gl_interop();
+    st.interop_ok = check.ok;
+    st.interop_reason = check.reason;
     if (!check.ok) {
         st.reason = check.reason;
         return false;
@@ -296,11 +307,24 @@ bool TensorTexture::set_from_device(const void* d_data, int width, int height, C
     }
     st.path = DisplayPath::Interop;
     st.upload_ns = ns;
+    st.host_copy_ns = -1;
     st.source_width = width;
     st.source_height = height;
     st.downsample = 1;
     st.reason = check.reason;
     return impl_->colormap(range);
+}
+
+void TensorTexture::poll_timing() {
+    Impl& m = *impl_;
+    m.colormap_timer.collect();
+    if (m.colormap_wanted > 0 && m.colormap_timer.collected() >= m.colormap_wanted)
+        m.status.colormap_ns = m.colormap_timer.last_ns();
+    // The interop copy is timed by CUDA events and already known; only the host path waits on GL.
+    if (m.status.path != DisplayPath::HostUpload) return;
+    m.upload_timer.collect();
+    if (m.upload_wanted > 0 && m.upload_timer.collected() >= m.upload_wanted)
+        m.status.upload_ns = m.upload_timer.last_ns();
 }
 
 GLuint TensorTexture::rgba_texture() const { return impl_->rgba.width() > 0 ? impl_->rgba.texture() : 0; }

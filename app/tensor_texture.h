@@ -24,8 +24,13 @@ enum class DisplayPath { None, HostUpload, Interop };
 struct DisplayStatus {
     DisplayPath path = DisplayPath::None;
     std::string reason;       // "interop: GL context on CUDA device 0" / "host upload: no CUDA device (...)"
-    int64_t upload_ns = -1;   // last upload/copy into the float texture (GPU time where measurable)
-    int64_t colormap_ns = -1; // last colormap pass
+    // GPU times arrive late: right after a set_* these hold the previous pass's time (-1 before
+    // any), and poll_timing() replaces them once the GPU has finished the new pass.
+    int64_t upload_ns = -1;    // last upload/copy into the float texture (GPU time)
+    int64_t host_copy_ns = -1; // host path: CPU time writing the floats (downsampled) into the PBO
+    int64_t colormap_ns = -1;  // last colormap pass
+    bool interop_ok = false;  // could CUDA write into this context's textures at all
+    std::string interop_reason;  // check_gl_interop's answer, shown when interop is impossible
     int source_width = 0, source_height = 0;  // the tensor as given
     int downsample = 1;       // host path: each pixel is the mean of a downsample x downsample block
 };
@@ -50,6 +55,10 @@ public:
     // uses set_from_host. Shown at full size (up to GL_MAX_TEXTURE_SIZE): there is no
     // downsampling on the device.
     bool set_from_device(const void* d_data, int width, int height, ColorRange range);
+
+    // GL timer results arrive a frame or more after the work: call once per frame to move the
+    // finished ones into status() (never waits for the GPU).
+    void poll_timing();
 
     GLuint rgba_texture() const;  // for ImGui::Image; 0 before the first set
     int width() const;            // of the displayed picture

@@ -38,6 +38,31 @@ std::string ms_label(double ms) {
     return core::format_duration(static_cast<int64_t>(ms * 1e6));
 }
 
+// `text` cut at a word so that it fits `width` on one line, with an ellipsis; unchanged when it
+// fits. Rows stay one line tall so the whole timing panel fits the window; the full text goes
+// into a tooltip.
+std::string fit_line(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    const char* kEllipsis = "\u2026";
+    std::size_t cut = text.size();
+    while (cut > 0) {
+        std::size_t space = text.rfind(' ', cut - 1);
+        cut = space == std::string::npos ? 0 : space;
+        std::string t = text.substr(0, cut) + kEllipsis;
+        if (ImGui::CalcTextSize(t.c_str()).x <= width) return t;
+    }
+    return kEllipsis;
+}
+
+void tooltip_if(bool hovered, const std::string& text) {
+    if (!hovered) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
 }  // namespace
 
 ImU32 backend_color(std::string_view backend, float alpha) {
@@ -134,23 +159,23 @@ void draw_caption_block(const std::vector<std::string>& lines) {
 // [SECTION] verdict
 
 void draw_verdict(const core::BackendReport& report) {
+    std::string text;
+    ImVec4 colour = kMuted;
     if (!report.availability.ok) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kMuted);
-        ImGui::TextWrapped("not run: %s", report.availability.reason.c_str());
-        ImGui::PopStyleColor();
+        text = "not run: " + report.availability.reason;
     } else if (!report.ran) {
-        ImGui::PushStyleColor(ImGuiCol_Text, report.error.empty() ? kMuted : kRed);
-        ImGui::TextWrapped("not run: %s", report.error.empty() ? "skipped" : report.error.c_str());
-        ImGui::PopStyleColor();
+        text = "not run: " + (report.error.empty() ? std::string("skipped") : report.error);
+        if (!report.error.empty()) colour = kRed;
     } else if (report.check.pass) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kGreen);
-        ImGui::TextWrapped("%s", report.check.verdict.c_str());
-        ImGui::PopStyleColor();
+        text = report.check.verdict;
+        colour = kGreen;
     } else {
-        ImGui::PushStyleColor(ImGuiCol_Text, kRed);
-        ImGui::TextWrapped("%s", report.check.verdict.empty() ? "MISMATCH" : report.check.verdict.c_str());
-        ImGui::PopStyleColor();
+        text = report.check.verdict.empty() ? "MISMATCH" : report.check.verdict;
+        colour = kRed;
     }
+    const std::string shown = fit_line(text, ImGui::GetContentRegionAvail().x);
+    ImGui::TextColored(colour, "%s", shown.c_str());
+    tooltip_if(shown != text && ImGui::IsItemHovered(), text);
 }
 
 double speedup_vs_scalar(const core::ActivationRun& run, const core::BackendReport& report) {
@@ -254,7 +279,7 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
 void draw_median_bars(const core::ActivationRun& run, float width) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
-    const float row_h = lh * 1.5f;
+    const float row_h = lh * 1.4f;
     float label_w = 0.0f;
     int64_t max_ns = 1;
     for (const auto& r : run.reports) {
@@ -264,29 +289,23 @@ void draw_median_bars(const core::ActivationRun& run, float width) {
     label_w += 10.0f;
     const float value_w = ImGui::CalcTextSize("000.0 ms  (0000.0x)").x + 10.0f;
     const float bar_w = std::max(width - label_w - value_w, 40.0f);
-    // Rows of backends that did not run hold their reason, wrapped, so they can be taller.
-    const float wrap_w = std::max(width - label_w, 40.0f);
-    std::vector<std::string> why(run.reports.size());
-    std::vector<float> heights(run.reports.size(), row_h);
-    float total_h = 0.0f;
-    for (std::size_t i = 0; i < run.reports.size(); ++i) {
-        const auto& r = run.reports[i];
-        if (!r.ran) {
-            why[i] = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
-            heights[i] = std::max(row_h, ImGui::CalcTextSize(why[i].c_str(), nullptr, false, wrap_w).y + lh * 0.5f);
-        }
-        total_h += heights[i];
-    }
+    const float why_w = std::max(width - label_w, 40.0f);
+    const float total_h = row_h * static_cast<float>(run.reports.size());
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##bars", {std::max(width, 1.0f), std::max(total_h, 1.0f)});
+    const bool hovered = ImGui::IsItemHovered();
+    const float mouse_y = ImGui::GetIO().MousePos.y;
     float y = p0.y;
-    for (std::size_t i = 0; i < run.reports.size(); y += heights[i], ++i) {
+    for (std::size_t i = 0; i < run.reports.size(); y += row_h, ++i) {
         const auto& r = run.reports[i];
         dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? IM_COL32(230, 230, 230, 255) : kGrey, r.backend.c_str());
         const float bx = p0.x + label_w;
         if (!r.ran) {
-            dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), {bx, y + (row_h - lh) * 0.5f}, kGrey, why[i].c_str(),
-                        nullptr, wrap_w);
+            // One line per backend; the whole reason is in the tooltip and the Devices panel.
+            const std::string why = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
+            const std::string shown = fit_line(why, why_w);
+            dl->AddText({bx, y + (row_h - lh) * 0.5f}, kGrey, shown.c_str());
+            tooltip_if(hovered && shown != why && mouse_y >= y && mouse_y < y + row_h, why);
             continue;
         }
         auto x_of = [&](int64_t ns) { return bx + bar_w * static_cast<float>(ns) / static_cast<float>(max_ns); };
@@ -312,7 +331,8 @@ void draw_throughput_table(const core::ActivationRun& run) {
     if (!ImGui::BeginTable("##throughput", 4, flags)) return;
     ImGui::TableSetupColumn("backend", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("median (min - max)", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("throughput vs measured limit", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    // Throughput gets the room: the verdict is cut to one line with its detail in a tooltip.
+    ImGui::TableSetupColumn("throughput vs measured limit", ImGuiTableColumnFlags_WidthStretch, 1.5f);
     ImGui::TableSetupColumn("check vs cpu-scalar", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     // Backends that did not run are listed with their reason in the bar chart above.
@@ -338,8 +358,13 @@ void draw_throughput_table(const core::ActivationRun& run) {
                 t += " (limit: " + r.limit.error + ")";
             }
             ImGui::TextWrapped("%s", t.c_str());
-            if (r.kind == core::BackendKind::Gpu && r.total.median_ns > 0)
-                ImGui::TextColored(kMuted, "with copies: %s", core::format_gbps(r.gbps_with_transfers).c_str());
+            if (r.kind == core::BackendKind::Gpu && r.total.median_ns > 0) {
+                // Same line when it fits: the host<->device copies are the GPU's hidden cost.
+                const std::string copies = "with copies: " + core::format_gbps(r.gbps_with_transfers);
+                ImGui::SameLine();
+                if (ImGui::CalcTextSize(copies.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+                ImGui::TextColored(kMuted, "%s", copies.c_str());
+            }
         } else {
             ImGui::TextColored(kMuted, "-");
         }

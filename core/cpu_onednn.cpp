@@ -16,7 +16,7 @@
 #include <dnnl.hpp>
 
 #include "clock.h"
-#include "cpu_parallel.h"
+#include "cpu_limit.h"
 #include "memory.h"
 
 namespace gpulab::cpu {
@@ -25,6 +25,7 @@ using namespace gpulab::core;
 
 namespace {
 
+// Same formulas as hd_math.h on finite inputs; not on NaN / inf (see cpu_onednn.h).
 dnnl::algorithm algorithm_for(Activation a) {
     switch (a) {
         case Activation::Relu:
@@ -134,7 +135,7 @@ public:
         return r;
     }
 
-    LimitResult bandwidth_limit(std::size_t bytes) override { return measure_parallel_memcpy(bytes); }
+    LimitResult bandwidth_limit(std::size_t bytes) override { return measure_parallel_copy_limit(bytes); }
 
 private:
     void prepare(const OpDesc& op, int64_t n) {

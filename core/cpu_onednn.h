@@ -6,6 +6,11 @@
 // reports "oneDNN not found when gpulab was built" as its availability reason. Which kernel oneDNN
 // picked (its impl_info_str, e.g. "jit:avx512_core") is named in description() and by
 // onednn_implementation(), because a peer is only meaningful once we know what it ran.
+// Its bandwidth limit is the same as cpu-parallel's (cpu_limit.h): one machine, one memory system.
+//
+// Known differences from cpu-scalar, on purpose left visible: oneDNN 2.6's ReLU turns NaN into 0,
+// and its GELU of -inf is NaN (ours gives NaN and -0). The app's generated inputs are always
+// finite, so its checks are not affected; a user-supplied array with NaN or inf shows a mismatch.
 // Verified by tests/test_cpu_backends.cpp ("cpu-onednn ..." cases).
 #pragma once
 

@@ -1,12 +1,9 @@
 #include "cpu_scalar.h"
 
-#include <cstring>
-#include <exception>
-
 #include "clock.h"
+#include "cpu_limit.h"
 #include "hd_math.h"
 #include "memory.h"
-#include "stats.h"
 
 namespace gpulab::cpu {
 
@@ -52,24 +49,8 @@ public:
         return r;
     }
 
-    LimitResult bandwidth_limit(std::size_t bytes) override {
-        LimitResult l;
-        l.name = "memcpy (1 thread)";
-        try {
-            FloatBuffer src(bytes / sizeof(float), 1.0f), dst(bytes / sizeof(float));
-            std::vector<int64_t> t;
-            for (int i = 0; i < 5; ++i) {
-                int64_t t0 = now_ns();
-                std::memcpy(dst.data(), src.data(), src.size() * sizeof(float));
-                t.push_back(now_ns() - t0);
-            }
-            l.gbps = gbps(2.0 * static_cast<double>(src.size() * sizeof(float)), summarize(t).median_ns);
-            l.ok = true;
-        } catch (const std::exception& e) {
-            l.error = e.what();
-        }
-        return l;
-    }
+    // The better of one memcpy and a scalar-store copy loop on this thread (cpu_limit.h).
+    LimitResult bandwidth_limit(std::size_t bytes) override { return measure_single_thread_copy_limit(bytes); }
 };
 
 }  // namespace

@@ -14,7 +14,8 @@
 // Timing and staging: StagedGpuBackend (upload | compute | download, CUDA events, one stream).
 //
 // Verified by tests/test_gpu_backends.cpp: cudnn equals cpu-scalar for relu/sigmoid/tanh at sizes
-// 1, 31, 33, 1000 and 2^20+7, and refuses leaky ReLU and GELU through supports().
+// 1, 31, 33, 1000, 2^20+7 and 2^26+5, with NaN and infinities, and refuses leaky ReLU and GELU
+// through supports().
 #include <cudnn.h>
 
 #include <algorithm>
@@ -116,8 +117,10 @@ public:
                "offers ReLU, sigmoid and tanh.";
     }
     core::Availability availability() const override {
+        // The device checks first (no device, or a context lost to a sticky error), then cuDNN's.
+        core::Availability av = StagedGpuBackend::availability();
+        if (!av.ok) return av;
         const gpu::GpuProbe& p = gpu::probe();
-        if (!p.device_ok) return {false, p.reason};
         if (!p.cudnn_ok) return {false, p.cudnn_reason};
         return {true, "cuDNN " + p.cudnn_version + " on " + p.name};
     }

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,41 @@ namespace {
 constexpr double kUsableFraction = 0.9;
 constexpr int kLimitSamples = 5;
 
+// Process-wide, like the CUDA context the error poisoned: both GPU backends share it.
+std::mutex g_lost_mutex;
+std::string g_lost_reason;
+
 }  // namespace
+
+bool note_if_context_lost(cudaStream_t stream, const std::string& what) noexcept {
+    // A non-sticky error (a refused allocation, a bad launch configuration) is gone after
+    // cudaGetLastError, and the stream then synchronizes cleanly. A sticky one is returned again.
+    cudaGetLastError();
+    const cudaError_t e = cudaStreamSynchronize(stream);
+    cudaGetLastError();
+    if (e == cudaSuccess) return false;
+    try {
+        std::lock_guard<std::mutex> lock(g_lost_mutex);
+        if (g_lost_reason.empty()) {
+            g_lost_reason = "CUDA context lost (" + describe(e) + ", first seen as: " + what +
+                            "); every later CUDA call in this process fails: restart gpulab to use the GPU again";
+        }
+    } catch (...) {
+        // Out of memory while building the text: the caller's own error still says what failed.
+    }
+    return true;
+}
+
+std::string context_lost_reason() {
+    std::lock_guard<std::mutex> lock(g_lost_mutex);
+    return g_lost_reason;
+}
 
 core::Availability StagedGpuBackend::availability() const {
     const gpu::GpuProbe& p = gpu::probe();
     if (!p.device_ok) return {false, p.reason};
+    std::string lost = context_lost_reason();
+    if (!lost.empty()) return {false, std::move(lost)};
     return {true, p.name};
 }
 
@@ -134,9 +165,10 @@ core::RunResult StagedGpuBackend::run(const core::OpDesc& op, const core::Tensor
     }
     if (!r.ok && stream_) {
         // Work enqueued before the failure may still read our buffers: let it finish before the
-        // next run can reallocate them. Its own error, if any, was already reported above.
-        cudaStreamSynchronize(stream_->get());
-        cudaGetLastError();
+        // next run can reallocate them, and find out whether the failure poisoned the context.
+        if (note_if_context_lost(stream_->get(), r.error)) {
+            r.error += " (the CUDA context is now unusable: restart gpulab to use the GPU again)";
+        }
     }
     return r;
 }
@@ -184,10 +216,7 @@ core::LimitResult StagedGpuBackend::bandwidth_limit(std::size_t bytes) {
     } catch (...) {
         l.error = "D2D copy: unknown error";
     }
-    if (!l.ok && stream_) {
-        cudaStreamSynchronize(stream_->get());
-        cudaGetLastError();
-    }
+    if (!l.ok && stream_) note_if_context_lost(stream_->get(), l.error);
     return l;
 }
 

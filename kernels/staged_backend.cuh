@@ -10,7 +10,13 @@
 //   h_out_ --memcpy--> out.data
 //
 // d_out_ stays alive after the run and is what device_output() returns, so the app can show the
-// result through CUDA-GL interop without another copy.
+// result through CUDA-GL interop without another copy. It stays valid until the next run() or the
+// backend's destruction; reading it while another thread is inside run() races with that run.
+//
+// Sticky errors: a kernel fault (illegal address, launch failure, watchdog timeout) leaves the
+// CUDA context of the whole process unusable, and every later call repeats the same error. The
+// first failing run detects this, says so in its error, and from then on availability() of every
+// GPU backend reports "CUDA context lost ..." instead of failing each run with an old message.
 //
 // Verified by tests/test_gpu_backends.cpp (phases positive, device_output non-null, results equal
 // cpu-scalar, bandwidth_limit ok, oversize requests refused).
@@ -20,11 +26,19 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "backend.h"
 #include "device_buffer.cuh"
 
 namespace gpulab::cuda {
+
+// Call after a failure, with the stream the failed work ran on. Clears the last error and waits for
+// the stream: if that still fails, the error is sticky, so records a process-wide reason and
+// returns true. `what` is the failure already reported, quoted in the reason. Never throws.
+bool note_if_context_lost(cudaStream_t stream, const std::string& what) noexcept;
+// Empty while the context works, else why no GPU backend can run any more in this process.
+std::string context_lost_reason();
 
 class StagedGpuBackend : public core::Backend {
 public:

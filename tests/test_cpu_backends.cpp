@@ -4,6 +4,7 @@
 // at most 4 % of that tolerance, for SSE2, AVX2+FMA and AVX-512 alike).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "cpu_parallel.h"
 #include "cpu_scalar.h"
 #include "simd_math.h"
+#include "stats.h"
 #include "thread_pool.h"
 
 using namespace gpulab;
@@ -193,16 +195,76 @@ TEST_SUITE("cpu-backends") {
         CHECK_FALSE(huge.reason.empty());
     }
 
-    TEST_CASE("bandwidth_limit is a parallel memcpy with a positive rate") {
+    TEST_CASE("bandwidth limits are positive and say which copy won, small and large") {
+        const std::string threads = std::to_string(cpu::parallel_threads()) +
+                                    (cpu::parallel_threads() == 1 ? " thread" : " threads");
         auto par = cpu::make_parallel_backend();
-        const core::LimitResult l = par->bandwidth_limit(std::size_t{16} << 20);
-        CAPTURE(l.error);
-        CHECK(l.ok);
-        CHECK(l.gbps > 0.0);
-        CHECK(l.name == "memcpy (" + std::to_string(cpu::parallel_threads()) + " threads)");
-        const core::LimitResult too_big = par->bandwidth_limit(std::size_t{1} << 60);
-        CHECK_FALSE(too_big.ok);
-        CHECK_FALSE(too_big.error.empty());
+        auto scalar = cpu::make_scalar_backend();
+        // 4 KiB (one chunk, in L1), 4 MiB (in cache, every thread), and one size past the
+        // streaming-store threshold (in + out), where the SIMD copy must stream like the op.
+        const std::size_t past_cache = cpu::streaming_threshold_bytes() / 2 + 4096;
+        for (std::size_t bytes : {std::size_t{4096}, std::size_t{4} << 20, past_cache}) {
+            CAPTURE(bytes);
+            const core::LimitResult p = par->bandwidth_limit(bytes);
+            CAPTURE(p.error);
+            CAPTURE(p.name);
+            CHECK(p.ok);
+            CHECK(p.gbps > 0.0);
+            const bool stream = cpu::uses_streaming_stores(2 * bytes);
+            const std::string simd_name = "copy (" + threads + ", " + std::string(cpu::simd_isa()) +
+                                          (stream ? ", streaming stores)" : ")");
+            CHECK((p.name == "memcpy (" + threads + ")" || p.name == simd_name));
+
+            const core::LimitResult s = scalar->bandwidth_limit(bytes);
+            CAPTURE(s.error);
+            CAPTURE(s.name);
+            CHECK(s.ok);
+            CHECK(s.gbps > 0.0);
+            CHECK((s.name == "memcpy (1 thread)" || s.name == "scalar copy loop (1 thread)"));
+        }
+        CHECK(cpu::uses_streaming_stores(2 * past_cache));
+    }
+
+    TEST_CASE("bandwidth limits refuse impossible and empty sizes with a message") {
+        core::BackendList list = core::make_cpu_backends();
+        for (auto& b : list) {
+            if (!b->availability().ok) continue;
+            CAPTURE(std::string(b->name()));
+            const core::LimitResult too_big = b->bandwidth_limit(std::size_t{1} << 60);
+            CHECK_FALSE(too_big.ok);
+            CHECK_FALSE(too_big.error.empty());
+            const core::LimitResult empty = b->bandwidth_limit(0);
+            CHECK_FALSE(empty.ok);
+            CHECK_FALSE(empty.error.empty());
+        }
+    }
+
+    TEST_CASE("cpu-parallel ReLU does not beat its own limit by an absurd factor") {
+        // A limit the op beats is not a limit. Timing on a shared 2-core box is noisy, so: medians,
+        // a generous bound (1.6; ~1.0 is expected), and up to three tries, each with fresh medians.
+        // A real bias (a cold or slower copy, as before) fails all three; a noise burst does not.
+        auto par = cpu::make_parallel_backend();
+        for (int64_t n : {int64_t{1} << 16, int64_t{1} << 20}) {
+            core::Tensor in = test_input(n, 5), out = core::Tensor::zeros({n});
+            double best_fraction = 1e9;
+            for (int attempt = 0; attempt < 3 && best_fraction >= 1.6; ++attempt) {
+                const core::OpDesc relu;
+                for (int i = 0; i < 2; ++i) par->run(relu, in, out);
+                std::vector<int64_t> t;
+                for (int i = 0; i < 21; ++i) {
+                    const core::RunResult r = par->run(relu, in, out);
+                    REQUIRE(r.ok);
+                    t.push_back(r.t.compute_ns);
+                }
+                const double op_gbps = core::gbps(static_cast<double>(in.bytes() + out.bytes()),
+                                                  core::summarize(t).median_ns);
+                const core::LimitResult l = par->bandwidth_limit(in.bytes());
+                REQUIRE(l.ok);
+                if (op_gbps > 0.0) best_fraction = std::min(best_fraction, op_gbps / l.gbps);
+            }
+            CAPTURE(n);
+            CHECK(best_fraction < 1.6);
+        }
     }
 
     TEST_CASE("parallel_copy copies every byte / odd sizes included") {

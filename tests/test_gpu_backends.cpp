@@ -3,6 +3,9 @@
 // "gpu" suite: needs a CUDA device; without one each test prints
 //   SKIPPED: no CUDA device (<probe reason, verbatim>)   or   SKIPPED: CUDA not compiled in
 // and returns, which CTest reports as skipped (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
+// The gpu suite also runs NaN, the infinities and the float extremes through every backend (the
+// NaN policy of core/hd_math.h; cudnn's CUDNN_PROPAGATE_NAN), and 2^26 + 5 elements followed by 33
+// (cuDNN's descriptor at the size TARGETS.md measures, and buffers reused after growing).
 // "backends" suite: runs on every machine: the GPU backends are always listed, and when they
 // cannot run they say why and fail softly instead of throwing.
 //
@@ -17,6 +20,8 @@
 
 #include <cstdint>
 #include <iostream>
+#include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -122,6 +127,36 @@ void check_equal_to_reference(core::Backend& b, core::Activation a, core::Tolera
     }
 }
 
+// NaN, the infinities, the largest finite values, -0 and a denormal, repeated past 33 elements so
+// they land in the scalar head, the float4 body and the tail. The NaN policy (core/hd_math.h) is
+// NaN in, NaN out; cudnn gets the same policy from CUDNN_PROPAGATE_NAN.
+core::Tensor make_special_input() {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    const float specials[] = {std::numeric_limits<float>::quiet_NaN(), kInf, -kInf,
+                              std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(), -0.0f,
+                              std::numeric_limits<float>::denorm_min(), 1.0f};
+    core::Tensor t = core::Tensor::zeros({37});
+    for (std::size_t i = 0; i < t.data.size(); ++i) t.data[i] = specials[i % std::size(specials)];
+    return t;
+}
+
+// One large run (past 2^26 elements, the size TARGETS.md measures at, with an odd tail) and then a
+// small one that reuses the grown buffers.
+void check_large_then_small(core::Backend& b, core::Activation a, core::Tolerance tol) {
+    const core::OpDesc op = op_for(a);
+    for (int64_t n : {(int64_t{1} << 26) + 5, int64_t{33}}) {
+        CAPTURE(n);
+        CAPTURE(std::string(core::activation_name(a)));
+        const core::Tensor in = make_input(n);
+        core::Tensor out = core::Tensor::zeros(in.shape);
+        const core::RunResult r = b.run(op, in, out);
+        REQUIRE_MESSAGE(r.ok, r.error);
+        const core::Comparison c = core::compare(reference_of(op, in), out, tol);
+        CHECK_MESSAGE(c.pass, c.verdict);
+        CHECK(r.t.compute_ns > 0);
+    }
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -183,6 +218,48 @@ TEST_SUITE("gpu") {
             const core::RunResult r = b->run(op_for(a), in, out);
             CHECK_FALSE(r.ok);
             CHECK_FALSE(r.error.empty());
+        }
+    }
+
+    TEST_CASE("GPU backends follow the NaN policy and map infinities to the limits") {
+        if (!gpu_ready()) return;
+        core::BackendList list = gpu::make_backends();
+        const core::Tensor in = make_special_input();
+        for (auto& b : list) {
+            if (!b->availability().ok) continue;
+            for (core::Activation a : core::kAllActivations) {
+                const core::OpDesc op = op_for(a);
+                if (!b->supports(op)) continue;
+                CAPTURE(std::string(b->name()));
+                CAPTURE(std::string(core::activation_name(a)));
+                core::Tensor out = core::Tensor::zeros(in.shape);
+                const core::RunResult r = b->run(op, in, out);
+                REQUIRE_MESSAGE(r.ok, r.error);
+                const core::Tolerance tol = b->name() == "cudnn" ? cudnn_tolerance(a) : kernel_tolerance(a);
+                const core::Comparison c = core::compare(reference_of(op, in), out, tol);
+                CHECK_MESSAGE(c.pass, c.verdict);
+            }
+        }
+    }
+
+    TEST_CASE("GPU backends are right past 2^26 elements and after shrinking again") {
+        if (!gpu_ready()) return;
+        core::BackendList list = gpu::make_backends();
+        for (auto& b : list) {
+            if (!b->availability().ok) continue;
+            CAPTURE(std::string(b->name()));
+            if (!b->can_allocate(2 * ((std::size_t{1} << 26) + 5) * sizeof(float)).ok) {
+                std::cout << "SKIPPED: " << b->name() << " has no room for 2^26 floats\n";
+                continue;
+            }
+            const bool cudnn = b->name() == "cudnn";
+            check_large_then_small(*b, core::Activation::Relu, cudnn ? cudnn_tolerance(core::Activation::Relu)
+                                                                     : kernel_tolerance(core::Activation::Relu));
+            check_large_then_small(*b, core::Activation::Sigmoid,
+                                   cudnn ? cudnn_tolerance(core::Activation::Sigmoid)
+                                         : kernel_tolerance(core::Activation::Sigmoid));
+            // Nothing above was a sticky error, so the backend must still call itself usable.
+            CHECK_MESSAGE(b->availability().ok, b->availability().reason);
         }
     }
 

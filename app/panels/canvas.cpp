@@ -178,7 +178,10 @@ void Shell::draw_activation_curve(ImVec2 size) {
         ImVec2 p = to_screen(static_cast<float>(i), 0);
         dl->AddText({p.x - 4, p.y + 2}, IM_COL32(150, 150, 150, 255), t);
     }
+    // Tick labels only where they have room; in a small box they would sit on each other.
+    const bool room = size.y > ImGui::GetFontSize() * 6.0f;
     for (int i : {1, 2, 3}) {
+        if (!room) break;
         char t[8];
         std::snprintf(t, sizeof t, "%d", i);
         ImVec2 p = to_screen(0, static_cast<float>(i));
@@ -242,13 +245,17 @@ void Shell::draw_element_grid(float width, float height) {
 
     ImGui::TextColored(kAccentColour, "A picture of the idea, not a measurement:");
     ImGui::SameLine();
-    ImGui::TextColored(kMutedColour, "real input values from the middle of the tensor; bright = being computed");
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    ImGui::TextWrapped("real input values from the middle of the tensor; bright = being computed");
+    ImGui::PopStyleColor();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float alpha = params_.leaky_alpha;
     const core::Activation act = last_run_ && last_run_->ok ? last_run_->params.activation : params_.activation;
 
     auto draw_grid = [&](float x0, bool gpu) {
         const char* title = gpu ? "GPU: warps of 32 threads run together" : "CPU: one core, one element after another";
+        // Narrow canvas: the short title, so the two headings never run into each other.
+        if (ImGui::CalcTextSize(title).x > grid_w) title = gpu ? "GPU: warps of 32" : "CPU: one core";
         dl->AddText({x0, origin.y}, IM_COL32(230, 230, 230, 255), title);
         const float y0 = origin.y + lh;
         for (int i = 0; i < kCells; ++i) {

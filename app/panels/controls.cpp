@@ -27,9 +27,9 @@ void Shell::draw_controls(const FrameContext&) {
               "exponential, yet all of them move the same bytes.");
 
     const bool leaky = params_.activation == core::Activation::LeakyRelu;
-    if (!leaky) ImGui::BeginDisabled();
+    ImGui::BeginDisabled(!leaky);
     ImGui::SliderFloat("leaky alpha", &params_.leaky_alpha, 0.0f, 0.5f, "%.3f");
-    if (!leaky) ImGui::EndDisabled();
+    ImGui::EndDisabled();
     hover_tip("Slope of leaky ReLU below zero (only used by leaky ReLU).");
 
     // [SECTION] input
@@ -42,7 +42,8 @@ void Shell::draw_controls(const FrameContext&) {
     hover_tip("A PNG or JPG, converted to grey and recentred to [-1, 1]. Drop one on the window, or type a path.");
     use_file_ = source == 1;
     if (!use_file_) {
-        ImGui::SliderInt("size", &log2_elements_, 10, 26, "2^%d elements");
+        // AlwaysClamp: a value typed with Ctrl+click stays in range too (it becomes a shift count).
+        ImGui::SliderInt("size", &log2_elements_, 10, 26, "2^%d elements", ImGuiSliderFlags_AlwaysClamp);
         hover_tip("Number of elements, in powers of two from 2^10 (4 KiB) to 2^26 (256 MiB). Small sizes show "
                   "fixed costs (launch, copies); large sizes show memory bandwidth.");
         const int64_t n = int64_t{1} << log2_elements_;
@@ -68,9 +69,10 @@ void Shell::draw_controls(const FrameContext&) {
     ImGui::Spacing();
     ImGui::Separator();
     const float bw = ImGui::GetFontSize() * 6.0f;
-    if (jobs_.busy()) ImGui::BeginDisabled();
+    // BeginDisabled(flag) always pairs with EndDisabled(): the click below can change busy().
+    ImGui::BeginDisabled(jobs_.busy());
     if (ImGui::Button("Run (R)", {bw, 0})) request_run();
-    if (jobs_.busy()) ImGui::EndDisabled();
+    ImGui::EndDisabled();
     hover_tip("Measure every backend: warm-up, then at least 10 timed runs; medians with min-max, checked "
               "against cpu-scalar.");
     ImGui::SameLine();
@@ -79,12 +81,12 @@ void Shell::draw_controls(const FrameContext&) {
               "the last full run.");
     if (jobs_.busy()) {
         ImGui::SameLine();
-        if (jobs_.cancelling()) ImGui::BeginDisabled();
+        ImGui::BeginDisabled(jobs_.cancelling());
         if (ImGui::Button("Cancel")) {
             jobs_.cancel();
             live_ = false;
         }
-        if (jobs_.cancelling()) ImGui::EndDisabled();
+        ImGui::EndDisabled();
         hover_tip("Stop the measurement at its next checkpoint; the previous results stay.");
         const std::string stage = jobs_.label() + ": " + jobs_.stage();
         ImGui::ProgressBar(jobs_.progress(), {-1, 0}, stage.c_str());
@@ -116,11 +118,11 @@ void Shell::draw_controls(const FrameContext&) {
     ImGui::Spacing();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     char preview[16];
-    std::snprintf(preview, sizeof preview, "%.2gx", kUserScales[user_scale_index_]);
+    std::snprintf(preview, sizeof preview, "%.3gx", kUserScales[user_scale_index_]);
     if (ImGui::BeginCombo("UI scale", preview)) {
         for (int i = 0; i < static_cast<int>(IM_ARRAYSIZE(kUserScales)); ++i) {
             char label[16];
-            std::snprintf(label, sizeof label, "%.2gx", kUserScales[i]);
+            std::snprintf(label, sizeof label, "%.3gx", kUserScales[i]);
             if (ImGui::Selectable(label, i == user_scale_index_)) user_scale_index_ = i;
         }
         ImGui::EndCombo();

@@ -1,5 +1,8 @@
 // The lesson list: ready lessons are selectable; lessons still being written are greyed with a
 // "coming" tag and a tooltip. Broken lesson files are listed with file:line so authors see them.
+#include <set>
+#include <string>
+
 #include "shell.h"
 #include "ui_helpers.h"
 
@@ -37,7 +40,10 @@ void Shell::draw_lesson_list() {
         ImGui::TextColored(kErrorColour, "No lessons found. Run from the source or build tree, or set GPULAB_DATA_DIR.");
     if (!catalog_.errors.empty()) {
         ImGui::Spacing();
-        ImGui::TextColored(kErrorColour, "%d lesson file(s) have errors:", static_cast<int>(catalog_.errors.size()));
+        std::set<std::string> files;
+        for (const auto& e : catalog_.errors) files.insert(e.file);
+        ImGui::TextColored(kErrorColour, "%d problem(s) in %d lesson file(s), not loaded:",
+                           static_cast<int>(catalog_.errors.size()), static_cast<int>(files.size()));
         for (const auto& e : catalog_.errors) {
             ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
             ImGui::TextWrapped("%s", e.to_string().c_str());

@@ -37,7 +37,9 @@ void Shell::draw_lesson_text() {
     if (step_index_ < steps) {
         const core::LessonStep& step = l->steps[static_cast<std::size_t>(step_index_)];
         if (fonts_.bold) ImGui::PushFont(fonts_.bold);
-        ImGui::TextColored(kAccentColour, "%s", step.title.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, kAccentColour);
+        ImGui::TextWrapped("%s", step.title.c_str());  // long titles wrap at large UI scales
+        ImGui::PopStyleColor();
         if (fonts_.bold) ImGui::PopFont();
         ImGui::Spacing();
         render_markdown(step.body, fonts_);
@@ -45,15 +47,16 @@ void Shell::draw_lesson_text() {
     ImGui::EndChild();
     ImGui::Separator();
     const float bw = ImGui::GetFontSize() * 6.0f;
-    if (step_index_ == 0) ImGui::BeginDisabled();
+    // BeginDisabled(flag) always pairs with EndDisabled(): the click below changes step_index_.
+    ImGui::BeginDisabled(step_index_ == 0);
     if (ImGui::Button("< Back", {bw, 0})) prev_step();
-    if (step_index_ == 0) ImGui::EndDisabled();
+    ImGui::EndDisabled();
     hover_tip("Previous step (Left arrow or Page Up)");
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - bw);
     const bool last = step_index_ + 1 >= steps;
-    if (last) ImGui::BeginDisabled();
+    ImGui::BeginDisabled(last);
     if (ImGui::Button("Next >", {bw, 0})) next_step();
-    if (last) ImGui::EndDisabled();
+    ImGui::EndDisabled();
     hover_tip("Next step (Right arrow or Page Down). Entering a step applies its settings and may start a run.");
 }
 

@@ -17,7 +17,7 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
     if (ImGui::BeginMenu("View")) {
         for (int i = 0; i < static_cast<int>(IM_ARRAYSIZE(kUserScales)); ++i) {
             char label[32];
-            std::snprintf(label, sizeof label, "UI scale %.2gx", kUserScales[i]);
+            std::snprintf(label, sizeof label, "UI scale %.3gx", kUserScales[i]);
             if (ImGui::MenuItem(label, nullptr, user_scale_index_ == i)) user_scale_index_ = i;
         }
         ImGui::Separator();

@@ -1,5 +1,8 @@
 // The Timing window: the reusable timing module (app/timing_plot.h) plus a one-line summary of
-// what was measured. The export draws the same module with a caption block.
+// what was measured. The export draws the same module with a caption block. The layout is
+// checked in the 1600x900, 1920x1080 and 1280x720 screenshots.
+#include <algorithm>
+
 #include "format.h"
 #include "shell.h"
 #include "ui_helpers.h"
@@ -14,8 +17,16 @@ void Shell::draw_timing() {
                            core::format_bytes(static_cast<double>(run->input.bytes())).c_str(),
                            run->reports.empty() ? 0 : run->reports.front().total.samples);
     }
-    const float plot_h = std::max(ImGui::GetContentRegionAvail().y * 0.24f, ImGui::GetFontSize() * 6.0f);
+    // The rolling plot takes the height the bars and the table leave over (measured on the last
+    // frame), so at 1600x900 the last table row shows without scrolling; it never gets shorter than
+    // a few lines, and on small windows the panel scrolls instead.
+    const float avail = ImGui::GetContentRegionAvail().y;
+    const float min_h = ImGui::GetFontSize() * 4.5f;
+    const float max_h = std::max(avail * 0.45f, min_h);
+    const float plot_h = std::clamp(avail - timing_rest_h_ - ImGui::GetStyle().ItemSpacing.y, min_h, max_h);
+    const float y0 = ImGui::GetCursorPosY();
     draw_timing_panel(run, history_, plot_h);
+    timing_rest_h_ = ImGui::GetCursorPosY() - y0 - plot_h;
 }
 
 }  // namespace gpulab::app
