@@ -19,11 +19,14 @@ void Shell::draw_lesson_list() {
             const float avail = ImGui::GetContentRegionAvail().x;
             ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
             ImGui::Selectable(l.title.c_str(), false, ImGuiSelectableFlags_Disabled, {avail - tag_w, 0});
+            const bool title_hovered = ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled);
             ImGui::PopStyleColor();
             ImGui::SameLine(x0 + avail - tag_w + ImGui::GetStyle().ItemSpacing.x);
             ImGui::TextColored({0.85f, 0.65f, 0.30f, 0.9f}, "coming");
-            if (ImGui::IsItemHovered() || ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-                std::string tip = l.summary + "\n\nThis lesson is listed but its workload is not built yet.";
+            // The clipped title is shown whole in the tooltip, over the title or the tag.
+            if (title_hovered || ImGui::IsItemHovered()) {
+                std::string tip = l.title + "\n\n" + l.summary +
+                                  "\n\nThis lesson is listed but its workload is not built yet.";
                 ImGui::BeginTooltip();
                 ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
                 ImGui::TextUnformatted(tip.c_str());
