@@ -23,6 +23,7 @@ struct BenchOptions {
     std::vector<std::string> ops;       // empty: every activation
     std::vector<std::string> backends;  // empty: every available backend
     std::vector<long long> sizes;       // empty: 2^20 and 2^26 (quick: 2^16)
+    std::string suite = "all";          // "activation", "latency" or "all"
 };
 int cmd_bench(const BenchOptions& options);
 

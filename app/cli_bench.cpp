@@ -8,8 +8,10 @@
 
 #include "backend_set.h"
 #include "cli.h"
+#include "cli_bench_latency.h"
 #include "format.h"
 #include "gpu_backends.h"
+#include "json_out.h"
 #include "machine_info.h"
 #include "workloads/activation_workload.h"
 
@@ -17,38 +19,23 @@ namespace gpulab::app {
 
 namespace {
 
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-        else out += c;
-    }
-    return out + "\"";
-}
-
-std::string json_number(double v) {
-    if (!std::isfinite(v)) return "null";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
-
 void print_json_record(bool& first, const core::ActivationRun& run, const core::BackendReport& r) {
-    std::printf("%s\n  {\"op\": %s, \"backend\": %s, \"elements\": %lld, \"median_ns\": %lld, \"min_ns\": %lld, "
-                "\"max_ns\": %lld, \"samples\": %d, \"upload_median_ns\": %lld, \"compute_median_ns\": %lld, "
-                "\"download_median_ns\": %lld, \"gbps\": %s, \"gbps_with_transfers\": %s, \"limit\": %s, "
-                "\"limit_gbps\": %s, \"fraction_of_limit\": %s, \"matches_reference\": %s, \"max_abs_error\": %s}",
-                first ? "" : ",", json_string(std::string(core::activation_name(run.op.activation))).c_str(),
-                json_string(r.backend).c_str(), static_cast<long long>(run.input.size()),
-                static_cast<long long>(r.total.median_ns), static_cast<long long>(r.total.min_ns),
-                static_cast<long long>(r.total.max_ns), r.total.samples, static_cast<long long>(r.upload.median_ns),
-                static_cast<long long>(r.compute.median_ns), static_cast<long long>(r.download.median_ns),
-                json_number(r.gbps).c_str(), json_number(r.gbps_with_transfers).c_str(),
-                json_string(r.limit.name).c_str(), json_number(r.limit.gbps).c_str(),
-                json_number(r.fraction_of_limit).c_str(), r.check.pass ? "true" : "false",
-                json_number(r.check.max_abs_error).c_str());
-    first = false;
+    char buf[1024];
+    std::snprintf(buf, sizeof buf,
+                  "\"op\": %s, \"backend\": %s, \"elements\": %lld, \"median_ns\": %lld, \"min_ns\": %lld, "
+                  "\"max_ns\": %lld, \"samples\": %d, \"upload_median_ns\": %lld, \"compute_median_ns\": %lld, "
+                  "\"download_median_ns\": %lld, \"gbps\": %s, \"gbps_with_transfers\": %s, \"limit\": %s, "
+                  "\"limit_gbps\": %s, \"fraction_of_limit\": %s, \"matches_reference\": %s, \"max_abs_error\": %s",
+                  json_string(std::string(core::activation_name(run.op.activation))).c_str(),
+                  json_string(r.backend).c_str(), static_cast<long long>(run.input.size()),
+                  static_cast<long long>(r.total.median_ns), static_cast<long long>(r.total.min_ns),
+                  static_cast<long long>(r.total.max_ns), r.total.samples, static_cast<long long>(r.upload.median_ns),
+                  static_cast<long long>(r.compute.median_ns), static_cast<long long>(r.download.median_ns),
+                  json_number(r.gbps).c_str(), json_number(r.gbps_with_transfers).c_str(),
+                  json_string(r.limit.name).c_str(), json_number(r.limit.gbps).c_str(),
+                  json_number(r.fraction_of_limit).c_str(), r.check.pass ? "true" : "false",
+                  json_number(r.check.max_abs_error).c_str());
+    json_record(first, buf);
 }
 
 void print_table(const core::ActivationRun& run) {
@@ -129,8 +116,13 @@ int cmd_bench(const BenchOptions& o) {
     } else {
         std::printf("[");
     }
+    if (o.suite != "all" && o.suite != "activation" && o.suite != "latency") {
+        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency or all)\n", o.suite.c_str());
+        return kExitUsage;
+    }
     bool first = true;
     int failures = 0;
+    if (o.suite == "latency") sizes.clear();
     for (long long n : sizes) {
         for (core::Activation a : ops) {
             core::ActivationParams p;
@@ -155,6 +147,7 @@ int cmd_bench(const BenchOptions& o) {
             for (const auto& r : run.reports) failures += (r.ran && !r.check.pass) ? 1 : 0;
         }
     }
+    if (o.suite != "activation") bench_latency(o, chosen, first);
     if (o.json) std::printf("\n]\n");
     return failures == 0 ? kExitOk : kExitFailure;
 }

@@ -1,4 +1,5 @@
-// Export files: see export.h. The timing PNG uses its own ImGui context (1.86 keeps the OpenGL3
+// Export files: see export.h. Every panel PNG (the timing panel here, the latency sweep in
+// latency_export.cpp) uses its own ImGui context (1.86 keeps the OpenGL3
 // backend's objects per context in io.BackendRendererUserData), so it never disturbs the GUI's
 // frame, and draws with the same timing_plot functions as the screen.
 #include "export.h"
@@ -39,24 +40,39 @@ bool write_text(const std::filesystem::path& path, const std::string& text, std:
     return true;
 }
 
-// Draws the caption and the timing panel in a fresh ImGui context into a framebuffer and reads
-// the window's rectangle back. Frames are repeated because auto-sized windows settle over 2-3.
 bool render_timing_png(const ExportInput& in, const std::vector<std::string>& caption, const std::string& path,
                        std::string& error) {
+    return render_panel_png(in.ui_scale, 1100, path, error, [&](const Fonts& fonts, float scale) {
+        ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
+        ImGui::Text("%s: measured timings", in.lesson_title.c_str());
+        ImGui::PopFont();
+        draw_caption_block(caption);
+        ImGui::Spacing();
+        draw_timing_panel(in.run, *in.history, 200.0f * scale);
+    });
+}
+
+}  // namespace
+
+// Draws in a fresh ImGui context into a framebuffer and reads the window's rectangle back. Frames
+// are repeated because auto-sized windows settle over 2-3.
+bool render_panel_png(float ui_scale, int logical_width, const std::string& path, std::string& error,
+                      const std::function<void(const Fonts&, float)>& draw) {
     ImGuiContext* previous = ImGui::GetCurrentContext();
     ImGuiContext* ctx = ImGui::CreateContext();
     ImGui::SetCurrentContext(ctx);
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
-    const float scale = std::max(in.ui_scale, 1.0f);
+    const float scale = std::max(ui_scale, 1.0f);
     Fonts fonts = load_fonts(io.Fonts, scale);
     apply_style(scale);
     bool ok = ImGui_ImplOpenGL3_Init("#version 330");
-    const int width = static_cast<int>(1100 * scale), canvas_h = static_cast<int>(1400 * scale);
+    const int width = static_cast<int>(static_cast<float>(logical_width) * scale);
+    const int canvas_h = static_cast<int>(1400 * scale);
     Framebuffer fb;
     if (!ok || !fb.resize(width, canvas_h)) {
-        error = ok ? "cannot create an offscreen framebuffer for the timing picture"
-                   : "cannot initialise the ImGui OpenGL renderer for the timing picture";
+        error = ok ? "cannot create an offscreen framebuffer for " + path
+                   : "cannot initialise the ImGui OpenGL renderer for " + path;
         if (ok) ImGui_ImplOpenGL3_Shutdown();
         ImGui::DestroyContext(ctx);
         ImGui::SetCurrentContext(previous);
@@ -72,12 +88,7 @@ bool render_timing_png(const ExportInput& in, const std::vector<std::string>& ca
         ImGui::SetNextWindowSize({static_cast<float>(width), 0.0f});
         ImGui::Begin("Timing", nullptr,
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
-        ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-        ImGui::Text("%s: measured timings", in.lesson_title.c_str());
-        ImGui::PopFont();
-        draw_caption_block(caption);
-        ImGui::Spacing();
-        draw_timing_panel(in.run, *in.history, 200.0f * scale);
+        draw(fonts, scale);
         window_size = ImGui::GetWindowSize();
         ImGui::End();
         ImGui::Render();
@@ -96,8 +107,6 @@ bool render_timing_png(const ExportInput& in, const std::vector<std::string>& ca
     rgba.resize(static_cast<std::size_t>(width) * h * 4);
     return write_png(path, rgba, width, h, error);
 }
-
-}  // namespace
 
 bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string& error) {
     if (width <= 0 || height <= 0 || rgba.size() < static_cast<std::size_t>(width) * height * 4) {

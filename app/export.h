@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "fonts.h"
 #include "timing_plot.h"
 #include "workloads/activation_workload.h"
 
@@ -36,6 +38,12 @@ ExportResult write_export(const ExportInput& in);
 // The CSV pieces on their own (no GL), for tests and the CLI.
 std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
 std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
+
+// Draws one auto-sized window with `draw` in a fresh ImGui context (fonts and style at
+// `ui_scale`, at least 1) into an offscreen framebuffer `logical_width` * scale pixels wide and
+// writes it as PNG, cropped to the window's height. Needs a current GL 3.3 context; never throws.
+bool render_panel_png(float ui_scale, int logical_width, const std::string& path, std::string& error,
+                      const std::function<void(const Fonts&, float)>& draw);
 
 // stb_image_write with a readable error.
 bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string& error);

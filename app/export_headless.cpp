@@ -58,7 +58,7 @@ int run_export(const ExportOptions& options) {
     std::printf("gpulab export: %s, measuring%s ...\n", gl->description().c_str(), options.quick ? " (quick)" : "");
     std::fflush(stdout);
     shell->run_blocking(options.quick);
-    if (!shell->last_run()) {
+    if (!shell->has_result()) {
         std::fprintf(stderr, "gpulab export: measurement failed: %s\n", shell->error_message().c_str());
         cleanup();
         return 1;

@@ -6,8 +6,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "activation_view.h"
 #include "gpu_backends.h"
-#include "image_io.h"
+#include "latency_view.h"
 #include "resources.h"
 
 namespace gpulab::app {
@@ -26,6 +27,8 @@ bool Shell::init(const Options& options, std::string& error) {
     backends_ = core::make_cpu_backends();
     for (auto& b : gpu::make_backends()) backends_.push_back(std::move(b));
     for (auto& b : backends_) backend_ptrs_.push_back(b.get());
+    host_.backends = backend_ptrs_;
+    host_.jobs = &jobs_;
 
     if (!options.lesson_id.empty()) {
         for (std::size_t i = 0; i < catalog_.lessons.size(); ++i)
@@ -57,33 +60,38 @@ const std::string& Shell::lesson_id() const {
 
 // [SECTION] steps
 
+LessonView* Shell::view_for(const std::string& workload) {
+    auto it = views_.find(workload);
+    if (it != views_.end()) return it->second.get();
+    std::unique_ptr<LessonView> v;
+    if (workload == "activation") v = std::make_unique<ActivationView>(host_);
+    else if (workload == "latency") v = std::make_unique<LatencyView>(host_);
+    if (!v) return nullptr;
+    return views_.emplace(workload, std::move(v)).first->second.get();
+}
+
 void Shell::select_lesson(int index) {
     if (index < 0 || index >= static_cast<int>(catalog_.lessons.size())) return;
-    if (catalog_.lessons[static_cast<std::size_t>(index)].coming) {
-        info_ = "'" + catalog_.lessons[static_cast<std::size_t>(index)].title + "' is coming in a later version";
+    const core::Lesson& l = catalog_.lessons[static_cast<std::size_t>(index)];
+    if (l.coming) {
+        host_.info = "'" + l.title + "' is coming in a later version";
+        return;
+    }
+    LessonView* v = view_for(l.workload);
+    if (!v) {
+        host_.info = "'" + l.title + "' needs the '" + l.workload + "' workload, which this version cannot show";
         return;
     }
     lesson_index_ = index;
+    view_ = v;
     enter_step(0);
 }
 
 void Shell::enter_step(int index) {
     const core::Lesson* l = lesson();
-    if (!l || l->steps.empty()) return;
+    if (!l || l->steps.empty() || !view_) return;
     step_index_ = std::clamp(index, 0, static_cast<int>(l->steps.size()) - 1);
-    const core::LessonStep& step = l->steps[static_cast<std::size_t>(step_index_)];
-    params_ = core::activation_params_from(step.params, params_);
-    if (params_.elements > 0)
-        log2_elements_ = std::clamp(static_cast<int>(std::lround(std::log2(static_cast<double>(params_.elements)))), 10, 26);
-    if (!params_.image_path.empty()) {
-        std::strncpy(path_buf_, params_.image_path.c_str(), sizeof path_buf_ - 1);
-        if (try_load_image(params_.image_path)) use_file_ = true;
-        params_.image_path.clear();
-    }
-    const std::string anim = core::param_string(step.params, "animation", "both");
-    anim_mode_ = anim == "gpu" ? 1 : 0;
-    if (step.action == "animate") anim_time_ = 0.0f;
-    if (step.action == "run") run_on_step_ = true;
+    view_->enter_step(l->steps[static_cast<std::size_t>(step_index_)]);
 }
 
 void Shell::next_step() {
@@ -97,139 +105,21 @@ void Shell::prev_step() {
 
 // [SECTION] runs
 
-core::ActivationParams Shell::current_params() const {
-    core::ActivationParams p = params_;
-    p.elements = int64_t{1} << log2_elements_;
-    p.image_path = use_file_ ? loaded_image_ : std::string();
-    return p;
-}
-
-core::MeasureConfig Shell::measure_config(bool live, bool quick) const {
-    core::MeasureConfig c;
-    if (live) {
-        // Short runs keep the rolling plot moving; limits come from the last full run.
-        c.warmup = 1;
-        c.min_samples = 3;
-        c.max_samples = 8;
-        c.time_budget_ns = 150'000'000;
-        c.measure_limits = false;
-    } else if (quick) {
-        c.warmup = 1;
-        c.min_samples = 5;
-        c.max_samples = 12;
-        c.time_budget_ns = 300'000'000;
-    }
-    return c;
-}
-
 void Shell::request_run() {
-    if (jobs_.busy()) {
-        info_ = "a measurement is already running: wait for it or press Cancel";
-        return;
-    }
-    start_run(false);
-}
-
-bool Shell::start_run(bool live) {
-    if (use_file_ && loaded_image_.empty()) {
-        error_ = "no image loaded: enter a path and press Load, or drop a PNG/JPG on the window";
-        return false;
-    }
-    const core::ActivationParams params = current_params();
-    const core::MeasureConfig config = measure_config(live, false);
-    std::vector<core::Backend*> backends = backend_ptrs_;
-    const bool ok = jobs_.submit(live ? "live run" : "measuring", [this, params, config, backends, live](
-                                                                        const core::ProgressFn& progress) {
-        auto run = std::make_shared<core::ActivationRun>(core::run_activation(params, backends, config, progress));
-        return std::function<void()>([this, run, live] { finish_run(run, live); });
-    });
-    if (!ok) {
-        info_ = "a measurement is already running: wait for it or press Cancel";
-    } else if (!live) {
-        // Messages about the last run ("cancelled", a failure) would now describe the wrong run.
-        error_.clear();
-        info_.clear();
-    }
-    return ok;
+    if (view_) view_->request_run();
 }
 
 void Shell::run_blocking(bool quick) {
-    run_on_step_ = false;  // this run replaces the one the first step asked for
-    live_ = false;
-    const core::ActivationParams params = current_params();
-    auto run = std::make_shared<core::ActivationRun>(
-        core::run_activation(params, backend_ptrs_, measure_config(false, quick), {}));
-    finish_run(run, false);
-}
-
-void Shell::finish_run(std::shared_ptr<core::ActivationRun> run, bool live) {
-    if (!run->ok) {
-        // The previous result stays on screen; the reason is shown in red.
-        if (run->error == "cancelled") {
-            info_ = "measurement cancelled";
-            live_ = false;
-        } else {
-            error_ = run->error;
-            live_ = false;
-        }
-        return;
-    }
-    if (live && last_full_run_) {
-        for (auto& r : run->reports) {
-            for (const auto& prev : last_full_run_->reports) {
-                if (prev.backend != r.backend || !prev.limit.ok) continue;
-                r.limit = prev.limit;
-                r.fraction_of_limit = r.limit.gbps > 0 ? r.gbps / r.limit.gbps : 0.0;
-            }
-        }
-    }
-    if (!live) last_full_run_ = run;
-    last_run_ = std::move(run);
-    history_.add_run(*last_run_);
-    textures_dirty_ = true;
-    if (!live) info_.clear();
+    if (view_) view_->run_blocking(quick);
 }
 
 void Shell::update(float dt) {
-    anim_time_ += dt * anim_speed_;
     jobs_.poll();
-    // Copy a finished run's output into the textures before the next run starts: a GPU backend's
-    // device_output() is only valid until its next run(), which the worker may begin right below.
-    if (textures_dirty_) update_textures();
-    if (jobs_.busy()) return;
-    if (run_on_step_) {
-        run_on_step_ = false;
-        start_run(false);
-    } else if (live_) {
-        // Live mode starts with a full run so the limits exist, then continues with short runs.
-        start_run(last_full_run_ != nullptr);
-    }
-}
-
-// [SECTION] input images
-
-bool Shell::try_load_image(const std::string& path) {
-    try {
-        core::Tensor t = core::load_image_as_feature_map(path);
-        loaded_image_ = path;
-        loaded_image_shape_ = t.shape_string();
-        info_ = "loaded " + path + " " + loaded_image_shape_;
-        error_.clear();
-        return true;
-    } catch (const std::exception& e) {
-        // The previous input stays in use.
-        error_ = e.what();
-        return false;
-    }
+    if (view_) view_->update(dt);
 }
 
 void Shell::drop_files(const std::vector<std::string>& paths) {
-    if (paths.empty()) return;
-    std::strncpy(path_buf_, paths.front().c_str(), sizeof path_buf_ - 1);
-    if (try_load_image(paths.front())) {
-        use_file_ = true;
-        if (!jobs_.busy()) start_run(false);
-    }
+    if (view_) view_->drop_files(paths);
 }
 
 // [SECTION] export
@@ -251,27 +141,37 @@ void Shell::set_export_dir(const std::string& dir) {
 }
 
 ExportResult Shell::export_now(std::vector<uint8_t> window_rgba, int width, int height) {
-    ExportInput in;
+    ViewExport in;
     in.out_dir = export_dir_buf_;
     in.lesson_id = lesson_id().empty() ? "gpulab" : lesson_id();
     in.lesson_title = lesson() ? lesson()->title : "gpulab";
-    in.run = last_run_.get();
-    in.history = &history_;
     in.window_rgba = std::move(window_rgba);
     in.window_width = width;
     in.window_height = height;
     in.ui_scale = user_scale() * content_scale_;
-    last_export_ = write_export(in);
+    if (view_) {
+        last_export_ = view_->export_files(in);
+    } else {
+        last_export_ = {};
+        last_export_.message = "nothing to export yet: choose a lesson and run a measurement first";
+    }
     exported_once_ = true;
     return last_export_;
 }
 
 // [SECTION] layout
 
+void Shell::draw_canvas() {
+    if (view_) view_->draw_canvas();
+    else ImGui::TextColored({0.58f, 0.58f, 0.60f, 1.0f}, "Choose a lesson on the left.");
+}
+
+void Shell::draw_timing() {
+    if (view_) view_->draw_timing();
+}
+
 void Shell::frame(const FrameContext& ctx) {
-    if (textures_dirty_) update_textures();
-    for (TensorTexture* t : {input_tex_.get(), output_tex_.get()})
-        if (t) t->poll_timing();
+    if (view_) view_->prepare_frame();
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
     draw_menu_bar(ctx);

@@ -1,12 +1,14 @@
-// The application shell: owns the UI state, the lessons, the backends, the measurement worker
-// and the textures, and draws one frame of every panel. The GUI (gui_main.cpp) and headless
-// export (export_headless.cpp) both call frame(), so the exported window is the screen. Each
-// panel is one file in app/panels/. Verified by the GUI smoke test and the export test.
+// The application shell: owns the lessons, the backends, the measurement worker and one view per
+// lesson workload (lesson_view.h), lays out the windows and draws one frame of every panel. The
+// GUI (gui_main.cpp) and headless export (export_headless.cpp) both call frame(), so the exported
+// window is the screen. Each panel is one file in app/panels/. Verified by the GUI smoke tests
+// and the export tests.
 #pragma once
 
 #include <imgui.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,9 +18,7 @@
 #include "fonts.h"
 #include "jobs.h"
 #include "lesson.h"
-#include "tensor_texture.h"
-#include "timing_plot.h"
-#include "workloads/activation_workload.h"
+#include "lesson_view.h"
 
 namespace gpulab::app {
 
@@ -46,7 +46,10 @@ public:
     ~Shell();
     // Loads lessons and backends. False with `error` when the requested lesson does not exist.
     bool init(const Options& options, std::string& error);
-    void set_fonts(const Fonts& fonts) { fonts_ = fonts; }
+    void set_fonts(const Fonts& fonts) {
+        fonts_ = fonts;
+        host_.fonts = fonts;
+    }
 
     // Once per frame before frame(): finished jobs, live re-runs, pending step actions.
     void update(float dt);
@@ -72,11 +75,14 @@ public:
     void set_content_scale(float s) { content_scale_ = s; }
     const std::string& lesson_id() const;
     const std::vector<core::LessonError>& lesson_errors() const { return catalog_.errors; }
-    const core::ActivationRun* last_run() const { return last_run_.get(); }
-    const std::string& error_message() const { return error_; }
+    // True once the current lesson's view holds a measurement (headless export checks this).
+    bool has_result() const { return view_ && view_->has_result(); }
+    const std::string& error_message() const { return host_.error; }
     bool busy() const { return jobs_.busy(); }
     // Headless pictures freeze the animation at a moment that shows both sides mid-way.
-    void set_animation_time(float seconds) { anim_time_ = seconds; }
+    void set_animation_time(float seconds) {
+        if (view_) view_->set_animation_time(seconds);
+    }
 
 private:
     // [SECTION] panels, one file each in app/panels/
@@ -85,9 +91,6 @@ private:
     void draw_lesson_text();
     void draw_controls(const FrameContext& ctx);
     void draw_canvas();
-    void draw_activation_canvas();
-    void draw_element_grid(float width, float height);
-    void draw_activation_curve(ImVec2 size);
     void draw_timing();
     void draw_devices();
     void draw_status_bar(const FrameContext& ctx);
@@ -95,53 +98,32 @@ private:
     // [SECTION] state changes
     void select_lesson(int index);
     void enter_step(int index);
-    bool start_run(bool live);
-    void finish_run(std::shared_ptr<core::ActivationRun> run, bool live);
-    void update_textures();
-    bool try_load_image(const std::string& path);
     const core::Lesson* lesson() const;
-    core::MeasureConfig measure_config(bool live, bool quick) const;
-    core::ActivationParams current_params() const;
+    // The view for a workload, created the first time it is needed and kept: a job still running
+    // for a lesson the student left finishes into its own view.
+    LessonView* view_for(const std::string& workload);
 
     core::LessonCatalog catalog_;
     int lesson_index_ = -1;
     int step_index_ = 0;
 
-    // Controls (defaults: ReLU, 2^20 elements, generated input).
-    core::ActivationParams params_;
-    int log2_elements_ = 20;
-    bool use_file_ = false;
-    char path_buf_[1024] = {};
-    std::string loaded_image_;       // the image the next run uses (validated when it was chosen)
-    std::string loaded_image_shape_;
-    bool live_ = false;
-    bool run_on_step_ = false;       // a step with action "run" asked for a measurement
-
     core::BackendList backends_;
     std::vector<core::Backend*> backend_ptrs_;
     JobRunner jobs_;
-    std::shared_ptr<core::ActivationRun> last_run_;
-    std::shared_ptr<core::ActivationRun> last_full_run_;  // last run with limits measured
-    SampleHistory history_;
-    bool textures_dirty_ = false;
-    std::unique_ptr<TensorTexture> input_tex_, output_tex_;
-    std::string display_backend_;    // which backend's output the right picture shows
-    float timing_rest_h_ = 0.0f;     // height of the Timing panel below its plot, last frame
+    ViewHost host_;  // backends, worker, messages and fonts as the views see them
 
-    std::string error_;              // red line in the controls
-    std::string info_;
     bool export_requested_ = false;
     bool fullscreen_toggle_ = false;
     char export_dir_buf_[1024] = "gpulab-export";
     ExportResult last_export_;
     bool exported_once_ = false;
 
-    float anim_time_ = 0.0f;
-    int anim_mode_ = 0;              // 0: CPU one core, 1: GPU warps of 32
-    float anim_speed_ = 1.0f;
     int user_scale_index_ = 0;
     float content_scale_ = 1.0f;
     Fonts fonts_;
+    // Last: views are destroyed first, while the worker, the backends and the GL context live.
+    std::map<std::string, std::unique_ptr<LessonView>> views_;
+    LessonView* view_ = nullptr;  // the current lesson's view; null when no lesson is open
 };
 
 }  // namespace gpulab::app

@@ -29,6 +29,10 @@ struct PhaseTimes {
     int64_t upload_ns = 0;    // host -> device copy of the input
     int64_t compute_ns = 0;   // the kernel(s) themselves
     int64_t download_ns = 0;  // device -> host copy of the output
+    // Host-side cost of enqueuing the kernel launch(es), measured with the CPU clock. It overlaps
+    // the GPU timeline (the GPU is idle or busy with the upload meanwhile), so it is reported
+    // beside the phases, not added to the total. 0 for CPU backends.
+    int64_t launch_ns = 0;
     int64_t total_ns() const { return upload_ns + compute_ns + download_ns; }
 };
 

@@ -27,11 +27,22 @@ const std::vector<ParamSpec> kActivationParams = {
     {"image", ParamSpec::Type::String, 0, 0, {}, "input picture (path relative to the lesson file); empty: generated"},
     {"animation", ParamSpec::Type::String, 0, 0, {"cpu", "gpu", "both"}, "which side of the element-grid animation plays"},
 };
+const std::vector<ParamSpec> kLatencyParams = {
+    {"activation", ParamSpec::Type::String, 0, 0, {"relu", "leaky-relu", "sigmoid", "tanh", "gelu"},
+     "the op swept over sizes"},
+    {"min_exp", ParamSpec::Type::Int, 0, 30, {}, "smallest size of the sweep, as a power of two"},
+    {"max_exp", ParamSpec::Type::Int, 0, 34, {}, "largest size of the sweep, as a power of two (memory permitting)"},
+    {"breakdown_exp", ParamSpec::Type::Int, 0, 34, {}, "size whose phases the breakdown bars show, as a power of two"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"sweep", "breakdown", "one-task", "analogy", "launch"},
+     "which view of the measurements the step puts in front"},
+    {"transfers", ParamSpec::Type::Bool, 0, 0, {}, "count host-device copies in the GPU line (false: data resident)"},
+};
 const std::vector<ParamSpec> kNoParams = {};
+const std::set<std::string> kPredictKeys = {"question", "choices", "reveal"};
 
 const std::set<std::string> kLessonKeys = {"id", "title", "summary", "workload", "order", "status", "steps"};
-const std::set<std::string> kStepKeys = {"title", "body", "params", "action", "notes"};
-const std::set<std::string> kActions = {"", "run", "animate"};
+const std::set<std::string> kStepKeys = {"title", "body", "params", "action", "notes", "predict"};
+const std::set<std::string> kActions = {"", "run", "animate", "sweep"};
 
 class Collector {
 public:
@@ -222,7 +233,30 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
             step.notes = get_string(st, "notes", c, false, st.source());
             step.action = get_string(st, "action", c, false, st.source());
             if (!kActions.count(step.action)) {
-                c.add(st.get("action")->source(), "action \"" + step.action + "\" is not one of: run, animate");
+                c.add(st.get("action")->source(), "action \"" + step.action + "\" is not one of: run, animate, sweep");
+            }
+            if (const toml::node* pr = st.get("predict")) {
+                if (!pr->is_table()) {
+                    c.add(pr->source(), "'predict' must be a table ([steps.predict])");
+                } else {
+                    const toml::table& pt = *pr->as_table();
+                    check_unknown_keys(pt, kPredictKeys, where + " predict", c);
+                    PredictPrompt prompt;
+                    prompt.question = get_string(pt, "question", c, true, pt.source());
+                    prompt.reveal = get_string(pt, "reveal", c, false, pt.source());
+                    if (const toml::node* ch = pt.get("choices")) {
+                        const toml::array* arr = ch->as_array();
+                        if (!arr || arr->empty()) {
+                            c.add(ch->source(), "'choices' must be a non-empty array of strings");
+                        } else {
+                            for (const toml::node& item : *arr) {
+                                if (!item.is_string()) c.add(item.source(), "each choice must be a string, not " + type_name(item));
+                                else prompt.choices.push_back(*item.value<std::string>());
+                            }
+                        }
+                    }
+                    step.predict = std::move(prompt);
+                }
             }
             if (const toml::node* p = st.get("params")) {
                 if (!p->is_table()) c.add(p->source(), "'params' must be a table ([steps.params])");
@@ -247,7 +281,8 @@ std::string LessonError::to_string() const {
 
 const std::vector<ParamSpec>* workload_params(std::string_view workload) {
     if (workload == "activation") return &kActivationParams;
-    if (workload == "conv2d" || workload == "simd-mimd" || workload == "latency") return &kNoParams;
+    if (workload == "latency") return &kLatencyParams;
+    if (workload == "conv2d" || workload == "simd-mimd") return &kNoParams;
     return nullptr;
 }
 

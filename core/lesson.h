@@ -14,12 +14,20 @@ namespace gpulab::core {
 
 using ParamValue = std::variant<bool, int64_t, double, std::string>;
 
+// A predict-then-run question: the student commits to an answer, the step's run reveals the live one.
+struct PredictPrompt {
+    std::string question;              // "At 1,000 elements, which is faster?"
+    std::vector<std::string> choices;  // "CPU", "GPU (counting copies)"
+    std::string reveal;                // which live result answers it, e.g. "faster-at:1000" (workload-defined)
+};
+
 struct LessonStep {
     std::string title;
     std::string body;                          // small Markdown subset: paragraphs, **bold**, - bullets, `code`
     std::map<std::string, ParamValue> params;  // applied when the step is entered
     std::string action;                        // "", "run", "animate"
     std::string notes;                         // speaker notes (presenter view)
+    std::optional<PredictPrompt> predict;
 };
 
 struct Lesson {

@@ -2,21 +2,32 @@
 // backends exist (make_backends), and the one-line version caption.
 //
 // probe() asks, in order: driver and runtime versions (these work without a device),
-// cudaGetDeviceCount, the device's properties, cudaMemGetInfo (which creates the context: the
-// first CUDA call pays for it here, once), then cuDNN's version and whether cudnnCreate works.
+// cudaGetDeviceCount, the device's properties, cudaFree(nullptr) (which creates the context: the
+// process pays for it here, once), cudaMemGetInfo, then cuDNN's version and whether cudnnCreate
+// works.
+//
+// Cold start: every GPU entry point asks probe() first, so its first run is where the process first
+// touches CUDA. It reads the host clock before the first runtime call (with the static runtime that
+// call also loads libcuda), after cudaGetDeviceCount (driver initialised, devices enumerated) and
+// after cudaFree(nullptr) (primary context created), and keeps both durations in the probe, where
+// gpu::cold_start() (latency_probe.cu) reads them. Later calls cannot measure this again: the
+// context lives until the process ends.
+//
 // Every failure becomes a reason string in the driver's own words, e.g. on a machine whose driver
 // is older than the runtime:
 //   "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version"
 // No kernels here, so no thread mapping.
 //
-// Verified by tests/test_gpu_backends.cpp: the "backends" suite (names, reasons, no throw) runs on
-// every machine; the gpu suite prints the probe reason when it skips.
+// Verified by tests/test_gpu_backends.cpp and, for the cold start, tests/test_gpu_latency.cpp: the
+// "backends" suites (names, reasons, no throw) run on every machine; the gpu suites print the probe
+// reason when they skip.
 #include <cuda_runtime.h>
 
 #include <exception>
 #include <memory>
 #include <string>
 
+#include "clock.h"
 #include "cuda_check.cuh"
 #include "gpu_backends.h"
 #include "gpu_internal.h"
@@ -29,6 +40,7 @@ namespace {
 std::string cuda_version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
 void probe_device(GpuProbe& g) {
+    const int64_t first_call_ns = core::now_ns();
     // Both version calls succeed without a device; a driver version of 0 means no driver at all.
     if (cudaDriverGetVersion(&g.driver_version) != cudaSuccess) g.driver_version = 0;
     if (cudaRuntimeGetVersion(&g.runtime_version) != cudaSuccess) g.runtime_version = 0;
@@ -36,6 +48,7 @@ void probe_device(GpuProbe& g) {
 
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
+    g.driver_init_ns = core::now_ns() - first_call_ns;
     if (e != cudaSuccess) {
         g.reason = cuda::describe(e);
         cudaGetLastError();
@@ -55,6 +68,10 @@ void probe_device(GpuProbe& g) {
         g.cc_minor = prop.minor;
         g.sm_count = prop.multiProcessorCount;
         g.warp_size = prop.warpSize;
+        // Freeing nothing is the runtime's idiom for "create the context now", so its cost lands
+        // here, on the clock, and not inside whichever later call happens to need the context.
+        GPULAB_CUDA_CHECK(cudaFree(nullptr));
+        g.context_ns = core::now_ns() - first_call_ns;
         GPULAB_CUDA_CHECK(cudaMemGetInfo(&g.free_memory, &g.total_memory));
         g.device_ok = true;
         g.reason = "device " + std::to_string(device) + " of " + std::to_string(count) + ": " + g.name +

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "backend.h"
@@ -30,6 +31,10 @@ struct GpuProbe {
     bool cudnn_ok = false;
     std::string cudnn_reason;
     std::string cudnn_version;    // from cudnnGetVersion() at run time, e.g. "9.13.0"
+    // The cold start, host clock, recorded by the first probe() because that is where the process
+    // first touches CUDA: from before its first runtime call until the context exists.
+    int64_t driver_init_ns = 0;   // up to cudaGetDeviceCount: load libcuda, initialise the driver
+    int64_t context_ns = 0;       // the whole cold start, context creation (cudaFree(nullptr)) included
 };
 
 // Cheap after the first call (cached). Never throws.

@@ -1,10 +1,16 @@
 // The GPU entry points for a build without a CUDA compiler: every GPU backend exists, so the
-// Devices panel can list it, and says plainly that CUDA was not compiled in.
+// Devices panel can list it, and says plainly that CUDA was not compiled in. The latency probes
+// (latency_probe.h) answer the same way: ok=false with that sentence, nothing measured.
+//
+// Verified by the "backends" suites of tests/test_gpu_backends.cpp and tests/test_gpu_latency.cpp
+// in a build configured with GPULAB_ENABLE_CUDA=OFF.
+#include <cstddef>
 #include <memory>
 
 #include "gl_interop.h"
 #include "gpu_backends.h"
 #include "gpu_testing.h"
+#include "latency_probe.h"
 
 namespace gpulab::gpu {
 
@@ -61,6 +67,25 @@ std::unique_ptr<GlTextureInterop> register_gl_texture(unsigned, int, int, std::s
 
 core::RunResult run_activation_at_offsets(const core::OpDesc&, const core::Tensor&, core::Tensor&, int, int) {
     return {false, kNotCompiled, {}};
+}
+
+LaunchCosts measure_launch_costs(int, int) {
+    LaunchCosts r;
+    r.error = kNotCompiled;
+    return r;
+}
+
+CopyBandwidth measure_copy_bandwidth(std::size_t bytes, int) {
+    CopyBandwidth r;
+    r.bytes = bytes;
+    r.error = kNotCompiled;
+    return r;
+}
+
+ColdStart cold_start() {
+    ColdStart c;
+    c.error = kNotCompiled;
+    return c;
 }
 
 }  // namespace gpulab::gpu

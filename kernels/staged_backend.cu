@@ -1,7 +1,8 @@
 // The shared run() of the GPU backends: pinned staging, H2D upload, compute, D2H download, each
 // phase timed with CUDA events; the device-to-device copy limit; the memory checks made before
 // any allocation. Host code only: the kernels themselves are in activation.cu (cuda-kernel) and
-// inside cuDNN (cudnn). The phase picture is in staged_backend.cuh.
+// inside cuDNN (cudnn). The phase picture is in staged_backend.cuh. Beside the event-timed phases,
+// launch_ns is the host clock around compute(), i.e. what enqueuing the work cost the CPU.
 //
 // Verified by tests/test_gpu_backends.cpp, gpu suite (and the backends suite for the no-device path).
 #include "staged_backend.cuh"
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "clock.h"
 #include "cuda_check.cuh"
 #include "format.h"
 #include "gpu_backends.h"
@@ -146,7 +148,12 @@ core::RunResult StagedGpuBackend::run(const core::OpDesc& op, const core::Tensor
         timer_->mark(0, s);
         GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_in_.data(), h_in_.data(), bytes, cudaMemcpyHostToDevice, s));
         timer_->mark(1, s);
+        // Host clock around the enqueue only: compute() returns as soon as the launch (or, for
+        // cudnn, the descriptor updates and cudnnActivationForward) has been queued, long before the
+        // GPU finishes. This is the fixed cost every launch pays on the CPU whatever the size.
+        const int64_t launch_start = core::now_ns();
         compute(op, d_in_.data(), d_out_.data(), n, s);
+        r.t.launch_ns = core::now_ns() - launch_start;
         timer_->mark(2, s);
         GPULAB_CUDA_CHECK(cudaMemcpyAsync(h_out_.data(), d_out_.data(), bytes, cudaMemcpyDeviceToHost, s));
         timer_->mark(3, s);

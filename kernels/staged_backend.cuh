@@ -9,6 +9,9 @@
 //            d_out_ --D2H--> h_out_   | mark 3     -> download_ns
 //   h_out_ --memcpy--> out.data
 //
+// launch_ns (host clock) brackets only the compute() call, i.e. enqueuing the kernel(s): it
+// overlaps the GPU timeline above, so it is reported beside the phases and not in the total.
+//
 // d_out_ stays alive after the run and is what device_output() returns, so the app can show the
 // result through CUDA-GL interop without another copy. It stays valid until the next run() or the
 // backend's destruction; reading it while another thread is inside run() races with that run.

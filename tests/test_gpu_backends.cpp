@@ -118,6 +118,7 @@ void check_equal_to_reference(core::Backend& b, core::Activation a, core::Tolera
         CHECK(r.t.compute_ns >= 0);
         CHECK(r.t.download_ns >= 0);
         CHECK(r.t.total_ns() > 0);
+        CHECK(r.t.launch_ns > 0);  // host clock around the enqueue; every size here launches work
         if (n == kLargeSize) {
             CHECK(r.t.upload_ns > 0);
             CHECK(r.t.compute_ns > 0);

@@ -64,6 +64,36 @@ leaky_alpha = 0.2
         CHECK(l.lesson->steps[0].action == "run");
     }
 
+    TEST_CASE("a predict prompt parses and a malformed one is refused") {
+        LessonLoad good = parse_lesson_text(R"(
+id = "p"
+title = "P"
+workload = "latency"
+[[steps]]
+title = "s"
+body = "b"
+action = "sweep"
+[steps.predict]
+question = "Which is faster?"
+choices = ["CPU", "GPU"]
+reveal = "faster-at:1000"
+)", "p.toml");
+        INFO(all(good.errors));
+        REQUIRE(good.lesson);
+        REQUIRE(good.lesson->steps[0].predict);
+        CHECK(good.lesson->steps[0].predict->choices.size() == 2);
+        CHECK(good.lesson->steps[0].predict->reveal == "faster-at:1000");
+
+        LessonLoad bad = parse_lesson_text("id = \"q\"\ntitle = \"Q\"\nworkload = \"latency\"\n[[steps]]\ntitle = \"s\"\n"
+                                           "body = \"b\"\n[steps.predict]\nchoices = [1, 2]\nanswer = \"x\"\n",
+                                           "q.toml");
+        CHECK_FALSE(bad.lesson);
+        INFO(all(bad.errors));
+        CHECK(any_error_contains(bad.errors, "missing required key 'question'"));
+        CHECK(any_error_contains(bad.errors, "q.toml:8: each choice must be a string"));
+        CHECK(any_error_contains(bad.errors, "q.toml:9: unknown key 'answer'"));
+    }
+
     TEST_CASE("an unknown key is refused with its line") {
         LessonLoad l = parse_lesson_file(std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad/unknown-key.toml");
         CHECK_FALSE(l.lesson);

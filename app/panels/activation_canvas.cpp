@@ -1,4 +1,4 @@
-// The lesson canvas. For elementwise activations: the input feature map and the output side by
+// The elementwise-activations canvas: the input feature map and the output side by
 // side (tensor textures: CUDA-GL interop when a GPU backend ran and interop works, else host
 // upload of the reference output), the activation's curve, and a zoomed grid of real input
 // elements that animates one CPU core walking cell by cell against GPU warps of 32 lighting up
@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "activation_view.h"
 #include "format.h"
 #include "hd_math.h"
-#include "shell.h"
 #include "ui_helpers.h"
 
 namespace gpulab::app {
@@ -65,7 +65,7 @@ ImVec2 fit(float w, float h, ImVec2 box) {
 
 }  // namespace
 
-void Shell::update_textures() {
+void ActivationView::update_textures() {
     textures_dirty_ = false;
     if (!last_run_ || !last_run_->ok || last_run_->input.size() == 0) return;
     if (!input_tex_) input_tex_ = std::make_unique<TensorTexture>();
@@ -78,9 +78,9 @@ void Shell::update_textures() {
     input_tex_->set_from_host(in.ptr(), w, h, cr);
     // Prefer the GPU's own output, straight from device memory: no trip through the host.
     display_backend_.clear();
-    for (std::size_t i = 0; i < last_run_->reports.size() && i < backend_ptrs_.size(); ++i) {
+    for (std::size_t i = 0; i < last_run_->reports.size() && i < host_.backends.size(); ++i) {
         const auto& r = last_run_->reports[i];
-        const void* d = backend_ptrs_[i]->device_output();
+        const void* d = host_.backends[i]->device_output();
         if (r.ran && r.kind == core::BackendKind::Gpu && d && output_tex_->set_from_device(d, w, h, cr)) {
             display_backend_ = r.backend + " output via CUDA-GL interop";
             break;
@@ -92,16 +92,7 @@ void Shell::update_textures() {
     }
 }
 
-void Shell::draw_canvas() {
-    const core::Lesson* l = lesson();
-    if (l && l->workload != "activation") {
-        ImGui::TextColored(kMutedColour, "This lesson's canvas is coming in a later version.");
-        return;
-    }
-    draw_activation_canvas();
-}
-
-void Shell::draw_activation_canvas() {
+void ActivationView::draw_canvas() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImGuiStyle& st = ImGui::GetStyle();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
@@ -151,7 +142,7 @@ void Shell::draw_activation_canvas() {
     draw_element_grid(avail.x, ImGui::GetContentRegionAvail().y);
 }
 
-void Shell::draw_activation_curve(ImVec2 size) {
+void ActivationView::draw_activation_curve(ImVec2 size) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##curve", size);
@@ -204,7 +195,7 @@ void Shell::draw_activation_curve(ImVec2 size) {
     dl->PopClipRect();
 }
 
-void Shell::draw_element_grid(float width, float height) {
+void ActivationView::draw_element_grid(float width, float height) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     // Real elements: a 16x8 block from the middle of the input the backends just processed.
@@ -288,8 +279,8 @@ void Shell::draw_element_grid(float width, float height) {
         dl->AddText({x0, ty}, IM_COL32(160, 160, 160, 255), "measured:");
         float tx = x0 + ImGui::CalcTextSize("measured: ").x;
         const float right = x0 + std::max(grid_w, kGridCols * cell);
-        for (std::size_t k = 0; k < backend_ptrs_.size(); ++k) {
-            const core::Backend* be = backend_ptrs_[k];
+        for (std::size_t k = 0; k < host_.backends.size(); ++k) {
+            const core::Backend* be = host_.backends[k];
             if ((be->kind() == core::BackendKind::Gpu) != gpu) continue;
             std::string t = std::string(be->name()) + " ";
             const core::BackendReport* rep = nullptr;

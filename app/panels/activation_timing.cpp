@@ -1,15 +1,15 @@
-// The Timing window: the reusable timing module (app/timing_plot.h) plus a one-line summary of
-// what was measured. The export draws the same module with a caption block. The layout is
+// The elementwise-activations Timing window: the reusable timing module (app/timing_plot.h) plus
+// a one-line summary of what was measured. The export draws the same module with a caption block. The layout is
 // checked in the 1600x900, 1920x1080 and 1280x720 screenshots.
 #include <algorithm>
 
+#include "activation_view.h"
 #include "format.h"
-#include "shell.h"
 #include "ui_helpers.h"
 
 namespace gpulab::app {
 
-void Shell::draw_timing() {
+void ActivationView::draw_timing() {
     const core::ActivationRun* run = last_run_.get();
     if (run && run->ok) {
         ImGui::TextColored(kMutedColour, "%s on %s elements (%s), %d samples per backend after warm-up",

@@ -1,0 +1,35 @@
+// Minimal JSON output for `gpulab bench --json`: strings escaped, non-finite numbers as null.
+// Hand-written because only flat records are printed and Debian's JSON libraries would add a
+// dependency for two functions.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace gpulab::app {
+
+inline std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\', out += c;
+        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+        else out += c;
+    }
+    return out + "\"";
+}
+
+inline std::string json_number(double v) {
+    if (!std::isfinite(v)) return "null";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+// Prints one record of a JSON array: "[" handling is the caller's; `first` tracks the comma.
+inline void json_record(bool& first, const std::string& body) {
+    std::printf("%s\n  {%s}", first ? "" : ",", body.c_str());
+    first = false;
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,46 @@
+// Plots of the latency lesson's size sweep, drawn with ImDrawList like timing_plot.h: time
+// against size (log-log, one line per backend, p25..p75 band, the GPU's resident line dashed,
+// the crossover marked), throughput against size (log-log), and the phase breakdown bars at one
+// size. The Canvas and the exported <lesson>-sweep.png call the same functions, so the report
+// shows the screen. Checked by the gui.latency_export tests and by eye in the screenshots.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "latency_probe.h"
+#include "workloads/latency_sweep.h"
+
+namespace gpulab::app {
+
+struct SweepPlotOptions {
+    bool transfers = true;  // the GPU's bold line counts the copies; false: kernel only (resident)
+    int marked_exp = -1;    // >= 0: a faint vertical line at 2^marked_exp (the breakdown size)
+};
+
+// Why the plot has no GPU line: the probe's reason, or the GPU backends' own. Empty when one ran.
+std::string gpu_missing_reason(const core::SweepResult& result);
+
+// "the GPU wins above N = 2^16.9 (121,000 elements)", "... never wins up to 2^24", or empty.
+std::string crossover_text(const core::SweepResult& result, bool transfers);
+
+void draw_sweep_time_plot(const core::SweepResult& result, const SweepPlotOptions& options, ImVec2 size);
+void draw_sweep_throughput_plot(const core::SweepResult& result, const SweepPlotOptions& options, ImVec2 size);
+
+// Stacked horizontal bars at result.plan.sizes[size_index]: upload / kernel / download for a GPU
+// backend (their medians, summed to the total written at the end), one compute segment for a CPU
+// backend; the host launch enqueue from `launch` as a thin bar under the kernel, since it overlaps.
+void draw_phase_breakdown(const core::SweepResult& result, std::size_t size_index, const gpu::LaunchCosts& launch,
+                          float width);
+
+// Machine, GPU, versions, op and sweep range: the facts the numbers need.
+std::vector<std::string> sweep_caption_lines(const core::SweepResult& result, std::string_view lesson_title);
+
+// Elements per second with an SI prefix: "1.25 G/s".
+std::string format_rate(double per_second);
+
+}  // namespace gpulab::app
