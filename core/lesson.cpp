@@ -37,6 +37,15 @@ const std::vector<ParamSpec> kLatencyParams = {
      "which view of the measurements the step puts in front"},
     {"transfers", ParamSpec::Type::Bool, 0, 0, {}, "count host-device copies in the GPU line (false: data resident)"},
 };
+const std::vector<ParamSpec> kSimdMimdParams = {
+    {"panel", ParamSpec::Type::String, 0, 0, {"flynn", "cpu-simd", "cpu-mimd", "warp"},
+     "which view the step puts in front"},
+    {"pattern", ParamSpec::Type::String, 0, 0,
+     {"uniform", "lane-parity", "4-way", "8-way", "32-way", "random", "per-warp"}, "branch pattern of the warp view"},
+    {"activation", ParamSpec::Type::String, 0, 0, {"relu", "leaky-relu", "sigmoid", "tanh", "gelu"},
+     "the loop timed scalar vs vectorised"},
+    {"elements", ParamSpec::Type::Int, 1024, double(int64_t{1} << 28), {}, "size of the SIMD comparison"},
+};
 const std::vector<ParamSpec> kNoParams = {};
 const std::set<std::string> kPredictKeys = {"question", "choices", "reveal"};
 
@@ -282,7 +291,8 @@ std::string LessonError::to_string() const {
 const std::vector<ParamSpec>* workload_params(std::string_view workload) {
     if (workload == "activation") return &kActivationParams;
     if (workload == "latency") return &kLatencyParams;
-    if (workload == "conv2d" || workload == "simd-mimd") return &kNoParams;
+    if (workload == "simd-mimd") return &kSimdMimdParams;
+    if (workload == "conv2d") return &kNoParams;
     return nullptr;
 }
 
