@@ -14,6 +14,12 @@ struct GuiOptions {
     bool fullscreen = false;
     int max_frames = 0;                    // > 0: render this many frames, then exit (smoke tests)
     std::string screenshot_path;           // with max_frames: save the last frame as PNG here
+    bool present = false;                  // start in presenter mode (F5 toggles)
+    int monitor = 0;                       // presenter/fullscreen monitor, 1-based; 0: the primary
+    float present_scale = 0.0f;            // presenter text size 1, 1.5, 2 or 3; 0: the default 1.5
+    // For tests: keys pressed one every few frames through the real key queue, e.g.
+    // "Right,Right,B,B,Escape"; at exit the presenter state is printed to stdout.
+    std::string script_keys;
 };
 
 // Returns the process exit code. With no display: prints why and the headless command, returns 1.
@@ -25,12 +31,17 @@ struct ExportOptions {
     std::vector<std::string> lesson_dirs;
     int width = 1600, height = 900;  // size of the whole-window picture
     bool quick = false;              // fewer samples (tests)
+    bool all_steps = false;          // one picture per step, with the step's params and action applied
+    std::string theme = "normal";    // "normal" or "presenter" (presenter layout, high contrast)
 };
 
 // Runs the lesson's measurement, then writes four files: <out>/<lesson>-timing.png (timing panel
 // with a caption block), <out>/<lesson>-window.png (the whole window), <out>/<lesson>-samples.csv
 // (every timed run with its upload / compute / download split) and <out>/<lesson>-summary.csv
-// (one row per backend). Works with no display. Returns the process exit code; an unwritable folder is a clear message.
+// (one row per backend). With all_steps it first writes <out>/<lesson>-step-01.png ... (the window
+// after each step's params and action), then those files for the last measurement, and
+// <out>/<lesson>.json (lesson, steps, sizes, params, hardware, versions). Works with no display.
+// Returns the process exit code; an unwritable folder is a clear message.
 int run_export(const ExportOptions& options);
 
 }  // namespace gpulab::app

@@ -9,6 +9,7 @@
 #include "backend_set.h"
 #include "cli.h"
 #include "cli_bench_latency.h"
+#include "cli_bench_simd.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "json_out.h"
@@ -99,6 +100,11 @@ int cmd_bench(const BenchOptions& o) {
         }
     }
 
+    if (o.suite != "all" && o.suite != "activation" && o.suite != "latency" && o.suite != "simd") {
+        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd or all)\n",
+                     o.suite.c_str());
+        return kExitUsage;
+    }
     std::vector<long long> sizes = o.sizes;
     if (sizes.empty()) sizes = o.quick ? std::vector<long long>{1LL << 16} : std::vector<long long>{1LL << 20, 1LL << 26};
     core::MeasureConfig config;
@@ -116,13 +122,9 @@ int cmd_bench(const BenchOptions& o) {
     } else {
         std::printf("[");
     }
-    if (o.suite != "all" && o.suite != "activation" && o.suite != "latency") {
-        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency or all)\n", o.suite.c_str());
-        return kExitUsage;
-    }
     bool first = true;
     int failures = 0;
-    if (o.suite == "latency") sizes.clear();
+    if (o.suite == "latency" || o.suite == "simd") sizes.clear();
     for (long long n : sizes) {
         for (core::Activation a : ops) {
             core::ActivationParams p;
@@ -147,7 +149,8 @@ int cmd_bench(const BenchOptions& o) {
             for (const auto& r : run.reports) failures += (r.ran && !r.check.pass) ? 1 : 0;
         }
     }
-    if (o.suite != "activation") bench_latency(o, chosen, first);
+    if (o.suite == "all" || o.suite == "latency") bench_latency(o, chosen, first);
+    if (o.suite == "all" || o.suite == "simd") failures += bench_simd(o, first);
     if (o.json) std::printf("\n]\n");
     return failures == 0 ? kExitOk : kExitFailure;
 }

@@ -45,10 +45,11 @@ Fonts load_fonts(ImFontAtlas* atlas, float scale) {
     if (!bold.empty()) f.bold = atlas->AddFontFromFileTTF(bold.c_str(), px, &cfg, kRanges);
     const std::string mono = find_font("DejaVuSansMono.ttf");
     if (!mono.empty()) f.mono = atlas->AddFontFromFileTTF(mono.c_str(), px * 0.95f, &cfg, kRanges);
+    if (!bold.empty()) f.heading = atlas->AddFontFromFileTTF(bold.c_str(), px * 1.5f, &cfg, kRanges);
     return f;
 }
 
-void apply_style(float scale) {
+void apply_style(float scale, core::Theme theme) {
     ImGuiStyle fresh;
     ImGui::StyleColorsDark(&fresh);
     fresh.WindowRounding = 4.0f;
@@ -60,16 +61,34 @@ void apply_style(float scale) {
     fresh.Colors[ImGuiCol_WindowBg] = {0.10f, 0.105f, 0.12f, 1.0f};
     fresh.Colors[ImGuiCol_TitleBg] = {0.14f, 0.16f, 0.20f, 1.0f};
     fresh.Colors[ImGuiCol_TitleBgActive] = {0.18f, 0.24f, 0.34f, 1.0f};
+    if (theme == core::Theme::Presenter) {
+        // Projectors wash out dark greys and thin lines: pure black panels, pure white text,
+        // borders and separators bright enough to survive a lit room.
+        fresh.Colors[ImGuiCol_WindowBg] = {0.0f, 0.0f, 0.0f, 1.0f};
+        fresh.Colors[ImGuiCol_ChildBg] = {0.0f, 0.0f, 0.0f, 0.0f};
+        fresh.Colors[ImGuiCol_PopupBg] = {0.04f, 0.04f, 0.05f, 0.98f};
+        fresh.Colors[ImGuiCol_Text] = {1.0f, 1.0f, 1.0f, 1.0f};
+        fresh.Colors[ImGuiCol_TextDisabled] = {0.75f, 0.75f, 0.78f, 1.0f};
+        fresh.Colors[ImGuiCol_Border] = {0.62f, 0.66f, 0.75f, 1.0f};
+        fresh.Colors[ImGuiCol_Separator] = {0.62f, 0.66f, 0.75f, 1.0f};
+        fresh.Colors[ImGuiCol_TitleBg] = {0.0f, 0.0f, 0.0f, 1.0f};
+        fresh.Colors[ImGuiCol_TitleBgActive] = {0.0f, 0.0f, 0.0f, 1.0f};
+        fresh.Colors[ImGuiCol_FrameBg] = {0.16f, 0.18f, 0.24f, 1.0f};
+        fresh.Colors[ImGuiCol_Button] = {0.10f, 0.32f, 0.62f, 1.0f};
+        fresh.WindowBorderSize = 2.0f;
+        fresh.FrameBorderSize = 1.0f;
+        fresh.WindowRounding = 0.0f;
+    }
     // Scaling a fresh style each time avoids compounding rounding errors across changes.
     fresh.ScaleAllSizes(scale);
     ImGui::GetStyle() = fresh;
 }
 
-Fonts rebuild_fonts_and_style(float scale) {
+Fonts rebuild_fonts_and_style(float scale, core::Theme theme) {
     Fonts f = load_fonts(ImGui::GetIO().Fonts, scale);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
-    apply_style(scale);
+    apply_style(scale, theme);
     return f;
 }
 

@@ -1,6 +1,9 @@
 // run_gui: the GLFW window, OpenGL 3.3 core through glad, Dear ImGui 1.86, and the frame loop
-// around Shell. With no display it explains and points at the headless export instead. The
-// smoke test (tests/gui_tests.cmake) runs it under xvfb with --frames and --screenshot.
+// around Shell. With no display it explains and points at the headless export instead. Keys go
+// through one queue (real presses and the test option --script-keys alike) into the presenter's
+// state machine; presenter mode goes fullscreen on the chosen monitor. A background thread warms
+// the GPU up at start. The smoke tests (tests/gui_tests.cmake, tests/presenter_tests.cmake) run it
+// under xvfb with --frames and --screenshot.
 // glad first: it must be the only GL header, so GLFW is told not to include its own.
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -13,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +25,8 @@
 #include "fonts.h"
 #include "gl_util.h"
 #include "gpu_timer.h"
+#include "presenter.h"
+#include "presenter_warmup.h"
 #include "shell.h"
 
 namespace gpulab::app {
@@ -34,6 +40,7 @@ struct WindowEvents {
     struct Key {
         int key;
         bool repeat;  // held down: steps repeat, one-shot commands do not
+        int mods = 0; // GLFW_MOD_SHIFT tells '?' from '/'
     };
     std::vector<Key> keys;  // presses and repeats since the last frame, in order
     bool scale_changed = false;
@@ -51,10 +58,50 @@ void on_drop(GLFWwindow* window, int count, const char** paths) {
 // ImGui 1.86 samples key state once per frame, so a tap shorter than a frame (a quick finger,
 // or a slow frame while both cores measure) is lost. Presses are queued here instead; ImGui's
 // own key callback, installed after this one, calls it first.
-void on_key(GLFWwindow* window, int key, int, int action, int) {
+void on_key(GLFWwindow* window, int key, int, int action, int mods) {
     if (action == GLFW_PRESS || action == GLFW_REPEAT)
-        static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))->keys.push_back({key, action == GLFW_REPEAT});
+        static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))
+            ->keys.push_back({key, action == GLFW_REPEAT, mods});
 }
+
+// The presenter's keys on a GLFW keyboard. `shift` = 1: only with Shift, 0: either way. The first
+// row for a key is also what --script-keys injects.
+struct KeyBinding {
+    int glfw_key;
+    int shift;
+    core::PresenterKey key;
+};
+constexpr KeyBinding kKeyBindings[] = {
+    {GLFW_KEY_RIGHT, 0, core::PresenterKey::Right},       {GLFW_KEY_LEFT, 0, core::PresenterKey::Left},
+    {GLFW_KEY_SPACE, 0, core::PresenterKey::Space},       {GLFW_KEY_PAGE_UP, 0, core::PresenterKey::PageUp},
+    {GLFW_KEY_PAGE_DOWN, 0, core::PresenterKey::PageDown}, {GLFW_KEY_HOME, 0, core::PresenterKey::Home},
+    {GLFW_KEY_END, 0, core::PresenterKey::End},           {GLFW_KEY_R, 0, core::PresenterKey::R},
+    {GLFW_KEY_E, 0, core::PresenterKey::E},               {GLFW_KEY_B, 0, core::PresenterKey::B},
+    {GLFW_KEY_ESCAPE, 0, core::PresenterKey::Escape},     {GLFW_KEY_SLASH, 1, core::PresenterKey::Question},
+    {GLFW_KEY_F5, 0, core::PresenterKey::F5},             {GLFW_KEY_EQUAL, 0, core::PresenterKey::Plus},
+    {GLFW_KEY_KP_ADD, 0, core::PresenterKey::Plus},       {GLFW_KEY_MINUS, 0, core::PresenterKey::Minus},
+    {GLFW_KEY_KP_SUBTRACT, 0, core::PresenterKey::Minus}, {GLFW_KEY_M, 0, core::PresenterKey::M},
+    {GLFW_KEY_1, 0, core::PresenterKey::Digit1},          {GLFW_KEY_2, 0, core::PresenterKey::Digit2},
+    {GLFW_KEY_3, 0, core::PresenterKey::Digit3},          {GLFW_KEY_4, 0, core::PresenterKey::Digit4},
+    {GLFW_KEY_5, 0, core::PresenterKey::Digit5},          {GLFW_KEY_6, 0, core::PresenterKey::Digit6},
+    {GLFW_KEY_7, 0, core::PresenterKey::Digit7},          {GLFW_KEY_8, 0, core::PresenterKey::Digit8},
+    {GLFW_KEY_9, 0, core::PresenterKey::Digit9},
+};
+
+std::optional<core::PresenterKey> presenter_key(int glfw_key, int mods) {
+    for (const KeyBinding& b : kKeyBindings)
+        if (b.glfw_key == glfw_key && (b.shift == 0 || (mods & GLFW_MOD_SHIFT))) return b.key;
+    return std::nullopt;
+}
+
+WindowEvents::Key glfw_key_for(core::PresenterKey key) {
+    for (const KeyBinding& b : kKeyBindings)
+        if (b.key == key) return {b.glfw_key, false, b.shift ? GLFW_MOD_SHIFT : 0};
+    return {GLFW_KEY_UNKNOWN, false, 0};
+}
+
+// A scripted key every few frames, so each one lands in its own frame as a real tap would.
+constexpr int kScriptKeyEveryFrames = 6;
 
 void on_content_scale(GLFWwindow* window, float, float) {
     static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))->scale_changed = true;
@@ -77,11 +124,23 @@ struct WindowedPlacement {
     int x = 100, y = 100, w = 1600, h = 900;
 };
 
-void set_fullscreen(GLFWwindow* window, bool on, WindowedPlacement& saved) {
+// The monitor for fullscreen and presenter mode: --monitor N (1-based, in glfwGetMonitors order,
+// the primary first), or the primary when N is 0 or names no connected monitor (said once).
+GLFWmonitor* choose_monitor(int wanted) {
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    if (wanted >= 1 && wanted <= count) return monitors[wanted - 1];
+    if (wanted != 0) {
+        std::fprintf(stderr, "gpulab: --monitor %d: %d monitor%s connected (1..%d); using the primary monitor\n",
+                     wanted, count, count == 1 ? " is" : "s are", count);
+    }
+    return glfwGetPrimaryMonitor();
+}
+
+void set_fullscreen(GLFWwindow* window, bool on, WindowedPlacement& saved, GLFWmonitor* monitor) {
     if (on) {
         glfwGetWindowPos(window, &saved.x, &saved.y);
         glfwGetWindowSize(window, &saved.w, &saved.h);
-        GLFWmonitor* monitor = glfwGetPrimaryMonitor();
         const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
         if (mode) glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
     } else {
@@ -92,6 +151,12 @@ void set_fullscreen(GLFWwindow* window, bool on, WindowedPlacement& saved) {
 }  // namespace
 
 int run_gui(const GuiOptions& options) {
+    std::vector<core::PresenterKey> script;
+    std::string script_error;
+    if (!core::parse_presenter_keys(options.script_keys, script, script_error)) {
+        std::fprintf(stderr, "gpulab: --script-keys: %s\n", script_error.c_str());
+        return 2;
+    }
     if (!env_set("DISPLAY") && !env_set("WAYLAND_DISPLAY")) {
         print_no_display("no display (DISPLAY and WAYLAND_DISPLAY are not set)");
         return 1;
@@ -134,6 +199,13 @@ int run_gui(const GuiOptions& options) {
         return 1;
     }
     for (const auto& e : shell->lesson_errors()) std::fprintf(stderr, "gpulab: %s\n", e.to_string().c_str());
+    if (options.present_scale > 0.0f) {
+        for (int i = 0; i < core::kPresenterScaleCount; ++i)
+            if (core::kPresenterScales[i] == options.present_scale) shell->set_presenter_scale_index(i);
+    }
+    if (options.present) shell->set_presenting(true);
+    // Started before the first frame so the first run in class finds CUDA and cuDNN loaded.
+    auto warmup = std::make_unique<GpuWarmup>();
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -147,12 +219,16 @@ int run_gui(const GuiOptions& options) {
 
     auto timer = std::make_unique<GpuFrameTimer>();
     WindowedPlacement placement;
+    GLFWmonitor* monitor = choose_monitor(options.monitor);
     bool fullscreen = false;
-    if (options.fullscreen) {
-        set_fullscreen(window, true, placement);
+    bool was_presenting = shell->presenter_state().presenting;
+    if (options.fullscreen || was_presenting) {
+        set_fullscreen(window, true, placement, monitor);
         fullscreen = true;
     }
+    std::size_t script_next = 0;
     float applied_scale = -1.0f;
+    core::Theme applied_theme = core::Theme::Normal;
     int frames = 0;
     std::chrono::steady_clock::time_point last_frame_deadline{};
     bool waiting_for_run = false;
@@ -163,14 +239,19 @@ int run_gui(const GuiOptions& options) {
             shell->drop_files(events.dropped);
             events.dropped.clear();
         }
+        if (script_next < script.size() && frames % kScriptKeyEveryFrames == kScriptKeyEveryFrames - 1)
+            events.keys.push_back(glfw_key_for(script[script_next++]));
+        if (!warmup->done() || frames < 2) shell->set_warmup_status(warmup->status());
         float cx = 1.0f, cy = 1.0f;
         glfwGetWindowContentScale(window, &cx, &cy);
         shell->set_content_scale(cx);
         const float scale = cx * shell->user_scale();
-        if (scale != applied_scale || events.scale_changed) {
+        const core::Theme theme = shell->presenter_state().theme;
+        if (scale != applied_scale || theme != applied_theme || events.scale_changed) {
             // Outside NewFrame/Render: the atlas must not change while a frame uses it.
-            shell->set_fonts(rebuild_fonts_and_style(scale));
+            shell->set_fonts(rebuild_fonts_and_style(scale, theme));
             applied_scale = scale;
+            applied_theme = theme;
             events.scale_changed = false;
         }
 
@@ -181,10 +262,9 @@ int run_gui(const GuiOptions& options) {
         for (const WindowEvents::Key& k : events.keys) {
             // Typing in a text field must not step the lesson or start runs.
             const bool typing = io.WantTextInput;
-            if (!typing && (k.key == GLFW_KEY_RIGHT || k.key == GLFW_KEY_PAGE_DOWN)) shell->next_step();
-            if (!typing && (k.key == GLFW_KEY_LEFT || k.key == GLFW_KEY_PAGE_UP)) shell->prev_step();
+            const std::optional<core::PresenterKey> pk = presenter_key(k.key, k.mods);
+            if (!typing && pk && shell->handle_presenter_key(*pk, k.repeat)) continue;
             if (k.repeat) continue;
-            if (!typing && k.key == GLFW_KEY_R) shell->request_run();
             if (k.key == GLFW_KEY_F12) shell->request_export();
             if (k.key == GLFW_KEY_F11 || (fullscreen && k.key == GLFW_KEY_ESCAPE)) toggle = !toggle;
         }
@@ -217,7 +297,8 @@ int run_gui(const GuiOptions& options) {
                 waiting_for_run = true;
                 last_frame_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
             }
-            last = !shell->busy() || std::chrono::steady_clock::now() > last_frame_deadline;
+            const bool script_done = script_next >= script.size() && events.keys.empty();
+            last = (script_done && !shell->busy()) || std::chrono::steady_clock::now() > last_frame_deadline;
         }
         const bool want_export = shell->take_export_request();
         if (want_export || (last && !options.screenshot_path.empty())) {
@@ -239,14 +320,26 @@ int run_gui(const GuiOptions& options) {
         }
         glfwSwapBuffers(window);
         if (shell->take_fullscreen_toggle()) toggle = true;
+        // Presenter mode takes the whole chosen monitor; leaving it restores the window unless
+        // the user asked for fullscreen on the command line.
+        const bool presenting = shell->presenter_state().presenting;
+        if (presenting != was_presenting) {
+            if (presenting != fullscreen && (presenting || !options.fullscreen)) toggle = !toggle;
+            was_presenting = presenting;
+        }
         if (toggle) {
             fullscreen = !fullscreen;
-            set_fullscreen(window, fullscreen, placement);
+            set_fullscreen(window, fullscreen, placement, monitor);
         }
         if (last) break;
     }
 
+    if (!options.script_keys.empty()) {
+        std::printf("gpulab: presenter %s\n", shell->presenter_summary().c_str());
+        std::fflush(stdout);
+    }
     // GL objects (textures, timer queries, the renderer) go while the context still exists.
+    warmup.reset();
     shell.reset();
     timer.reset();
     ImGui_ImplOpenGL3_Shutdown();

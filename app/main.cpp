@@ -47,6 +47,16 @@ int main(int argc, char** argv) {
     cli.add_option("--frames", gui.max_frames, "Render this many frames, then exit (smoke tests)")
         ->check(CLI::Range(1, 1000000));
     cli.add_option("--screenshot", gui.screenshot_path, "With --frames: save the last frame as this PNG");
+    cli.add_flag("--present", gui.present,
+                 "Start in presenter mode: fullscreen, large high-contrast text, only canvas, step text and "
+                 "plots (F5 toggles, ? shows the keys)");
+    cli.add_option("--monitor", gui.monitor, "Monitor for presenter mode and --fullscreen, 1 = primary")
+        ->check(CLI::Range(1, 64));
+    cli.add_option("--present-scale", gui.present_scale, "Presenter text size: 1, 1.5, 2 or 3 (default 1.5)")
+        ->check(CLI::IsMember({1.0f, 1.5f, 2.0f, 3.0f}));
+    // For tests only, so it stays out of --help: keys injected into the real key queue.
+    cli.add_option("--script-keys", gui.script_keys, "Test option: press these keys, e.g. Right,Right,B,B,Escape")
+        ->group("");
 
     auto* lessons = cli.add_subcommand("lessons", "List the lessons, or validate lesson files with --check");
     std::vector<std::string> check_files;
@@ -61,6 +71,12 @@ int main(int argc, char** argv) {
     exp->add_option("--out", export_options.out_dir, "Output folder (created if missing)")->required();
     exp->add_option("--size", size_text, "Whole-window picture size, WxH (default 1600x900)");
     exp->add_flag("--quick", export_options.quick, "Fewer samples (for tests)");
+    exp->add_flag("--all-steps", export_options.all_steps,
+                  "One PNG per lesson step (<id>-step-01.png, ...) with its params and action applied, plus "
+                  "<id>.json with the configuration and hardware");
+    exp->add_option("--theme", export_options.theme, "Look of the pictures: normal or presenter")
+        ->check(CLI::IsMember({"normal", "presenter"}))
+        ->capture_default_str();
 
     auto* bench = cli.add_subcommand("bench", "Benchmark every op on every available backend (about 2 minutes)");
     BenchOptions bench_options;
@@ -68,7 +84,7 @@ int main(int argc, char** argv) {
     bench->add_flag("--quick", bench_options.quick, "One small size and few samples");
     bench->add_option("--op", bench_options.ops, "Only these ops: relu, leaky-relu, sigmoid, tanh, gelu");
     bench->add_option("--backend", bench_options.backends, "Only these backends, e.g. cpu-parallel");
-    bench->add_option("--suite", bench_options.suite, "activation, latency (size sweep, GPU fixed costs) or all")
+    bench->add_option("--suite", bench_options.suite, "activation, latency (size sweep, GPU fixed costs), simd (SIMD, MIMD, divergence) or all")
         ->capture_default_str();
     bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")
         ->check(CLI::Range(1LL, 1LL << 34));

@@ -9,6 +9,7 @@
 #include "activation_view.h"
 #include "gpu_backends.h"
 #include "latency_view.h"
+#include "simd_mimd_view.h"
 #include "resources.h"
 
 namespace gpulab::app {
@@ -66,6 +67,7 @@ LessonView* Shell::view_for(const std::string& workload) {
     std::unique_ptr<LessonView> v;
     if (workload == "activation") v = std::make_unique<ActivationView>(host_);
     else if (workload == "latency") v = std::make_unique<LatencyView>(host_);
+    else if (workload == "simd-mimd") v = std::make_unique<SimdMimdView>(host_);
     if (!v) return nullptr;
     return views_.emplace(workload, std::move(v)).first->second.get();
 }
@@ -172,6 +174,7 @@ void Shell::draw_timing() {
 
 void Shell::frame(const FrameContext& ctx) {
     if (view_) view_->prepare_frame();
+    if (draw_presenter_frame(ctx)) return;
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
     draw_menu_bar(ctx);
@@ -247,6 +250,7 @@ void Shell::frame(const FrameContext& ctx) {
     ImGui::SetNextWindowSize({W, status_h}, ImGuiCond_Always);
     if (ImGui::Begin("##status", nullptr, fixed | ImGuiWindowFlags_NoDecoration)) draw_status_bar(ctx);
     ImGui::End();
+    draw_presenter_overlays(ctx);
 }
 
 }  // namespace gpulab::app

@@ -19,6 +19,7 @@
 #include "jobs.h"
 #include "lesson.h"
 #include "lesson_view.h"
+#include "presenter.h"
 
 namespace gpulab::app {
 
@@ -71,7 +72,10 @@ public:
     ExportResult export_now(std::vector<uint8_t> window_rgba, int width, int height);
     void set_export_dir(const std::string& dir);
 
-    float user_scale() const { return kUserScales[user_scale_index_]; }
+    // The font scale the UI asks for: the presenter's preset while presenting.
+    float user_scale() const {
+        return presenter_.presenting ? core::kPresenterScales[presenter_.scale_index] : kUserScales[user_scale_index_];
+    }
     void set_content_scale(float s) { content_scale_ = s; }
     const std::string& lesson_id() const;
     const std::vector<core::LessonError>& lesson_errors() const { return catalog_.errors; }
@@ -84,6 +88,23 @@ public:
         if (view_) view_->set_animation_time(seconds);
     }
 
+    // [SECTION] presenter mode (app/presenter_shell.cpp, app/presenter_frame.cpp)
+    // One key through the presenter's state machine (core/presenter.h); true when it acted.
+    bool handle_presenter_key(core::PresenterKey key, bool repeat);
+    void set_presenting(bool on);
+    void set_presenter_scale_index(int index);
+    void set_reduced_motion(bool on) { presenter_.reduced_motion = on; }
+    const core::PresenterState& presenter_state() const { return presenter_; }
+    int step_index() const { return step_index_; }
+    int step_count() const;
+    const core::LessonStep* current_step() const;
+    std::string lesson_title() const;
+    void go_to_step(int index) { enter_step(index); }
+    void set_warmup_status(std::string status) { warmup_status_ = std::move(status); }
+    // "lesson=<id> step=<n> of <m> presenting=<yes|no> blanked=<yes|no> help=<yes|no>": printed by
+    // the --script-keys test option.
+    std::string presenter_summary() const;
+
 private:
     // [SECTION] panels, one file each in app/panels/
     void draw_menu_bar(const FrameContext& ctx);
@@ -94,6 +115,13 @@ private:
     void draw_timing();
     void draw_devices();
     void draw_status_bar(const FrameContext& ctx);
+    void draw_step_progress(float dot_radius);
+    // Presenter layout instead of the normal one; false when not presenting.
+    bool draw_presenter_frame(const FrameContext& ctx);
+    // Key map and blank screen on top of either layout.
+    void draw_presenter_overlays(const FrameContext& ctx);
+    void draw_presenter_status();
+    void draw_predict_prompt(const core::PredictPrompt& prompt);
 
     // [SECTION] state changes
     void select_lesson(int index);
@@ -117,6 +145,11 @@ private:
     char export_dir_buf_[1024] = "gpulab-export";
     ExportResult last_export_;
     bool exported_once_ = false;
+
+    core::PresenterState presenter_;
+    std::string presenter_message_;
+    float presenter_message_age_ = 0.0f;  // seconds since the message appeared; it fades after a few
+    std::string warmup_status_;
 
     int user_scale_index_ = 0;
     float content_scale_ = 1.0f;

@@ -9,6 +9,7 @@
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
+#include "presenter_palette.h"
 
 namespace gpulab::app {
 
@@ -66,6 +67,7 @@ void tooltip_if(bool hovered, const std::string& text) {
 }  // namespace
 
 ImU32 backend_color(std::string_view backend, float alpha) {
+    if (colour_blind_palette()) return okabe_ito_backend_color(backend, alpha);
     // Fixed colours for the backends a student meets first; a stable hash for the rest.
     struct Entry { std::string_view name; ImVec4 c; };
     static const Entry kKnown[] = {

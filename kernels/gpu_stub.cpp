@@ -1,12 +1,14 @@
 // The GPU entry points for a build without a CUDA compiler: every GPU backend exists, so the
 // Devices panel can list it, and says plainly that CUDA was not compiled in. The latency probes
-// (latency_probe.h) answer the same way: ok=false with that sentence, nothing measured.
+// (latency_probe.h) and the divergence kernel (divergence.h) answer the same way: ok=false with
+// that sentence, nothing measured.
 //
 // Verified by the "backends" suites of tests/test_gpu_backends.cpp and tests/test_gpu_latency.cpp
-// in a build configured with GPULAB_ENABLE_CUDA=OFF.
+// and tests/test_gpu_divergence.cpp in a build configured with GPULAB_ENABLE_CUDA=OFF.
 #include <cstddef>
 #include <memory>
 
+#include "divergence.h"
 #include "gl_interop.h"
 #include "gpu_backends.h"
 #include "gpu_testing.h"
@@ -78,6 +80,15 @@ LaunchCosts measure_launch_costs(int, int) {
 CopyBandwidth measure_copy_bandwidth(std::size_t bytes, int) {
     CopyBandwidth r;
     r.bytes = bytes;
+    r.error = kNotCompiled;
+    return r;
+}
+
+DivergenceRun run_divergence(simt::Pattern pattern, int64_t elements, int iterations, int, int) {
+    DivergenceRun r;
+    r.pattern = pattern;
+    r.elements = elements;
+    r.iterations = iterations;
     r.error = kNotCompiled;
     return r;
 }

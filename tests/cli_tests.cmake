@@ -25,12 +25,17 @@ unset(GPULAB_CLI_EXTRA)
 
 gpulab_cli_test(version 0 "gpulab ${PROJECT_VERSION}" --version)
 gpulab_cli_test(help 0 "Subcommands:.*lessons.*info.*export.*bench.*apply" --help)
-gpulab_cli_test(lessons_list 0 "elementwise-activations +ready.*simd-vs-mimd +coming" lessons)
+gpulab_cli_test(lessons_list 0 "elementwise-activations +ready.*simd-vs-mimd +ready" lessons)
 gpulab_cli_test(lessons_check_ok 0 "ok \\(elementwise-activations" lessons --check
                 ${PROJECT_SOURCE_DIR}/lessons/elementwise-activations.toml)
 gpulab_cli_test(lessons_check_bad 1 "bad-param.toml:9: parameter 'elements'" lessons --check
                 ${CMAKE_CURRENT_LIST_DIR}/data/lessons-bad/bad-param.toml)
 gpulab_cli_test(info 0 "Backends.*cpu-scalar +available.*cuda-kernel" info)
+gpulab_cli_test(bench_simd_quick_json 0 "\"op\": \"cpu-simd\".*\"isa\".*\"speedup\"" bench --quick --json --suite simd)
+gpulab_cli_test(bench_latency_quick_json 0 "\"op\": \"sweep-relu\".*\"op\": \"crossover\"" bench --quick --json --suite latency)
+set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+gpulab_cli_test(bench_unknown_suite 2 "^gpulab: unknown suite 'gpu'" bench --json --suite gpu)
+unset(GPULAB_CLI_EXTRA)
 gpulab_cli_test(bench_quick_json 0 "^\\[.*\"op\": \"relu\", \"backend\": \"cpu-scalar\".*\"fraction_of_limit\".*\\]"
                 bench --quick --json --op relu --op gelu)
 

@@ -1,9 +1,34 @@
-// The lesson text with Back / Next buttons and a step indicator (dots plus "step 2 of 5").
+// The lesson text with Back / Next buttons and a step indicator (dots plus "step 2 of 5"; steps
+// already seen are small filled dots). Checked in the GUI screenshots.
+#include <algorithm>
+
 #include "markdown.h"
 #include "shell.h"
 #include "ui_helpers.h"
 
 namespace gpulab::app {
+
+// Step indicator: one dot per step, the current one filled, then "step 2 of 5". Shared with the
+// presenter's header, which draws it with larger dots.
+void Shell::draw_step_progress(float r) {
+    const core::Lesson* l = lesson();
+    const int steps = l ? static_cast<int>(l->steps.size()) : 0;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float gap = r * 3.2f;
+    for (int i = 0; i < steps; ++i) {
+        ImVec2 c{p.x + r + gap * static_cast<float>(i), p.y + ImGui::GetFontSize() * 0.5f};
+        if (i == step_index_)
+            dl->AddCircleFilled(c, r, ImGui::ColorConvertFloat4ToU32(kAccentColour));
+        else if (i < step_index_)
+            dl->AddCircleFilled(c, r * 0.6f, IM_COL32(150, 150, 150, 255));
+        else
+            dl->AddCircle(c, r, IM_COL32(150, 150, 150, 255), 0, std::max(1.5f, r * 0.25f));
+    }
+    ImGui::Dummy({gap * static_cast<float>(steps), ImGui::GetFontSize()});
+    ImGui::SameLine();
+    ImGui::TextColored(kMutedColour, "step %d of %d", step_index_ + 1, steps);
+}
 
 void Shell::draw_lesson_text() {
     const core::Lesson* l = lesson();
@@ -15,22 +40,7 @@ void Shell::draw_lesson_text() {
     ImGui::TextWrapped("%s", l->title.c_str());
     if (fonts_.bold) ImGui::PopFont();
     const int steps = static_cast<int>(l->steps.size());
-    // Step indicator: one dot per step, the current one filled.
-    {
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const float r = ImGui::GetFontSize() * 0.22f, gap = r * 3.2f;
-        for (int i = 0; i < steps; ++i) {
-            ImVec2 c{p.x + r + gap * static_cast<float>(i), p.y + ImGui::GetFontSize() * 0.5f};
-            if (i == step_index_)
-                dl->AddCircleFilled(c, r, ImGui::ColorConvertFloat4ToU32(kAccentColour));
-            else
-                dl->AddCircle(c, r, IM_COL32(150, 150, 150, 255), 0, 1.5f);
-        }
-        ImGui::Dummy({gap * static_cast<float>(steps), ImGui::GetFontSize()});
-        ImGui::SameLine();
-        ImGui::TextColored(kMutedColour, "step %d of %d", step_index_ + 1, steps);
-    }
+    draw_step_progress(ImGui::GetFontSize() * 0.22f);
     ImGui::Separator();
     const float buttons_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
     ImGui::BeginChild("##step_text", {0, -buttons_h}, false);

@@ -1,7 +1,9 @@
-// The main menu bar: export, UI scale (fonts are rebuilt at the new size by the GUI loop) and
-// fullscreen. Checked in the GUI screenshot.
+// The main menu bar: export, UI scale (fonts are rebuilt at the new size by the GUI loop),
+// fullscreen, presenter mode with its text-size presets, the colour-blind-safe palette and reduced
+// motion. Checked in the GUI screenshot.
 #include <cstdio>
 
+#include "presenter_palette.h"
 #include "shell.h"
 #include "ui_helpers.h"
 
@@ -22,11 +24,28 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
         }
         ImGui::Separator();
         if (ImGui::MenuItem("Fullscreen", "F11", ctx.fullscreen, !ctx.headless)) fullscreen_toggle_ = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("Presenter mode", "F5", presenter_.presenting)) set_presenting(!presenter_.presenting);
+        if (ImGui::BeginMenu("Presenter text size")) {
+            for (int i = 0; i < core::kPresenterScaleCount; ++i) {
+                char label[32];
+                std::snprintf(label, sizeof label, "%.3gx", core::kPresenterScales[i]);
+                if (ImGui::MenuItem(label, nullptr, presenter_.scale_index == i)) set_presenter_scale_index(i);
+            }
+            ImGui::EndMenu();
+        }
+        bool cb = colour_blind_palette();
+        if (ImGui::MenuItem("Colour-blind-safe palette", nullptr, &cb)) set_colour_blind_palette(cb);
+        hover_tip("Okabe-Ito colours for the backends; every bar and line keeps its text label as well.");
+        ImGui::MenuItem("Reduced motion", "M in presenter mode", &presenter_.reduced_motion);
+        hover_tip("Animations hold one still frame instead of moving.");
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Lesson")) {
         if (ImGui::MenuItem("Previous step", "Left / PageUp", false, step_index_ > 0)) prev_step();
         if (ImGui::MenuItem("Next step", "Right / PageDown")) next_step();
+        ImGui::Separator();
+        if (ImGui::MenuItem("Key map", "?", presenter_.help_shown)) presenter_.help_shown = !presenter_.help_shown;
         ImGui::EndMenu();
     }
     ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize("gpulab 0.0.0: every number is measured live").x -

@@ -22,6 +22,8 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
         ImGui::TextColored(kMutedColour, "GPU frame: no timer result yet");
     hover_tip("Time the GPU spent drawing the frame, from GL_TIME_ELAPSED queries read a few frames late.");
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    draw_presenter_status();  // GPU warm-up result and presenter messages (app/presenter_frame.cpp)
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
     if (view_) view_->draw_status();
     if (jobs_.busy()) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);

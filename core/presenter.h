@@ -1,0 +1,100 @@
+// The presenter's key map and step state machine, with no window, GL or ImGui: what each key does
+// to {lesson, step, blanked, help, presenting, reduced motion, theme, scale} and which side effects
+// (run, export, enter or leave presenter mode) the app must carry out. The GUI maps its keyboard
+// (GLFW codes) onto PresenterKey and applies the returned effects; tests/test_presenter.cpp
+// checks every key and the edge cases without a window.
+//
+// Decisions an instructor can rely on:
+// - Next on the last step stays there: a lesson never ends by surprise in front of a room. The
+//   digit keys 1-9 switch lessons on purpose.
+// - While the screen is blanked, any key only unblanks; it does not also step, run or export, so
+//   waking the projector with the clicker never skips a slide.
+// - Escape closes the key-map overlay first, then unblanks, then leaves presenter mode.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpulab::core {
+
+// Physical keys the presenter understands (the app translates its own key codes into these).
+enum class PresenterKey {
+    Right, Left, Space, PageUp, PageDown, Home, End,
+    Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
+    R, E, B, Escape, Question, F5, Plus, Minus, M,
+};
+
+// What a key means.
+enum class PresenterAction {
+    Next, Prev, First, Last, Lesson, Run, Export, Blank, Escape, Help, TogglePresent, ScaleUp, ScaleDown,
+    ReducedMotion,
+};
+
+enum class Theme { Normal, Presenter };
+
+// Presenter-mode font scales: re-rasterised fonts, never a stretched bitmap.
+inline constexpr float kPresenterScales[] = {1.0f, 1.5f, 2.0f, 3.0f};
+inline constexpr int kPresenterScaleCount = 4;
+
+struct PresenterState {
+    int lesson = 0;  // index into the lesson list
+    int step = 0;    // index into that lesson's steps
+    bool blanked = false;
+    bool help_shown = false;
+    bool presenting = false;
+    bool reduced_motion = false;
+    Theme theme = Theme::Normal;
+    int scale_index = 1;  // into kPresenterScales: 1.5x by default
+};
+
+// The lessons as the state machine needs them: steps per lesson, 0 for a lesson that cannot be
+// opened (listed as coming, or its view is not built).
+struct PresenterDeck {
+    std::vector<int> steps_per_lesson;
+};
+
+struct PresenterEffects {
+    bool consumed = false;       // the key did something (or was deliberately swallowed)
+    bool lesson_changed = false;
+    bool step_changed = false;
+    bool run = false;
+    bool export_files = false;
+    bool entered_presenter = false;
+    bool left_presenter = false;
+    bool scale_changed = false;
+    std::string message;         // one line for the status bar, e.g. "lesson 7 does not exist"
+};
+
+struct PresenterInput {
+    PresenterKey key;
+    bool repeat = false;  // held down: stepping repeats, one-shot commands do not
+};
+
+std::optional<PresenterAction> presenter_action(PresenterKey key);
+// Digit1..Digit9 -> 0..8; -1 for any other key.
+int presenter_digit(PresenterKey key);
+
+// Applies one key press. Outside presenter mode only stepping, Run, Export, Help and F5 act, so
+// the letters and digits stay free for the controls.
+PresenterEffects apply_presenter_key(PresenterState& state, const PresenterInput& input, const PresenterDeck& deck);
+
+// Explicit transitions the menus and the command line use.
+PresenterEffects enter_presenter(PresenterState& state);
+PresenterEffects leave_presenter(PresenterState& state);
+
+// "Right", "PageDown", "Space", "Home", "End", "1".."9", "R", "E", "B", "Escape" (or "Esc"), "?",
+// "F5", "+", "-", "M"; case-insensitive. For the test option --script-keys.
+std::optional<PresenterKey> parse_presenter_key(std::string_view name);
+// Parses "Right,Right,B" into keys; false with `error` naming the first unknown key.
+bool parse_presenter_keys(std::string_view list, std::vector<PresenterKey>& keys, std::string& error);
+
+// The key map as rows of {keys, what they do}, for the `?` overlay and the documentation.
+struct PresenterKeyHelp {
+    const char* keys;
+    const char* meaning;
+};
+const std::vector<PresenterKeyHelp>& presenter_key_help();
+
+}  // namespace gpulab::core

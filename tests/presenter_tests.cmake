@@ -1,0 +1,75 @@
+# Presenter mode and the all-steps export, through the gpulab binary (the state machine itself is
+# tests/test_presenter.cpp). Included from app_tests.cmake after gui_tests.cmake, whose
+# gpulab_png_check, GPULAB_GUI_OUT, GPULAB_RUN_CHECK and GPULAB_NO_DISPLAY_ENV it reuses.
+set(GPULAB_PRESENT_OUT ${GPULAB_GUI_OUT}/presenter)
+
+# export --all-steps writes one picture per step, every one non-blank and different from the rest,
+# plus the lesson's JSON record.
+add_test(NAME presenter.export_all_steps
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;elementwise-activations;--all-steps;--quick;--out;${GPULAB_PRESENT_OUT}/steps"
+                 -DEXPECT_RC=0 "-DEXPECT_REGEX=step 1 of [0-9]+: .*step pictures and elementwise-activations.json"
+                 -DEXPECT_FILE=${GPULAB_PRESENT_OUT}/steps/elementwise-activations.json -P ${GPULAB_RUN_CHECK})
+set_tests_properties(presenter.export_all_steps PROPERTIES LABELS "presenter;gui" ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
+                     FIXTURES_SETUP presenter_steps TIMEOUT 240 SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+add_test(NAME presenter.export_step_pngs
+         COMMAND ${CMAKE_COMMAND} -DDIR=${GPULAB_PRESENT_OUT}/steps -DPREFIX=elementwise-activations
+                 -DPNG_CHECK=$<TARGET_FILE:gpulab_png_check> -DMIN_COUNT=2 -DWIDTH=1600 -DHEIGHT=900
+                 -P ${CMAKE_CURRENT_LIST_DIR}/check_step_pngs.cmake)
+add_test(NAME presenter.export_json
+         COMMAND ${CMAKE_COMMAND} "-DCMD=grep;-c;hardware;${GPULAB_PRESENT_OUT}/steps/elementwise-activations.json"
+                 -DEXPECT_RC=0 "-DEXPECT_REGEX=[0-9]" -P ${GPULAB_RUN_CHECK})
+set_tests_properties(presenter.export_step_pngs presenter.export_json PROPERTIES LABELS "presenter;gui"
+                     FIXTURES_REQUIRED presenter_steps)
+
+# The presenter theme: the presenter layout at 1920x1080, still one distinct picture per step.
+add_test(NAME presenter.export_theme
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;elementwise-activations;--all-steps;--quick;--theme;presenter;--size;1920x1080;--out;${GPULAB_PRESENT_OUT}/theme"
+                 -DEXPECT_RC=0 "-DEXPECT_REGEX=step pictures" -P ${GPULAB_RUN_CHECK})
+set_tests_properties(presenter.export_theme PROPERTIES LABELS "presenter;gui" ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
+                     FIXTURES_SETUP presenter_theme TIMEOUT 240 SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+add_test(NAME presenter.export_theme_pngs
+         COMMAND ${CMAKE_COMMAND} -DDIR=${GPULAB_PRESENT_OUT}/theme -DPREFIX=elementwise-activations
+                 -DPNG_CHECK=$<TARGET_FILE:gpulab_png_check> -DMIN_COUNT=2 -DWIDTH=1920 -DHEIGHT=1080
+                 -P ${CMAKE_CURRENT_LIST_DIR}/check_step_pngs.cmake)
+set_tests_properties(presenter.export_theme_pngs PROPERTIES LABELS "presenter;gui" FIXTURES_REQUIRED presenter_theme)
+
+# Bad input: one clear line and the usage exit code, display or not.
+add_test(NAME presenter.bad_script_key
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;--script-keys;Right,Jump" -DEXPECT_RC=2
+                 "-DEXPECT_REGEX=--script-keys: unknown key 'Jump'" -P ${GPULAB_RUN_CHECK})
+add_test(NAME presenter.bad_theme
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--out;${GPULAB_PRESENT_OUT}/x;--theme;loud"
+                 -DEXPECT_RC=2 "-DEXPECT_REGEX=--theme" -P ${GPULAB_RUN_CHECK})
+add_test(NAME presenter.bad_scale
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;--present;--present-scale;4" -DEXPECT_RC=2
+                 "-DEXPECT_REGEX=--present-scale" -P ${GPULAB_RUN_CHECK})
+set_tests_properties(presenter.bad_script_key presenter.bad_theme presenter.bad_scale PROPERTIES
+                     LABELS presenter ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}")
+
+if(GPULAB_XVFB_RUN)
+    set(xvfb "${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24")
+    # Start presenting, step twice, blank and wake, leave with Escape: the keys go through the
+    # same queue as real presses, and the final state is printed and matched.
+    add_test(NAME presenter.gui_keys
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${xvfb};$<TARGET_FILE:gpulab>;--present;--script-keys;Right,Right,B,B,Escape;--frames;60;--screenshot;${GPULAB_PRESENT_OUT}/keys.png"
+                     -DEXPECT_RC=0
+                     "-DEXPECT_REGEX=presenter lesson=elementwise-activations step=3 of [0-9]+ presenting=no blanked=no help=no"
+                     -DEXPECT_FILE=${GPULAB_PRESENT_OUT}/keys.png -P ${GPULAB_RUN_CHECK})
+    # A clicker (Page Down, Page Up), the key map, at 2x; stays in presenter mode.
+    add_test(NAME presenter.gui_clicker_help
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${xvfb};$<TARGET_FILE:gpulab>;--present;--present-scale;2;--script-keys;PageDown,PageDown,PageUp,?;--frames;60;--screenshot;${GPULAB_PRESENT_OUT}/help.png"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=step=2 of [0-9]+ presenting=yes blanked=no help=yes"
+                     -DEXPECT_FILE=${GPULAB_PRESENT_OUT}/help.png -P ${GPULAB_RUN_CHECK})
+    # An out-of-range monitor is a clear line and the primary monitor, not a failure.
+    add_test(NAME presenter.gui_monitor_fallback
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${xvfb};$<TARGET_FILE:gpulab>;--present;--monitor;5;--frames;5"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=--monitor 5: 1 monitor is connected.*using the primary monitor"
+                     -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(presenter.gui_keys presenter.gui_clicker_help presenter.gui_monitor_fallback PROPERTIES
+                         LABELS "presenter;gui" ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
+                         FIXTURES_SETUP presenter_gui TIMEOUT 120)
+    add_test(NAME presenter.gui_keys_png COMMAND gpulab_png_check ${GPULAB_PRESENT_OUT}/keys.png 200 1600 900)
+    add_test(NAME presenter.gui_help_png COMMAND gpulab_png_check ${GPULAB_PRESENT_OUT}/help.png 200 1920 1080)
+    set_tests_properties(presenter.gui_keys_png presenter.gui_help_png PROPERTIES LABELS "presenter;gui"
+                         FIXTURES_REQUIRED presenter_gui)
+endif()
