@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "conv2d.h"
 #include "op_desc.h"
 #include "tensor.h"
 
@@ -69,6 +70,18 @@ public:
     virtual LimitResult bandwidth_limit(std::size_t bytes) = 0;
     // For display through CUDA-GL interop: device pointer to the last run's output, else nullptr.
     virtual const void* device_output() const { return nullptr; }
+
+    // [SECTION] convolution (lesson conv-sliding-window). Backends that do not implement it keep
+    // these defaults and show as "does not offer conv2d".
+    virtual bool supports_conv2d(const Conv2dDesc&) const { return false; }
+    // input N,C,H,W; filters K,C,R,S; output N,K,P,Q (already shaped). Never throws.
+    virtual RunResult run_conv2d(const Conv2dDesc&, const Tensor& /*input*/, const Tensor& /*filters*/,
+                                 Tensor& /*output*/) {
+        return {false, std::string(name()) + " does not offer conv2d", {}};
+    }
+    // What actually ran, for peers: oneDNN's implementation string, cuDNN's chosen algorithm and
+    // math type, "tiled 16x16 + halo" for our kernel. Empty before the first run.
+    virtual std::string conv2d_implementation(const Conv2dDesc&) const { return ""; }
 };
 
 using BackendList = std::vector<std::unique_ptr<Backend>>;

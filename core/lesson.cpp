@@ -46,6 +46,23 @@ const std::vector<ParamSpec> kSimdMimdParams = {
      "the loop timed scalar vs vectorised"},
     {"elements", ParamSpec::Type::Int, 1024, double(int64_t{1} << 28), {}, "size of the SIMD comparison"},
 };
+const std::vector<ParamSpec> kConv2dParams = {
+    {"filter", ParamSpec::Type::String, 0, 0,
+     {"identity", "box", "gaussian", "sharpen", "sobel-x", "sobel-y", "laplacian", "emboss", "custom"},
+     "the filter that slides over the input"},
+    {"kernel", ParamSpec::Type::Int, 1, 7, {}, "filter size for box / gaussian (odd)"},
+    {"padding", ParamSpec::Type::String, 0, 0, {"zero", "none"}, "zero padding (same size) or none (valid only)"},
+    {"stride", ParamSpec::Type::Int, 1, 2, {}, "step between filter positions"},
+    {"image", ParamSpec::Type::String, 0, 0, {}, "input picture; empty: the built-in test image"},
+    {"height", ParamSpec::Type::Int, 1, 16384, {}, "built-in image height"},
+    {"width", ParamSpec::Type::Int, 1, 16384, {}, "built-in image width"},
+    {"layer_mode", ParamSpec::Type::Bool, 0, 0, {}, "CNN layer: C input channels, K filters of C x R x S"},
+    {"batch", ParamSpec::Type::Int, 1, 64, {}, "N in layer mode"},
+    {"channels", ParamSpec::Type::Int, 1, 256, {}, "C in layer mode"},
+    {"filters", ParamSpec::Type::Int, 1, 256, {}, "K in layer mode"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"sliding", "all-at-once", "channels", "pooling"},
+     "the view the step puts in front"},
+};
 const std::vector<ParamSpec> kNoParams = {};
 const std::set<std::string> kPredictKeys = {"question", "choices", "reveal"};
 
@@ -292,7 +309,7 @@ const std::vector<ParamSpec>* workload_params(std::string_view workload) {
     if (workload == "activation") return &kActivationParams;
     if (workload == "latency") return &kLatencyParams;
     if (workload == "simd-mimd") return &kSimdMimdParams;
-    if (workload == "conv2d") return &kNoParams;
+    if (workload == "conv2d") return &kConv2dParams;
     return nullptr;
 }
 

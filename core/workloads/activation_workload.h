@@ -41,6 +41,8 @@ struct BackendReport {
     std::vector<int64_t> samples_ns;  // total time of each timed run, in order (live plot history)
     std::vector<PhaseTimes> phases;   // the same runs split into upload / compute / download
     double gbps = 0.0;                // declared bytes / median compute time
+    double gflops = 0.0;              // declared flops / median compute time (compute-bound ops: conv2d)
+    std::string implementation;       // what a library peer ran (conv2d), see Backend::conv2d_implementation
     double gbps_with_transfers = 0.0; // declared bytes / median total time
     LimitResult limit;                // measured copy bandwidth of this backend (same run)
     double fraction_of_limit = 0.0;   // gbps / limit.gbps
