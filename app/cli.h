@@ -11,9 +11,6 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
-// The built-in lessons/ folder followed by any --lesson-dir folders.
-std::vector<std::string> lesson_directories(const std::vector<std::string>& extra);
-
 int cmd_lessons(const std::vector<std::string>& check_files, const std::vector<std::string>& lesson_dirs);
 int cmd_info();
 
@@ -32,7 +29,14 @@ struct ApplyOptions {
     std::string input, output;
     std::string backend = "cpu-parallel";
     double alpha = 0.01;
+    // conv2d (cli_apply_conv.cpp)
+    std::string filter;       // a named filter, or empty with kernel_path
+    std::string kernel_path;  // custom filter .npy: (R, S) or (K, C, R, S)
+    long long filter_size = 3;  // box / gaussian size
+    std::string pad = "zero";
+    long long stride = 1;
 };
 int cmd_apply(const ApplyOptions& options);
+int cmd_apply_conv(const ApplyOptions& options);
 
 }  // namespace gpulab::app

@@ -20,9 +20,10 @@ bool ends_with_npy(const std::string& path) {
 }  // namespace
 
 int cmd_apply(const ApplyOptions& o) {
+    if (o.op == "conv2d") return cmd_apply_conv(o);
     auto activation = core::parse_activation(o.op);
     if (!activation) {
-        std::fprintf(stderr, "gpulab: unknown op '%s' (expected relu, leaky-relu, sigmoid, tanh or gelu)\n", o.op.c_str());
+        std::fprintf(stderr, "gpulab: unknown op '%s' (expected relu, leaky-relu, sigmoid, tanh, gelu or conv2d)\n", o.op.c_str());
         return kExitUsage;
     }
     if (!ends_with_npy(o.output)) {

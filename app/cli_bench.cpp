@@ -8,6 +8,7 @@
 
 #include "backend_set.h"
 #include "cli.h"
+#include "cli_bench_conv.h"
 #include "cli_bench_latency.h"
 #include "cli_bench_simd.h"
 #include "format.h"
@@ -100,8 +101,9 @@ int cmd_bench(const BenchOptions& o) {
         }
     }
 
-    if (o.suite != "all" && o.suite != "activation" && o.suite != "latency" && o.suite != "simd") {
-        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd or all)\n",
+    if (o.suite != "all" && o.suite != "activation" && o.suite != "latency" && o.suite != "simd" &&
+        o.suite != "conv") {
+        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd, conv or all)\n",
                      o.suite.c_str());
         return kExitUsage;
     }
@@ -124,7 +126,7 @@ int cmd_bench(const BenchOptions& o) {
     }
     bool first = true;
     int failures = 0;
-    if (o.suite == "latency" || o.suite == "simd") sizes.clear();
+    if (o.suite == "latency" || o.suite == "simd" || o.suite == "conv") sizes.clear();
     for (long long n : sizes) {
         for (core::Activation a : ops) {
             core::ActivationParams p;
@@ -151,6 +153,7 @@ int cmd_bench(const BenchOptions& o) {
     }
     if (o.suite == "all" || o.suite == "latency") bench_latency(o, chosen, first);
     if (o.suite == "all" || o.suite == "simd") failures += bench_simd(o, first);
+    if (o.suite == "all" || o.suite == "conv") failures += bench_conv(o, chosen, first);
     if (o.json) std::printf("\n]\n");
     return failures == 0 ? kExitOk : kExitFailure;
 }

@@ -2,18 +2,11 @@
 #include <cstdio>
 
 #include "cli.h"
+#include "lesson_directories.h"
 #include "lesson.h"
 #include "resources.h"
 
 namespace gpulab::app {
-
-std::vector<std::string> lesson_directories(const std::vector<std::string>& extra) {
-    std::vector<std::string> dirs;
-    std::filesystem::path builtin = find_resource("lessons");
-    if (!builtin.empty()) dirs.push_back(builtin.string());
-    dirs.insert(dirs.end(), extra.begin(), extra.end());
-    return dirs;
-}
 
 int cmd_lessons(const std::vector<std::string>& check_files, const std::vector<std::string>& lesson_dirs) {
     if (!check_files.empty()) {

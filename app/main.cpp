@@ -84,17 +84,29 @@ int main(int argc, char** argv) {
     bench->add_flag("--quick", bench_options.quick, "One small size and few samples");
     bench->add_option("--op", bench_options.ops, "Only these ops: relu, leaky-relu, sigmoid, tanh, gelu");
     bench->add_option("--backend", bench_options.backends, "Only these backends, e.g. cpu-parallel");
-    bench->add_option("--suite", bench_options.suite, "activation, latency (size sweep, GPU fixed costs), simd (SIMD, MIMD, divergence) or all")
+    bench->add_option("--suite", bench_options.suite, "activation, latency (size sweep, GPU fixed costs), simd (SIMD, MIMD, divergence), conv (convolution) or all")
         ->capture_default_str();
     bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")
         ->check(CLI::Range(1LL, 1LL << 34));
 
-    auto* apply = cli.add_subcommand("apply", "Apply one op to a .npy or image file and write a .npy");
+    auto* apply = cli.add_subcommand("apply", "Apply one op to a .npy or image file and write a .npy (conv2d: cross-correlation, kernel not flipped)");
     ApplyOptions apply_options;
-    apply->add_option("op", apply_options.op, "relu | leaky-relu | sigmoid | tanh | gelu")->required();
+    apply->add_option("op", apply_options.op, "relu | leaky-relu | sigmoid | tanh | gelu | conv2d")->required();
+    apply->add_option("--filter", apply_options.filter,
+                      "conv2d: identity | box | gaussian | sharpen | sobel-x | sobel-y | laplacian | emboss. "
+                      "Cross-correlation as CNNs compute it: the kernel is NOT flipped");
+    apply->add_option("--kernel", apply_options.kernel_path,
+                      "conv2d: custom filter .npy, (R, S) or (K, C, R, S), odd square (not flipped)");
+    apply->add_option("--filter-size", apply_options.filter_size, "conv2d: box / gaussian size (odd, 1..7)")
+        ->capture_default_str();
+    apply->add_option("--pad", apply_options.pad, "conv2d: zero (same size) or none (valid only)")
+        ->capture_default_str();
+    apply->add_option("--stride", apply_options.stride, "conv2d: step between filter positions")
+        ->capture_default_str();
     apply->add_option("--input", apply_options.input,
-                      "float32 .npy (C order), or an image (read as grayscale mapped to [-1, 1])")->required();
-    apply->add_option("--output", apply_options.output, "Output .npy (float32)")->required();
+                      "float32 .npy (C order), or an image (read as grayscale mapped to [-1, 1]; "
+                      "conv2d: grayscale [0, 1], or .npy (H, W) or (C, H, W))")->required();
+    apply->add_option("--output", apply_options.output, "Output .npy (float32); conv2d: (K, P, Q), or (P, Q) for one filter")->required();
     apply->add_option("--backend", apply_options.backend, "cpu-scalar | cpu-parallel | cuda-kernel | cudnn")
         ->capture_default_str();
     apply->add_option("--alpha", apply_options.alpha, "Slope for leaky-relu")->capture_default_str();

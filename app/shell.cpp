@@ -7,8 +7,11 @@
 #include <filesystem>
 
 #include "activation_view.h"
+#include "backend_set.h"
+#include "conv2d_view.h"
 #include "gpu_backends.h"
 #include "latency_view.h"
+#include "lesson_directories.h"
 #include "simd_mimd_view.h"
 #include "resources.h"
 
@@ -19,15 +22,10 @@ Shell::Shell() = default;
 Shell::~Shell() = default;
 
 bool Shell::init(const Options& options, std::string& error) {
-    std::vector<std::string> dirs;
-    std::filesystem::path builtin = find_resource("lessons");
-    if (!builtin.empty()) dirs.push_back(builtin.string());
-    for (const auto& d : options.lesson_dirs) dirs.push_back(d);
-    catalog_ = core::load_lessons(dirs);
+    catalog_ = core::load_lessons(lesson_directories(options.lesson_dirs));
 
-    backends_ = core::make_cpu_backends();
-    for (auto& b : gpu::make_backends()) backends_.push_back(std::move(b));
-    for (auto& b : backends_) backend_ptrs_.push_back(b.get());
+    backends_ = make_all_backends();
+    backend_ptrs_ = raw_pointers(backends_);
     host_.backends = backend_ptrs_;
     host_.jobs = &jobs_;
 
@@ -68,6 +66,7 @@ LessonView* Shell::view_for(const std::string& workload) {
     if (workload == "activation") v = std::make_unique<ActivationView>(host_);
     else if (workload == "latency") v = std::make_unique<LatencyView>(host_);
     else if (workload == "simd-mimd") v = std::make_unique<SimdMimdView>(host_);
+    else if (workload == "conv2d") v = std::make_unique<Conv2dView>(host_);
     if (!v) return nullptr;
     return views_.emplace(workload, std::move(v)).first->second.get();
 }

@@ -12,7 +12,11 @@
 
 namespace gpulab::core {
 
-enum class Padding { Zero, None };  // Zero: "same" size for stride 1 (pad = R/2); None: valid only
+enum class Padding { Zero, None };
+// Limits validate() enforces: odd kernels up to 15x15 (custom files), strides up to 8.
+inline constexpr int64_t kMaxConv2dKernel = 15;
+inline constexpr int64_t kMaxConv2dStride = 8;
+  // Zero: "same" size for stride 1 (pad = R/2); None: valid only
 
 struct Conv2dDesc {
     int64_t batch = 1;     // N

@@ -13,6 +13,8 @@
 #include <string>
 
 #include "clock.h"
+#include "cpu_conv2d.h"
+#include "cpu_scalar.h"
 #include "cpu_limit.h"
 #include "memory.h"
 #include "thread_pool.h"
@@ -143,6 +145,26 @@ public:
     }
 
     LimitResult bandwidth_limit(std::size_t bytes) override { return measure_parallel_copy_limit(bytes); }
+
+    // [SECTION] convolution: direct, threaded over output rows, vectorised across columns (cpu_conv2d.h)
+    bool supports_conv2d(const Conv2dDesc& d) const override { return d.validate().empty(); }
+
+    RunResult run_conv2d(const Conv2dDesc& d, const Tensor& input, const Tensor& filters, Tensor& output) override {
+        RunResult r;
+        r.error = conv2d_size_error(d, input, filters, output);
+        if (!r.error.empty()) return r;
+        try {
+            const int64_t t0 = now_ns();
+            conv2d_parallel(d, input.ptr(), filters.ptr(), output.ptr());
+            r.t.compute_ns = now_ns() - t0;
+            r.ok = true;
+        } catch (const std::exception& e) {
+            r.error = std::string("cpu-parallel conv2d failed: ") + e.what();
+        }
+        return r;
+    }
+
+    std::string conv2d_implementation(const Conv2dDesc& d) const override { return conv2d_parallel_implementation(d); }
 
 private:
     std::string description_;

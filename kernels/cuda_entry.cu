@@ -1,5 +1,5 @@
 // The CUDA build's implementation of gpu_backends.h: what device is there (probe), which GPU
-// backends exist (make_backends), and the one-line version caption.
+// backends exist (make_backends, make_conv2d_extra_backends), and the one-line version caption.
 //
 // probe() asks, in order: driver and runtime versions (these work without a device),
 // cudaGetDeviceCount, the device's properties, cudaFree(nullptr) (which creates the context: the
@@ -106,6 +106,12 @@ core::BackendList make_backends() {
     core::BackendList list;
     list.push_back(detail::make_cuda_kernel_backend());
     list.push_back(detail::make_cudnn_backend());
+    return list;
+}
+
+core::BackendList make_conv2d_extra_backends() {
+    core::BackendList list;
+    list.push_back(detail::make_cuda_naive_backend());
     return list;
 }
 

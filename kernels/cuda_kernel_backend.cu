@@ -1,18 +1,26 @@
-// Backend "cuda-kernel": gpulab's own CUDA kernels (activation.cu) behind core::Backend.
+// Backends "cuda-kernel" and "cuda-naive": gpulab's own CUDA kernels behind core::Backend.
 //
-// What it computes: every activation of core::Activation with the formulas of core/hd_math.h.
-// Thread mapping: one float4 per thread per grid-stride step, scalar head and tail (activation.cu).
+// What they compute: cuda-kernel runs every activation of core::Activation with the formulas of
+// core/hd_math.h (activation.cu) and 2D convolution with the tiled shared-memory kernel
+// (conv2d.cu; the naive one for strides above 4, where a tile has nothing to reuse). cuda-naive
+// exists for the convolution lesson only: the same convolution with one thread per output and no
+// shared memory, so the lesson can show what the tile buys. It offers no activation (supports()
+// is false), and make_conv2d_extra_backends() lists it, not make_backends().
+// Thread mappings: one float4 per thread per grid-stride step for activations (activation.cu);
+// 16x16 outputs per block over a shared input tile, or one output per thread (conv2d.cu).
 // Timing and staging: StagedGpuBackend (staged_backend.cuh): upload, compute and download phases,
 // each bracketed by CUDA events on one stream; pinned staging buffers that grow as needed.
 //
 // Verified by tests/test_gpu_backends.cpp: equal to cpu-scalar for all five activations at sizes
-// 1, 31, 33, 1000 and 2^20+7, and at input/output offsets that exercise the head and tail paths.
+// 1, 31, 33, 1000 and 2^20+7, and at input/output offsets that exercise the head and tail paths;
+// and by tests/test_gpu_conv2d.cpp: both convolution kernels equal to cpu-scalar.
 #include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
 
 #include "activation.cuh"
+#include "conv2d.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
 #include "gpu_internal.h"
@@ -31,10 +39,45 @@ public:
                "neighbouring elements at a time (float4), striding over the whole array.";
     }
     bool supports(const core::OpDesc& op) const override { return op.kind == core::OpKind::Activation; }
+    std::string conv2d_implementation(const core::Conv2dDesc& d) const override {
+        if (!supports_conv2d(d)) return "";
+        if (conv2d_kernel_for(d) == Conv2dKernel::Tiled) return conv2d_kernel_label(Conv2dKernel::Tiled);
+        return std::string(conv2d_kernel_label(Conv2dKernel::Naive)) +
+               " (stride above 4: windows share too few inputs for a tile to pay)";
+    }
 
 protected:
     void compute(const core::OpDesc& op, const float* d_in, float* d_out, int64_t n, cudaStream_t stream) override {
         launch_activation(op, d_in, d_out, n, stream);
+    }
+    std::string conv2d_problem(const core::Conv2dDesc& d) const override { return conv2d_kernel_problem(d); }
+    void compute_conv2d(const core::Conv2dDesc& d, const float* d_in, const float* d_filters, float* d_out,
+                        cudaStream_t stream) override {
+        launch_conv2d(conv2d_kernel_for(d), d, d_in, d_filters, d_out, stream);
+    }
+};
+
+class CudaNaiveBackend final : public StagedGpuBackend {
+public:
+    std::string_view name() const override { return "cuda-naive"; }
+    std::string_view description() const override {
+        return "The simplest CUDA convolution: one GPU thread per output pixel, every filter tap read from "
+               "global memory; compare with cuda-kernel's shared-memory tiles.";
+    }
+    bool supports(const core::OpDesc&) const override { return false; }
+    std::string conv2d_implementation(const core::Conv2dDesc& d) const override {
+        return supports_conv2d(d) ? conv2d_kernel_label(Conv2dKernel::Naive) : "";
+    }
+
+protected:
+    // Never reached: StagedGpuBackend::run() asks supports() first.
+    void compute(const core::OpDesc& op, const float*, float*, int64_t, cudaStream_t) override {
+        throw CudaError("cuda-naive does not offer " + op.label());
+    }
+    std::string conv2d_problem(const core::Conv2dDesc& d) const override { return conv2d_kernel_problem(d); }
+    void compute_conv2d(const core::Conv2dDesc& d, const float* d_in, const float* d_filters, float* d_out,
+                        cudaStream_t stream) override {
+        launch_conv2d(Conv2dKernel::Naive, d, d_in, d_filters, d_out, stream);
     }
 };
 
@@ -47,6 +90,8 @@ namespace gpulab::gpu {
 std::unique_ptr<core::Backend> detail::make_cuda_kernel_backend() {
     return std::make_unique<cuda::CudaKernelBackend>();
 }
+
+std::unique_ptr<core::Backend> detail::make_cuda_naive_backend() { return std::make_unique<cuda::CudaNaiveBackend>(); }
 
 core::RunResult run_activation_at_offsets(const core::OpDesc& op, const core::Tensor& in, core::Tensor& out,
                                           int in_offset, int out_offset) {

@@ -44,6 +44,11 @@ const GpuProbe& probe();
 // Devices panel can list every backend with its reason.
 core::BackendList make_backends();
 
+// GPU backends that only the convolution lesson lists, after make_backends(): "cuda-naive", the
+// one-thread-per-output kernel that cuda-kernel's tiled kernel is compared with. Kept apart so the
+// other lessons' columns stay cuda-kernel and cudnn. Always returned, even when unusable.
+core::BackendList make_conv2d_extra_backends();
+
 // "CUDA 13.0 runtime, driver 13.0, cuDNN 9.13.0" or the reason there is none; for captions.
 std::string version_summary();
 

@@ -10,10 +10,12 @@
 
 namespace gpulab::gpu::detail {
 
-// Hand-written kernels (cuda_kernel_backend.cu).
+// Hand-written kernels (cuda_kernel_backend.cu): cuda-kernel, and cuda-naive for the conv lesson.
 std::unique_ptr<core::Backend> make_cuda_kernel_backend();
+std::unique_ptr<core::Backend> make_cuda_naive_backend();
 
-// cudnnActivationForward (cudnn_backend.cu), or the "not found at build time" backend.
+// cudnnActivationForward and cudnnConvolutionForward (cudnn_backend.cu), or the "not found at
+// build time" backend.
 std::unique_ptr<core::Backend> make_cudnn_backend();
 
 // Fills the cudnn_* fields of the probe. Called once from probe(), after the CUDA fields are set

@@ -58,6 +58,13 @@ core::BackendList make_backends() {
     return list;
 }
 
+core::BackendList make_conv2d_extra_backends() {
+    core::BackendList list;
+    list.push_back(
+        std::make_unique<MissingGpuBackend>("cuda-naive", "One-thread-per-output CUDA convolution (not built)"));
+    return list;
+}
+
 std::string version_summary() { return "CUDA not compiled in"; }
 
 InteropCheck check_gl_interop() { return {false, "host upload: CUDA not compiled in"}; }

@@ -4,7 +4,10 @@
 // inside cuDNN (cudnn). The phase picture is in staged_backend.cuh. Beside the event-timed phases,
 // launch_ns is the host clock around compute(), i.e. what enqueuing the work cost the CPU.
 //
-// Verified by tests/test_gpu_backends.cpp, gpu suite (and the backends suite for the no-device path).
+// run_conv2d is the same sequence with the filter bank uploaded beside the input.
+//
+// Verified by tests/test_gpu_backends.cpp, gpu suite (and the backends suite for the no-device path),
+// and for run_conv2d by tests/test_gpu_conv2d.cpp.
 #include "staged_backend.cuh"
 
 #include <cstring>
@@ -84,12 +87,12 @@ core::Availability StagedGpuBackend::can_allocate(std::size_t bytes) const {
     core::Availability av = availability();
     if (!av.ok) return av;
     // Buffers we already hold are freed before larger ones are allocated, so they count as room.
-    const std::size_t held = d_in_.capacity_bytes() + d_out_.capacity_bytes();
+    const std::size_t held = d_in_.capacity_bytes() + d_out_.capacity_bytes() + d_filters_.capacity_bytes();
     const std::size_t need = bytes > held ? bytes - held : 0;
     core::Availability dev = device_room(need);
     if (!dev.ok) return dev;
     // The pinned staging buffers mirror the device buffers in host memory.
-    const std::size_t pinned_held = h_in_.capacity_bytes() + h_out_.capacity_bytes();
+    const std::size_t pinned_held = h_in_.capacity_bytes() + h_out_.capacity_bytes() + h_filters_.capacity_bytes();
     return core::check_host_allocation(bytes > pinned_held ? bytes - pinned_held : 0);
 }
 
@@ -173,6 +176,94 @@ core::RunResult StagedGpuBackend::run(const core::OpDesc& op, const core::Tensor
     if (!r.ok && stream_) {
         // Work enqueued before the failure may still read our buffers: let it finish before the
         // next run can reallocate them, and find out whether the failure poisoned the context.
+        if (note_if_context_lost(stream_->get(), r.error)) {
+            r.error += " (the CUDA context is now unusable: restart gpulab to use the GPU again)";
+        }
+    }
+    return r;
+}
+
+core::RunResult StagedGpuBackend::run_conv2d(const core::Conv2dDesc& d, const core::Tensor& input,
+                                             const core::Tensor& filters, core::Tensor& output) {
+    core::RunResult r;
+    try {
+        const core::Availability av = availability();
+        if (!av.ok) {
+            r.error = av.reason;
+            return r;
+        }
+        const std::string problem = conv2d_problem(d);
+        if (!problem.empty()) {
+            r.error = std::string(name()) + ": " + problem;
+            return r;
+        }
+        // Element counts, not shapes: a single-channel image may come as (H, W) or (1, 1, H, W).
+        const auto check_count = [&r](const char* what, const core::Tensor& t, int64_t want) {
+            if (t.size() == want) return true;
+            r.error = std::string(what) + " has " + std::to_string(t.size()) + " elements, the shape needs " +
+                      std::to_string(want);
+            return false;
+        };
+        if (!check_count("conv2d input", input, d.input_elements()) ||
+            !check_count("conv2d filters", filters, d.filter_elements()) ||
+            !check_count("conv2d output", output, d.output_elements())) {
+            return r;
+        }
+        has_output_ = false;
+        ensure_ready();
+        const auto n_in = static_cast<std::size_t>(d.input_elements());
+        const auto n_filt = static_cast<std::size_t>(d.filter_elements());
+        const auto n_out = static_cast<std::size_t>(d.output_elements());
+        if (n_in > d_in_.capacity() || n_filt > d_filters_.capacity() || n_out > d_out_.capacity() ||
+            n_in > h_in_.capacity() || n_filt > h_filters_.capacity() || n_out > h_out_.capacity()) {
+            // Before any allocation: refuse with a sentence rather than fail inside cudaMalloc.
+            const core::Availability room = can_allocate((n_in + n_filt + n_out) * sizeof(float));
+            if (!room.ok) {
+                r.error = room.reason;
+                return r;
+            }
+        }
+        h_in_.reserve(n_in);
+        h_filters_.reserve(n_filt);
+        h_out_.reserve(n_out);
+        d_in_.reserve(n_in);
+        d_filters_.reserve(n_filt);
+        d_out_.reserve(n_out);
+
+        const cudaStream_t s = stream_->get();
+        prepare_conv2d(d, s);
+
+        // Host copies into pinned staging, not timed (see run()).
+        std::memcpy(h_in_.data(), input.ptr(), n_in * sizeof(float));
+        std::memcpy(h_filters_.data(), filters.ptr(), n_filt * sizeof(float));
+
+        timer_->mark(0, s);
+        GPULAB_CUDA_CHECK(
+            cudaMemcpyAsync(d_in_.data(), h_in_.data(), n_in * sizeof(float), cudaMemcpyHostToDevice, s));
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_filters_.data(), h_filters_.data(), n_filt * sizeof(float),
+                                          cudaMemcpyHostToDevice, s));
+        timer_->mark(1, s);
+        const int64_t launch_start = core::now_ns();
+        compute_conv2d(d, d_in_.data(), d_filters_.data(), d_out_.data(), s);
+        r.t.launch_ns = core::now_ns() - launch_start;
+        timer_->mark(2, s);
+        GPULAB_CUDA_CHECK(
+            cudaMemcpyAsync(h_out_.data(), d_out_.data(), n_out * sizeof(float), cudaMemcpyDeviceToHost, s));
+        timer_->mark(3, s);
+        timer_->wait_last();
+
+        r.t.upload_ns = timer_->phase_ns(0);
+        r.t.compute_ns = timer_->phase_ns(1);
+        r.t.download_ns = timer_->phase_ns(2);
+        std::memcpy(output.ptr(), h_out_.data(), n_out * sizeof(float));
+        has_output_ = true;
+        r.ok = true;
+    } catch (const std::exception& e) {
+        r.error = e.what();
+    } catch (...) {
+        r.error = std::string(name()) + ": unknown error";
+    }
+    if (!r.ok && stream_) {
         if (note_if_context_lost(stream_->get(), r.error)) {
             r.error += " (the CUDA context is now unusable: restart gpulab to use the GPU again)";
         }

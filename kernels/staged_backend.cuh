@@ -21,8 +21,15 @@
 // first failing run detects this, says so in its error, and from then on availability() of every
 // GPU backend reports "CUDA context lost ..." instead of failing each run with an old message.
 //
+// Convolution (run_conv2d) uses the same machinery with two inputs: the upload phase copies the
+// input image(s) AND the filter bank, between the same marks 0 and 1; compute_conv2d() is the
+// compute phase; the N,K,P,Q output is the download and stays in d_out_ for device_output().
+// Anything a backend must decide per shape before it can enqueue (cuDNN's algorithm search and
+// workspace) happens in prepare_conv2d(), before mark 0, so it is never timed as a phase.
+//
 // Verified by tests/test_gpu_backends.cpp (phases positive, device_output non-null, results equal
-// cpu-scalar, bandwidth_limit ok, oversize requests refused).
+// cpu-scalar, bandwidth_limit ok, oversize requests refused) and tests/test_gpu_conv2d.cpp (the
+// convolution path of every GPU backend against cpu-scalar).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -54,7 +61,24 @@ public:
     core::LimitResult bandwidth_limit(std::size_t bytes) override;
     const void* device_output() const override { return has_output_ ? d_out_.data() : nullptr; }
 
+    // Shape checks through conv2d_problem(); the run itself as in the picture above.
+    bool supports_conv2d(const core::Conv2dDesc& d) const override { return conv2d_problem(d).empty(); }
+    core::RunResult run_conv2d(const core::Conv2dDesc& d, const core::Tensor& input, const core::Tensor& filters,
+                               core::Tensor& output) override;
+
 protected:
+    // Empty when this backend can run `d`, else the sentence run_conv2d returns. The default is the
+    // refusal of a backend without convolution.
+    virtual std::string conv2d_problem(const core::Conv2dDesc&) const {
+        return std::string(name()) + " does not offer conv2d";
+    }
+    // Before the timed phases of each conv run, after the buffers exist. Throws CudaError.
+    virtual void prepare_conv2d(const core::Conv2dDesc&, cudaStream_t) {}
+    // Enqueues d_out = conv(d_in, d_filters) (N,K,P,Q from N,C,H,W and K,C,R,S) on `stream`,
+    // without waiting. Only called when conv2d_problem(d) is empty. Throws CudaError.
+    virtual void compute_conv2d(const core::Conv2dDesc& d, const float* d_in, const float* d_filters, float* d_out,
+                                cudaStream_t stream) = 0;
+
     // Enqueues d_out[i] = op(d_in[i]) for i < n on `stream`, without waiting. Throws CudaError.
     virtual void compute(const core::OpDesc& op, const float* d_in, float* d_out, int64_t n,
                          cudaStream_t stream) = 0;
@@ -71,8 +95,8 @@ private:
     std::unique_ptr<Stream> stream_;
     std::unique_ptr<PhaseTimer> timer_;
     bool ready_ = false;
-    PinnedBuffer<float> h_in_, h_out_;
-    DeviceBuffer<float> d_in_, d_out_;
+    PinnedBuffer<float> h_in_, h_out_, h_filters_;
+    DeviceBuffer<float> d_in_, d_out_, d_filters_;
     bool has_output_ = false;
 };
 

@@ -2,5 +2,6 @@
 include(${CMAKE_CURRENT_LIST_DIR}/gl_tests.cmake OPTIONAL)   # GL layer: offscreen context, tensor textures
 include(${CMAKE_CURRENT_LIST_DIR}/gui_tests.cmake OPTIONAL)  # GUI smoke test, headless export
 include(${CMAKE_CURRENT_LIST_DIR}/simd_gui_tests.cmake OPTIONAL)  # SIMD-vs-MIMD lesson: export, GUI smoke
+include(${CMAKE_CURRENT_LIST_DIR}/conv_gui_tests.cmake OPTIONAL)  # convolution lesson: export, GUI smoke
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tests.cmake OPTIONAL)  # command line: bad arguments, apply, bench --quick
 include(${CMAKE_CURRENT_LIST_DIR}/presenter_tests.cmake OPTIONAL)  # presenter mode, export --all-steps

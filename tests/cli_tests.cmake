@@ -25,7 +25,7 @@ unset(GPULAB_CLI_EXTRA)
 
 gpulab_cli_test(version 0 "gpulab ${PROJECT_VERSION}" --version)
 gpulab_cli_test(help 0 "Subcommands:.*lessons.*info.*export.*bench.*apply" --help)
-gpulab_cli_test(lessons_list 0 "elementwise-activations +ready.*simd-vs-mimd +ready" lessons)
+gpulab_cli_test(lessons_list 0 "elementwise-activations +ready.*conv-sliding-window +ready.*simd-vs-mimd +ready" lessons)
 gpulab_cli_test(lessons_check_ok 0 "ok \\(elementwise-activations" lessons --check
                 ${PROJECT_SOURCE_DIR}/lessons/elementwise-activations.toml)
 gpulab_cli_test(lessons_check_bad 1 "bad-param.toml:9: parameter 'elements'" lessons --check
@@ -44,3 +44,22 @@ set(GPULAB_CLI_EXTRA -DEXPECT_FILE=${GPULAB_CLI_OUT}/gradient-relu.npy)
 gpulab_cli_test(apply_image_to_npy 0 "ReLU of \\([0-9]+, [0-9]+\\)" apply relu
                 --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png --output ${GPULAB_CLI_OUT}/gradient-relu.npy)
 unset(GPULAB_CLI_EXTRA)
+
+# apply conv2d: a named filter writes (P, Q) float32; bad kernels, filters and flags are one line
+set(GPULAB_CLI_EXTRA -DEXPECT_FILE=${GPULAB_CLI_OUT}/gradient-sobel-x.npy)
+gpulab_cli_test(apply_conv2d_named_filter 0 "conv2d \\(cross-correlation, sobel-x\\).*-> .*\\(32, 64\\)" apply conv2d
+                --filter sobel-x --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png
+                --output ${GPULAB_CLI_OUT}/gradient-sobel-x.npy)
+set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+gpulab_cli_test(apply_conv2d_even_kernel 1 "kernel_even_4x4.npy: the filter must have an odd size" apply conv2d
+                --kernel ${PROJECT_SOURCE_DIR}/tests/data/kernel_even_4x4.npy
+                --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png --output ${GPULAB_CLI_OUT}/even.npy)
+gpulab_cli_test(apply_conv2d_unknown_filter 2 "unknown filter 'blur'" apply conv2d --filter blur
+                --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png --output ${GPULAB_CLI_OUT}/blur.npy)
+gpulab_cli_test(apply_conv2d_no_filter 2 "exactly one of --filter NAME or --kernel" apply conv2d
+                --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png --output ${GPULAB_CLI_OUT}/none.npy)
+gpulab_cli_test(apply_conv2d_bad_stride 2 "--stride must be between 1 and" apply conv2d --filter box --stride 0
+                --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png --output ${GPULAB_CLI_OUT}/s0.npy)
+unset(GPULAB_CLI_EXTRA)
+gpulab_cli_test(bench_conv_quick_json 0 "\"op\": \"conv2d\".*\"gflops\".*\"implementation\"" bench --quick --json
+                --suite conv)

@@ -38,6 +38,7 @@ TEST_SUITE("lesson") {
         CHECK(act->steps.size() >= 4);
         CHECK(cat.lessons.front().id == "elementwise-activations");  // order = 1
         CHECK_FALSE(cat.find("simd-vs-mimd")->coming);
+        CHECK_FALSE(cat.find("conv-sliding-window")->coming);
     }
 
     TEST_CASE("step parameters are typed") {

@@ -62,6 +62,7 @@ struct Conv2dRun {
     std::string error;
     Tensor input, filters, reference_output;
     std::vector<BackendReport> reports;  // gflops, implementation, check filled; gbps from declared bytes
+    std::string reference_backend;       // whose output the checks compare with ("cpu-scalar" normally)
     int64_t started_unix_s = 0;
 };
 
@@ -69,6 +70,10 @@ struct Conv2dRun {
 // every backend that supports the shape (backends[0]: cpu-scalar, the reference). Never throws.
 Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backends, const MeasureConfig& config,
                      const ProgressFn& progress = {});
+
+// The check every backend gets against cpu-scalar: abs 1e-5 * C*R*S * max|input| * max|filter|,
+// rel 1e-5 (summation order differs between implementations; conv2d_workload.cpp says why).
+Tolerance conv2d_tolerance(const Conv2dDesc& desc, const Tensor& input, const Tensor& filters);
 
 // Applies a lesson step's parameters (filter, kernel, padding, stride, image, height, width,
 // layer_mode, batch, channels, filters) on top of `base`.

@@ -1,0 +1,577 @@
+// The convolution view's state changes: steps, the measurement job (every backend on the worker,
+// then 2x2 max pooling of the reference output), textures for the pictures, the thread-block
+// schedule of the "all at once" tab, the CSV, the caption and the export. See conv2d_view.h; the
+// panels are drawn in app/panels/conv2d_*.cpp.
+// Verified by the gui.conv_* tests (tests/conv_gui_tests.cmake) and the screenshots.
+#include "conv2d_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "format.h"
+#include "gpu_backends.h"
+#include "image_io.h"
+#include "machine_info.h"
+#include "panels/ui_helpers.h"
+#include "timing_plot.h"
+
+namespace gpulab::app {
+
+namespace {
+
+Conv2dView::Panel panel_from(const std::string& name, Conv2dView::Panel fallback) {
+    if (name == "sliding") return Conv2dView::Panel::Sliding;
+    if (name == "all-at-once") return Conv2dView::Panel::AllAtOnce;
+    if (name == "channels") return Conv2dView::Panel::Channels;
+    if (name == "pooling") return Conv2dView::Panel::Pooling;
+    return fallback;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+float max_abs(const float* d, int64_t n) {
+    float m = 0.0f;
+    for (int64_t i = 0; i < n; ++i)
+        if (std::isfinite(d[i])) m = std::max(m, std::fabs(d[i]));
+    return m > 0.0f ? m : 1.0f;
+}
+
+// The colour range of an output picture: the 99.5th percentile of |v| rather than the maximum, so a
+// few very strong edges do not wash every other response out to white. Sampled: a picture of
+// millions of values needs only tens of thousands to place a percentile.
+float display_range(const float* d, int64_t n) {
+    if (n <= 0) return 1.0f;
+    const int64_t step = std::max<int64_t>(1, n / 65536);
+    std::vector<float> a;
+    a.reserve(static_cast<std::size_t>(n / step + 1));
+    for (int64_t i = 0; i < n; i += step)
+        if (std::isfinite(d[i])) a.push_back(std::fabs(d[i]));
+    if (a.empty()) return 1.0f;
+    auto k = a.begin() + static_cast<std::ptrdiff_t>(static_cast<double>(a.size() - 1) * 0.995);
+    std::nth_element(a.begin(), k, a.end());
+    return *k > 0.0f ? *k : max_abs(d, n);
+}
+
+// Threads one SM can hold at once, by compute capability (CUDA programming guide, "Features and
+// Technical Specifications"): 2048 on 7.0, 8.0 and 9.0; 1024 on 7.5; 1536 on the 8.6 / 8.9 / 12.x
+// consumer parts.
+int max_threads_per_sm(int major, int minor) {
+    if (major == 7 && minor == 5) return 1024;
+    if (major == 8 && minor != 0) return 1536;
+    if (major >= 11) return 1536;
+    return 2048;
+}
+
+core::MeasureConfig measure_config(bool quick) {
+    core::MeasureConfig c;
+    c.measure_limits = false;  // convolution is compared in GFLOP/s, not against a copy
+    if (quick) {
+        c.warmup = 1;
+        c.min_samples = 3;
+        c.max_samples = 10;
+        c.time_budget_ns = 200'000'000;
+    } else {
+        c.warmup = 2;
+        c.min_samples = 10;
+        c.max_samples = 40;
+        c.time_budget_ns = 1'000'000'000;
+    }
+    return c;
+}
+
+std::shared_ptr<const ConvMeasurement> measure(const core::Conv2dParams& params, std::vector<core::Backend*> backends,
+                                               bool quick, const core::ProgressFn& progress) {
+    auto m = std::make_shared<ConvMeasurement>();
+    m->run = core::run_conv2d(params, backends, measure_config(quick), progress);
+    if (!m->run.ok) return m;
+    try {
+        m->pooled = core::max_pool_2x2(m->run.reference_output);
+    } catch (const std::exception& e) {
+        m->pool_error = e.what();
+    }
+    return m;
+}
+
+}  // namespace
+
+// [SECTION] block schedule
+
+BlockSchedule block_schedule(int64_t out_h, int64_t out_w) {
+    BlockSchedule s;
+    s.blocks_x = (std::max<int64_t>(out_w, 0) + BlockSchedule::kTile - 1) / BlockSchedule::kTile;
+    s.blocks_y = (std::max<int64_t>(out_h, 0) + BlockSchedule::kTile - 1) / BlockSchedule::kTile;
+    s.blocks = s.blocks_x * s.blocks_y;
+    s.threads = s.blocks * BlockSchedule::kTile * BlockSchedule::kTile;
+    const gpu::GpuProbe& g = gpu::probe();
+    int threads_per_sm = 2048;
+    if (g.device_ok && g.sm_count > 0) {
+        s.gpu_name = g.name;
+        s.sm_count = g.sm_count;
+        threads_per_sm = max_threads_per_sm(g.cc_major, g.cc_minor);
+    } else {
+        // An example, said to be one: an H100 SXM has 132 SMs of 2048 threads each.
+        s.example = true;
+        s.gpu_name = "NVIDIA H100 (example)";
+        s.sm_count = 132;
+        s.why = g.reason.empty() ? std::string("no CUDA device") : g.reason;
+    }
+    s.blocks_per_sm = std::max(1, threads_per_sm / (BlockSchedule::kTile * BlockSchedule::kTile));
+    s.wave = static_cast<int64_t>(s.sm_count) * s.blocks_per_sm;
+    s.waves = s.wave > 0 ? (s.blocks + s.wave - 1) / s.wave : 0;
+    return s;
+}
+
+// [SECTION] grayscale texture
+
+GrayTexture::~GrayTexture() {
+    if (id_) glDeleteTextures(1, &id_);
+}
+
+void GrayTexture::set(const float* data, int width, int height, float lo, float hi) {
+    if (!data || width <= 0 || height <= 0) return;
+    std::vector<uint8_t> rgba(static_cast<std::size_t>(width) * height * 4);
+    const float span = hi > lo ? hi - lo : 1.0f;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(width) * height; ++i) {
+        const float v = std::isfinite(data[i]) ? std::clamp((data[i] - lo) / span, 0.0f, 1.0f) : 0.0f;
+        const auto b = static_cast<uint8_t>(std::lround(v * 255.0f));
+        rgba[i * 4 + 0] = b;
+        rgba[i * 4 + 1] = b;
+        rgba[i * 4 + 2] = b;
+        rgba[i * 4 + 3] = 255;
+    }
+    if (!id_) glGenTextures(1, &id_);
+    glBindTexture(GL_TEXTURE_2D, id_);
+    // Nearest when each input pixel is drawn larger than a screen pixel: the sliding window is
+    // about individual pixels, and smoothing would hide them.
+    const GLint filter = std::max(width, height) <= TensorTexture::kNearestMaxSide ? GL_NEAREST : GL_LINEAR;
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
+    width_ = width;
+    height_ = height;
+}
+
+// [SECTION] steps
+
+Conv2dView::Conv2dView(ViewHost& host)
+    : host_(host), conv_only_backends_(gpu::make_conv2d_extra_backends()), custom_values_(49, 0.0f) {
+    backends_ = host_.backends;
+    for (const auto& b : conv_only_backends_) backends_.push_back(b.get());
+    custom_values_[4] = 1.0f;  // 3x3 identity until the student edits it
+}
+
+Conv2dView::~Conv2dView() = default;
+
+void Conv2dView::enter_step(const core::LessonStep& step) {
+    params_ = core::conv2d_params_from(step.params, params_);
+    const std::string image = core::param_string(step.params, "image", "");
+    if (!image.empty()) {
+        std::strncpy(path_buf_, image.c_str(), sizeof path_buf_ - 1);
+        use_file_ = try_load_image(image);
+    }
+    panel_ = panel_from(core::param_string(step.params, "panel", ""), panel_);
+    select_panel_ = true;
+    predict_ = step.predict;
+    pick_ = -1;
+    reveal_now_ = false;
+    if (step.action == "animate") {
+        playing_ = true;
+        position_ = 0.0;
+        anim_time_ = 0.0f;
+    }
+    // Every tab draws measured data, so a step measures when the result on screen is for other
+    // settings (or there is none yet for the mode the step shows).
+    const ConvMeasurement* m = params_.layer_mode ? layer_result_.get() : result_.get();
+    const core::Conv2dParams now = current_params();
+    const bool same = m && m->run.params.filter == now.filter && m->run.params.kernel == now.kernel &&
+                      m->run.params.padding == now.padding && m->run.params.stride == now.stride &&
+                      m->run.params.image_path == now.image_path && m->run.params.height == now.height &&
+                      m->run.params.width == now.width && m->run.params.channels == now.channels &&
+                      m->run.params.filters == now.filters && m->run.params.batch == now.batch;
+    if (step.action == "run" || !same) run_on_step_ = true;
+}
+
+// [SECTION] runs
+
+core::Conv2dParams Conv2dView::current_params() const {
+    core::Conv2dParams p = params_;
+    p.image_path = use_file_ ? loaded_image_ : std::string();
+    if (p.filter == "custom" && p.filter_path.empty()) {
+        p.custom_filter = core::Tensor::zeros({1, 1, custom_size_, custom_size_});
+        std::copy(custom_values_.begin(), custom_values_.begin() + custom_size_ * custom_size_,
+                  p.custom_filter.data.begin());
+    }
+    return p;
+}
+
+bool Conv2dView::start_run() {
+    if (use_file_ && loaded_image_.empty()) {
+        host_.error = "no image loaded: enter a path and press Load, or drop a PNG/JPG on the window";
+        return false;
+    }
+    const core::Conv2dParams params = current_params();
+    const std::vector<core::Backend*> backends = backends_;
+    const bool ok = host_.jobs->submit("convolution", [this, params, backends](const core::ProgressFn& progress) {
+        auto m = measure(params, backends, false, progress);
+        return std::function<void()>([this, m] { finish(m); });
+    });
+    if (!ok) {
+        host_.info = "a measurement is already running: wait for it or press Cancel";
+    } else {
+        host_.error.clear();
+        host_.info.clear();
+    }
+    return ok;
+}
+
+void Conv2dView::request_run() {
+    if (host_.jobs->busy()) {
+        host_.info = "a measurement is already running: wait for it or press Cancel";
+        return;
+    }
+    start_run();
+}
+
+void Conv2dView::run_blocking(bool quick) {
+    run_on_step_ = false;
+    finish(measure(current_params(), backends_, quick, {}));
+    // The exported window shows the sliding window part-way down the picture, where the test
+    // image has edges for the filter to find, rather than in the blank top-left corner.
+    if (!params_.layer_mode && result_) {
+        const int64_t pq = positions();
+        const int64_t q_count = std::max<int64_t>(result_->run.desc.out_width(), 1);
+        position_ = static_cast<double>(std::min(pq - 1, (pq / q_count) * 11 / 20 * q_count + q_count * 2 / 5));
+        playing_ = false;
+    }
+}
+
+void Conv2dView::finish(std::shared_ptr<const ConvMeasurement> m) {
+    if (!m->run.ok) {
+        if (m->run.error == "cancelled")
+            host_.info = "measurement cancelled; the panels show the previous result";
+        else
+            host_.error = m->run.error;
+        return;
+    }
+    if (m->run.params.layer_mode) {
+        layer_result_ = std::move(m);
+    } else {
+        result_ = std::move(m);
+        position_ = std::min(position_, static_cast<double>(std::max<int64_t>(positions() - 1, 0)));
+    }
+    host_.error.clear();
+    textures_dirty_ = true;
+}
+
+void Conv2dView::update(float dt) {
+    anim_time_ += dt;
+    if (textures_dirty_) update_textures();
+    if (playing_ && positions() > 0) {
+        position_ += static_cast<double>(dt) * speed_;
+        if (position_ >= static_cast<double>(positions())) position_ = 0.0;  // loop: class keeps watching
+    }
+    if (host_.jobs->busy() || !run_on_step_) return;
+    run_on_step_ = false;
+    start_run();
+}
+
+void Conv2dView::prepare_frame() {
+    if (textures_dirty_) update_textures();
+    for (auto* t : {output_tex_.get(), pooled_tex_.get()})
+        if (t) t->poll_timing();
+}
+
+int64_t Conv2dView::positions() const {
+    return result_ ? result_->run.desc.out_height() * result_->run.desc.out_width() : 0;
+}
+
+void Conv2dView::position_pq(int64_t& p, int64_t& q) const {
+    const int64_t w = result_ ? std::max<int64_t>(result_->run.desc.out_width(), 1) : 1;
+    const int64_t i = std::clamp<int64_t>(static_cast<int64_t>(position_), 0, std::max<int64_t>(positions() - 1, 0));
+    p = i / w;
+    q = i % w;
+}
+
+const ConvMeasurement* Conv2dView::shown() const {
+    if (params_.layer_mode) return layer_result_ ? layer_result_.get() : result_.get();
+    return result_ ? result_.get() : layer_result_.get();
+}
+
+void Conv2dView::update_textures() {
+    textures_dirty_ = false;
+    if (result_) {
+        const core::Conv2dRun& r = result_->run;
+        const core::Conv2dDesc& d = r.desc;
+        input_tex_.set(r.input.ptr(), static_cast<int>(d.width), static_cast<int>(d.height), 0.0f, 1.0f);
+        if (!output_tex_) output_tex_ = std::make_unique<TensorTexture>();
+        const int qw = static_cast<int>(d.out_width()), ph = static_cast<int>(d.out_height());
+        const int64_t plane = d.out_height() * d.out_width();
+        const float range = display_range(r.reference_output.ptr(), plane);
+        const ColorRange cr{-range, range};
+        // The GPU's own output straight from device memory where it can; else the reference.
+        display_note_.clear();
+        for (std::size_t i = 0; i < r.reports.size() && i < backends_.size(); ++i) {
+            const auto& rep = r.reports[i];
+            const void* dptr = backends_[i]->device_output();
+            if (rep.ran && rep.check.pass && rep.kind == core::BackendKind::Gpu && dptr &&
+                output_tex_->set_from_device(dptr, qw, ph, cr)) {
+                display_note_ = rep.backend + " output via CUDA-GL interop";
+                break;
+            }
+        }
+        if (display_note_.empty() && r.reference_output.size() >= plane) {
+            output_tex_->set_from_host(r.reference_output.ptr(), qw, ph, cr);
+            display_note_ = "cpu-scalar reference output, host upload";
+        }
+        if (result_->pooled.size() > 0 && result_->pooled.shape.size() >= 2) {
+            if (!pooled_tex_) pooled_tex_ = std::make_unique<TensorTexture>();
+            const auto& s = result_->pooled.shape;
+            pooled_tex_->set_from_host(result_->pooled.ptr(), static_cast<int>(s.back()),
+                                       static_cast<int>(s[s.size() - 2]), cr);
+        }
+    }
+    if (layer_result_) {
+        const core::Conv2dRun& r = layer_result_->run;
+        const core::Conv2dDesc& d = r.desc;
+        constexpr int64_t kMaxShown = 8;  // small multiples beyond this would be too small to read
+        const int64_t c_shown = std::min(d.channels, kMaxShown), k_shown = std::min(d.filters, kMaxShown);
+        channel_tex_.resize(static_cast<std::size_t>(c_shown));
+        feature_tex_.resize(static_cast<std::size_t>(k_shown));
+        const int64_t in_plane = d.height * d.width, out_plane = d.out_height() * d.out_width();
+        const float in_range = max_abs(r.input.ptr(), std::min(r.input.size(), in_plane * d.channels));
+        const float out_range =
+            display_range(r.reference_output.ptr(), std::min(r.reference_output.size(), out_plane * d.filters));
+        for (int64_t c = 0; c < c_shown; ++c) {
+            auto& t = channel_tex_[static_cast<std::size_t>(c)];
+            if (!t) t = std::make_unique<TensorTexture>();
+            if (r.input.size() >= (c + 1) * in_plane)
+                t->set_from_host(r.input.ptr() + c * in_plane, static_cast<int>(d.width), static_cast<int>(d.height),
+                                 {-in_range, in_range});
+        }
+        for (int64_t k = 0; k < k_shown; ++k) {
+            auto& t = feature_tex_[static_cast<std::size_t>(k)];
+            if (!t) t = std::make_unique<TensorTexture>();
+            if (r.reference_output.size() >= (k + 1) * out_plane)
+                t->set_from_host(r.reference_output.ptr() + k * out_plane, static_cast<int>(d.out_width()),
+                                 static_cast<int>(d.out_height()), {-out_range, out_range});
+        }
+    }
+}
+
+// [SECTION] input images
+
+bool Conv2dView::try_load_image(const std::string& path) {
+    try {
+        core::Tensor t = core::load_image_gray(path);
+        loaded_image_ = path;
+        host_.info = "loaded " + path + " " + t.shape_string();
+        host_.error.clear();
+        return true;
+    } catch (const std::exception& e) {
+        host_.error = e.what();  // the previous input stays in use
+        return false;
+    }
+}
+
+void Conv2dView::drop_files(const std::vector<std::string>& paths) {
+    if (paths.empty()) return;
+    std::strncpy(path_buf_, paths.front().c_str(), sizeof path_buf_ - 1);
+    if (try_load_image(paths.front())) {
+        use_file_ = true;
+        params_.layer_mode = false;
+        if (!host_.jobs->busy()) start_run();
+    }
+}
+
+// [SECTION] CSV and caption
+
+std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::string_view lesson_title) {
+    std::vector<std::string> lines;
+    const auto& mi = core::host_machine();
+    const auto& g = gpu::probe();
+    lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +
+                    core::utc_timestamp(run.started_unix_s));
+    lines.push_back("CPU: " + (mi.cpu_model.empty() ? std::string("unknown model") : mi.cpu_model) + " (" +
+                    std::to_string(mi.hardware_threads) + " threads)" + (mi.os.empty() ? "" : ", " + mi.os));
+    if (g.device_ok) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "GPU: %s (CC %d.%d, %d SMs)", g.name.c_str(), g.cc_major, g.cc_minor,
+                      g.sm_count);
+        lines.emplace_back(buf);
+    } else {
+        lines.push_back("no GPU: " + g.reason);
+    }
+    lines.push_back(gpu::version_summary());
+    std::string what =
+        run.params.layer_mode
+            ? "CNN layer, random data and filters"
+            : "filter " + run.params.filter + " on " +
+                  (run.params.image_path.empty() ? std::string("the built-in test image")
+                                                 : std::filesystem::path(run.params.image_path).filename().string());
+    lines.push_back("Convolution (cross-correlation, no kernel flip): " + what);
+    lines.push_back(run.desc.to_string() + ", " + fixed(run.desc.flops() / 1e6, 2) + " MFLOP per run");
+    return lines;
+}
+
+std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption) {
+    std::ostringstream o;
+    for (const auto& line : caption) o << "# " << line << "\n";
+    o << "backend,median_ns,min_ns,max_ns,samples,gflops,implementation,verdict\n";
+    for (const core::BackendReport& r : run.reports) {
+        o << csv_field(r.backend) << ",";
+        if (r.ran) {
+            o << r.total.median_ns << "," << r.total.min_ns << "," << r.total.max_ns << "," << r.total.samples << ","
+              << fixed(r.gflops, 3) << "," << csv_field(r.implementation) << ","
+              << csv_field(r.check.pass ? r.check.verdict : (r.check.verdict.empty() ? "MISMATCH" : r.check.verdict))
+              << "\n";
+        } else {
+            const std::string why = !r.availability.ok ? r.availability.reason
+                                    : r.error.empty()  ? std::string("skipped")
+                                                       : r.error;
+            o << ",,,0,,," << csv_field("not run: " + why) << "\n";
+        }
+    }
+    return o.str();
+}
+
+// [SECTION] export
+
+ExportResult Conv2dView::export_files(const ViewExport& in) {
+    ExportResult result;
+    const ConvMeasurement* m = shown();
+    if (!m) {
+        result.message = "nothing to export yet: run the measurement first (R)";
+        return result;
+    }
+    if (textures_dirty_) update_textures();
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir = in.out_dir.empty() ? fs::path("gpulab-export") : fs::path(in.out_dir);
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir, ec)) {
+        result.message = "cannot create export folder " + dir.string() + ": " + (ec ? ec.message() : "not a folder");
+        return result;
+    }
+    const std::string stem = in.lesson_id.empty() ? "gpulab" : in.lesson_id;
+    const core::Conv2dRun& run = m->run;
+    const std::vector<std::string> caption = conv_caption_lines(run, in.lesson_title);
+    std::string error;
+
+    const fs::path csv = dir / (stem + "-conv.csv");
+    {
+        std::ofstream f(csv, std::ios::binary);
+        if (f) f << conv_csv(run, caption);
+        if (!f) {
+            result.message = "cannot write " + csv.string();
+            return result;
+        }
+        result.files.push_back(csv.string());
+    }
+
+    const fs::path png = dir / (stem + "-conv.png");
+    const bool pictures = !run.params.layer_mode && result_ && input_tex_.id() != 0 && output_tex_;
+    const bool ok = render_panel_png(in.ui_scale, 1200, png.string(), error, [&](const Fonts& fonts, float scale) {
+        auto heading = [&](const std::string& text) {
+            ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
+            ImGui::TextUnformatted(text.c_str());
+            ImGui::PopFont();
+        };
+        heading(in.lesson_title + ": one filter, every output pixel independent");
+        draw_caption_block(caption);
+        ImGui::Spacing();
+        if (pictures) {
+            const float side = 300.0f * scale;
+            auto image = [&](const char* title, GLuint id, float w, float h) {
+                ImGui::BeginGroup();
+                ImGui::TextUnformatted(title);
+                const float s = side / std::max(w, h);
+                ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(id)), {w * s, h * s});
+                ImGui::EndGroup();
+            };
+            image(("input " + std::to_string(run.desc.height) + " x " + std::to_string(run.desc.width)).c_str(),
+                  input_tex_.id(), static_cast<float>(input_tex_.width()), static_cast<float>(input_tex_.height()));
+            ImGui::SameLine();
+            ImGui::BeginGroup();
+            ImGui::Text("filter %s, %lld x %lld", run.params.filter.c_str(), static_cast<long long>(run.desc.kernel),
+                        static_cast<long long>(run.desc.kernel));
+            draw_filter_grid(run.filters, run.desc.kernel, 150.0f * scale);
+            ImGui::EndGroup();
+            ImGui::SameLine();
+            image(("output " + std::to_string(run.desc.out_height()) + " x " + std::to_string(run.desc.out_width()))
+                      .c_str(),
+                  output_tex_->rgba_texture(), static_cast<float>(output_tex_->width()),
+                  static_cast<float>(output_tex_->height()));
+            ImGui::TextColored(kMutedColour, "output: %s; blue below zero, white at zero, red above",
+                               display_note_.c_str());
+        }
+        ImGui::Spacing();
+        heading("Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");
+        draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
+    });
+    if (!ok) {
+        result.message = error;
+        return result;
+    }
+    result.files.push_back(png.string());
+
+    if (!in.window_rgba.empty()) {
+        const fs::path window = dir / (stem + "-window.png");
+        if (!write_png(window.string(), in.window_rgba, in.window_width, in.window_height, error)) {
+            result.message = error;
+            return result;
+        }
+        result.files.push_back(window.string());
+    }
+    result.ok = true;
+    const fs::path abs = fs::absolute(dir, ec);
+    result.message = "exported " + std::to_string(result.files.size()) + " files to " + (ec ? dir : abs).string();
+    return result;
+}
+
+std::string Conv2dView::export_description() const {
+    return "Write <lesson>-conv.png (input, filter, output and every backend's timing with GFLOP/s, with a caption "
+           "naming this machine), <lesson>-window.png and <lesson>-conv.csv (per backend: median, min, max, samples, "
+           "GFLOP/s, implementation, verdict).";
+}
+
+// [SECTION] status bar
+
+void Conv2dView::draw_status() {
+    if (!output_tex_) {
+        ImGui::TextColored(kMutedColour, "display: nothing shown yet");
+        return;
+    }
+    const DisplayStatus& ds = output_tex_->status();
+    const bool interop = ds.path == DisplayPath::Interop;
+    ImGui::TextColored(interop ? kOkColour : kAccentColour, "%s",
+                       interop ? "display: CUDA-GL interop" : "display: host upload");
+    hover_tip(("Path of the last output picture: " + ds.reason + "\n\nShowing: " + display_note_).c_str());
+    if (!ds.interop_ok && !ds.interop_reason.empty()) {
+        ImGui::SameLine();
+        ImGui::TextColored(kMutedColour, "(interop not possible here)");
+        hover_tip(ds.interop_reason.c_str());
+    }
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,166 @@
+// The convolution lesson's view (lesson conv-sliding-window). One job on the worker runs
+// core::run_conv2d on every backend for the current settings (a single-channel picture, or the
+// CNN-layer mode with C input channels and K filters) and 2x2 max pooling of the result. The
+// canvas has four tabs: the sliding window step by step (the real input values, filter values,
+// products and sum of the current position, the output pixel it fills), all at once (the output
+// tiled into the 16x16 thread blocks of the CUDA tiled kernel, lighting up in waves of
+// SMs x resident blocks of this machine's GPU or of a labelled example GPU), the channels of a
+// CNN layer as small multiples, and pooling. The Timing window has the predict prompt and a bar
+// per backend with GFLOP/s, the ratio to the plain loop, the implementation and the verdict.
+// Export writes <lesson>-conv.png, <lesson>-window.png and <lesson>-conv.csv.
+// Verified by the gui.conv_* tests in tests/conv_gui_tests.cmake and by the screenshots.
+#pragma once
+
+#include <glad/gl.h>
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lesson_view.h"
+#include "tensor_texture.h"
+#include "workloads/conv2d_workload.h"
+
+namespace gpulab::app {
+
+// One measurement job's result; immutable once handed to the main thread.
+struct ConvMeasurement {
+    core::Conv2dRun run;
+    core::Tensor pooled;     // max_pool_2x2 of the reference output (N, K, P/2, Q/2)
+    std::string pool_error;  // why `pooled` is empty
+};
+
+// How a GPU would schedule the tiled kernel over an output of P x Q: the numbers the
+// "all at once" tab draws. From gpu::probe() when a device exists, else an example GPU.
+struct BlockSchedule {
+    static constexpr int kTile = 16;  // the tiled kernel's block: 16 x 16 threads, one output each
+    int64_t blocks_x = 0, blocks_y = 0, blocks = 0, threads = 0;
+    int sm_count = 0;
+    int blocks_per_sm = 0;  // resident at once, counting the thread limit only
+    int64_t wave = 0;       // sm_count * blocks_per_sm
+    int64_t waves = 0;
+    bool example = false;  // true: not this machine (no GPU here); `gpu_name` names the example
+    std::string gpu_name;
+    std::string why;  // why the example is used
+};
+BlockSchedule block_schedule(int64_t out_h, int64_t out_w);
+
+// The lesson's CSV: caption lines as # comments, then one row per backend.
+std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption);
+std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::string_view lesson_title);
+
+// The first filter's R x S weights as coloured cells with their values (red adds, blue subtracts),
+// `width` pixels wide at most; advances the cursor.
+void draw_filter_grid(const core::Tensor& filters, int64_t kernel, float width);
+
+// An RGBA8 texture of a grayscale picture in [lo, hi], for the input photo: a photo in a
+// diverging colour map would read as a weather chart.
+class GrayTexture {
+  public:
+    GrayTexture() = default;
+    ~GrayTexture();
+    GrayTexture(const GrayTexture&) = delete;
+    GrayTexture& operator=(const GrayTexture&) = delete;
+    void set(const float* data, int width, int height, float lo, float hi);
+    GLuint id() const { return id_; }
+    int width() const { return width_; }
+    int height() const { return height_; }
+
+  private:
+    GLuint id_ = 0;
+    int width_ = 0, height_ = 0;
+};
+
+class Conv2dView : public LessonView {
+  public:
+    enum class Panel { Sliding, AllAtOnce, Channels, Pooling };
+
+    explicit Conv2dView(ViewHost& host);
+    ~Conv2dView() override;
+
+    void enter_step(const core::LessonStep& step) override;
+    void update(float dt) override;
+    void prepare_frame() override;
+    void request_run() override;
+    void run_blocking(bool quick) override;
+    bool has_result() const override { return result_ != nullptr || layer_result_ != nullptr; }
+
+    void draw_canvas() override;
+    void draw_timing() override;
+    void draw_controls() override;
+    void draw_status() override;
+    void drop_files(const std::vector<std::string>& paths) override;
+    void set_animation_time(float seconds) override { anim_time_ = seconds; }
+
+    ExportResult export_files(const ViewExport& in) override;
+    std::string export_description() const override;
+
+  private:
+    // [SECTION] canvas (panels/conv2d_canvas.cpp, panels/conv2d_layer.cpp)
+    void draw_sliding_panel();
+    void draw_all_at_once_panel();
+    void draw_channels_panel();
+    void draw_pooling_panel();
+    void draw_play_controls();
+    void draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 size);
+    void draw_input_with_window(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 box);
+    void draw_output_filling(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 box);
+    void draw_block_waves(const core::Conv2dRun& run, const BlockSchedule& s, ImVec2 box);
+    bool draw_result_note(bool layer);
+
+    // [SECTION] controls and timing (panels/conv2d_controls.cpp)
+    void draw_filter_controls();
+    void draw_custom_editor();
+    void draw_predict();
+    void draw_backend_bars(const core::Conv2dRun& run, float width);
+
+    // [SECTION] runs (conv2d_view.cpp)
+    core::Conv2dParams current_params() const;
+    bool start_run();
+    void finish(std::shared_ptr<const ConvMeasurement> m);
+    void update_textures();
+    bool try_load_image(const std::string& path);
+    int64_t positions() const;  // output positions of the single-channel result (0 when none)
+    void position_pq(int64_t& p, int64_t& q) const;
+    const ConvMeasurement* shown() const;  // the result of the current mode, else the other one
+
+    ViewHost& host_;
+    // The shared backends plus the ones only convolution has (cuda-naive: the one-thread-per-
+    // output kernel, shown beside the tiled one because the gap between them is a teaching point).
+    core::BackendList conv_only_backends_;
+    std::vector<core::Backend*> backends_;
+
+    // Controls, set by steps and by the student.
+    core::Conv2dParams params_;
+    int custom_size_ = 3;
+    std::vector<float> custom_values_;  // custom_size_ * custom_size_, row-major
+    bool use_file_ = false;
+    char path_buf_[1024] = {};
+    std::string loaded_image_;
+    Panel panel_ = Panel::Sliding;
+    bool select_panel_ = false;
+    bool run_on_step_ = false;
+
+    // The sliding window: position (0 .. P*Q-1, fractional while playing) and speed.
+    double position_ = 0.0;
+    float speed_ = 2.0f;  // positions per second
+    bool playing_ = false;
+
+    std::optional<core::PredictPrompt> predict_;
+    int pick_ = -1;
+    bool reveal_now_ = false;
+
+    std::shared_ptr<const ConvMeasurement> result_;        // single-channel picture
+    std::shared_ptr<const ConvMeasurement> layer_result_;  // CNN-layer mode
+    bool textures_dirty_ = false;
+    GrayTexture input_tex_;
+    std::unique_ptr<TensorTexture> output_tex_, pooled_tex_;
+    std::vector<std::unique_ptr<TensorTexture>> channel_tex_, feature_tex_;
+    std::string display_note_;  // which output the picture shows and by which path
+    float anim_time_ = 0.0f;
+};
+
+}  // namespace gpulab::app

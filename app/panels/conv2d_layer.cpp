@@ -1,0 +1,265 @@
+// The convolution canvas's last two tabs. "Channels" shows a CNN layer honestly: every input
+// channel, the filter bank (K filters, each C x R x S, one small weight grid per channel) and
+// every output feature map as small multiples, so the channel sum is on screen rather than hidden.
+// "Pooling" shows the single-channel output before and after 2x2 max pooling with both sizes, and
+// one 4x4 patch of real output values next to the 2x2 values pooling keeps.
+// Checked by eye in the screenshots (/tmp/conv_channels.png).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "conv2d_view.h"
+#include "format.h"
+#include "ui_helpers.h"
+
+namespace gpulab::app {
+
+namespace {
+
+constexpr int64_t kMaxShown = 8;
+
+std::string fixed_mflop(double flops) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", flops / 1e6);
+    return buf;
+}
+
+ImU32 weight_colour(float v, float range) {
+    const float t = std::clamp(v / std::max(range, 1e-6f), -1.0f, 1.0f);
+    const float a = std::fabs(t);
+    return t < 0 ? ImGui::ColorConvertFloat4ToU32({0.97f - 0.93f * a, 0.97f - 0.78f * a, 0.97f - 0.50f * a, 1.0f})
+                 : ImGui::ColorConvertFloat4ToU32({0.97f - 0.50f * a, 0.97f - 0.93f * a, 0.97f - 0.86f * a, 1.0f});
+}
+
+void tile(TensorTexture* t, float side, const char* label) {
+    ImGui::BeginGroup();
+    if (t && t->rgba_texture() != 0)
+        ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t->rgba_texture())), {side, side});
+    else
+        ImGui::Dummy({side, side});
+    ImGui::TextColored(kMutedColour, "%s", label);
+    ImGui::EndGroup();
+}
+
+}  // namespace
+
+void Conv2dView::draw_channels_panel() {
+    if (!draw_result_note(true)) {
+        ImGui::BeginDisabled(host_.jobs->busy());
+        if (ImGui::Button("Run a CNN layer (C=3, K=4)")) {
+            params_.layer_mode = true;
+            request_run();
+        }
+        ImGui::EndDisabled();
+        return;
+    }
+    const core::Conv2dRun& run = layer_result_->run;
+    const core::Conv2dDesc& d = run.desc;
+    const float lh = ImGui::GetTextLineHeightWithSpacing();
+    const ImGuiStyle& st = ImGui::GetStyle();
+    ImGui::TextWrapped(
+        "One CNN layer: input %lld channels of %lld x %lld, %lld filters of %lld x %lld x %lld "
+        "(C x R x S), output %lld maps of %lld x %lld. %s weights, %s MFLOP.",
+        static_cast<long long>(d.channels), static_cast<long long>(d.height), static_cast<long long>(d.width),
+        static_cast<long long>(d.filters), static_cast<long long>(d.channels), static_cast<long long>(d.kernel),
+        static_cast<long long>(d.kernel), static_cast<long long>(d.filters), static_cast<long long>(d.out_height()),
+        static_cast<long long>(d.out_width()), core::format_count(d.filter_elements()).c_str(),
+        fixed_mflop(d.flops()).c_str());
+    const int64_t C = std::min(d.channels, kMaxShown), K = std::min(d.filters, kMaxShown);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float foot = lh * 3.2f;
+    // Three columns: input channels, the filter bank (K rows of C small grids), output maps.
+    const float rows_h = avail.y - foot - lh;
+    const float side_in = std::max(8.0f, std::floor(std::min(rows_h / static_cast<float>(C) - lh, avail.x * 0.18f)));
+    const float side_out = std::max(8.0f, std::floor(std::min(rows_h / static_cast<float>(K) - lh, avail.x * 0.18f)));
+    const float col_in = std::max(side_in, ImGui::CalcTextSize("input channels").x);
+    const float col_out = std::max(side_out, ImGui::CalcTextSize("output maps").x);
+    const float bank_w = avail.x - col_in - col_out - 4 * st.ItemSpacing.x;
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted("input channels");
+    ImGui::Dummy({col_in, 0});
+    for (int64_t c = 0; c < C; ++c) {
+        char label[32];
+        std::snprintf(label, sizeof label, "c = %lld", static_cast<long long>(c));
+        tile(c < static_cast<int64_t>(channel_tex_.size()) ? channel_tex_[static_cast<std::size_t>(c)].get() : nullptr,
+             side_in, label);
+    }
+    ImGui::EndGroup();
+    ImGui::SameLine();
+
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted("filters: row k = filter k, one R x S slice per input channel");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const int64_t R = d.kernel;
+    const float gap = ImGui::GetFontSize() * 0.6f;
+    const float row_h = std::max((rows_h - lh) / static_cast<float>(K), 6.0f);
+    const float cell =
+        std::floor(std::max(1.0f, std::min((bank_w - gap * static_cast<float>(C + 2)) / static_cast<float>(C * R + 4),
+                                           (row_h - 4) / static_cast<float>(R))));
+    float range = 0.0f;
+    for (float v : run.filters.data) range = std::max(range, std::fabs(v));
+    for (int64_t k = 0; k < K; ++k) {
+        const float y = o.y + static_cast<float>(k) * row_h;
+        char label[16];
+        std::snprintf(label, sizeof label, "k=%lld", static_cast<long long>(k));
+        dl->AddText({o.x, y + (cell * static_cast<float>(R) - ImGui::GetFontSize()) * 0.5f},
+                    IM_COL32(190, 190, 195, 255), label);
+        float x = o.x + ImGui::CalcTextSize("k=00").x + gap;
+        for (int64_t c = 0; c < C; ++c) {
+            for (int64_t r = 0; r < R; ++r)
+                for (int64_t s = 0; s < R; ++s) {
+                    const std::size_t i = static_cast<std::size_t>(((k * d.channels + c) * R + r) * R + s);
+                    if (i >= run.filters.data.size()) continue;
+                    const ImVec2 a{x + static_cast<float>(s) * cell, y + static_cast<float>(r) * cell};
+                    dl->AddRectFilled(a, {a.x + cell, a.y + cell}, weight_colour(run.filters.data[i], range));
+                }
+            dl->AddRect({x, y}, {x + cell * static_cast<float>(R), y + cell * static_cast<float>(R)},
+                        IM_COL32(90, 90, 100, 255));
+            x += cell * static_cast<float>(R) + gap;
+            if (c + 1 < C)
+                dl->AddText({x - gap * 0.85f, y + (cell * static_cast<float>(R) - ImGui::GetFontSize()) * 0.5f},
+                            IM_COL32(150, 150, 155, 255), "+");
+        }
+        dl->AddText({x, y + (cell * static_cast<float>(R) - ImGui::GetFontSize()) * 0.5f}, IM_COL32(230, 230, 230, 255),
+                    "->");
+    }
+    ImGui::Dummy({bank_w, row_h * static_cast<float>(K)});
+    ImGui::EndGroup();
+    ImGui::SameLine();
+
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted("output maps");
+    ImGui::Dummy({col_out, 0});
+    for (int64_t k = 0; k < K; ++k) {
+        char label[32];
+        std::snprintf(label, sizeof label, "k = %lld", static_cast<long long>(k));
+        tile(k < static_cast<int64_t>(feature_tex_.size()) ? feature_tex_[static_cast<std::size_t>(k)].get() : nullptr,
+             side_out, label);
+    }
+    ImGui::EndGroup();
+
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    if (d.channels > C || d.filters > K)
+        ImGui::Text("Showing %lld of %lld channels and %lld of %lld filters.", static_cast<long long>(C),
+                    static_cast<long long>(d.channels), static_cast<long long>(K), static_cast<long long>(d.filters));
+    ImGui::TextWrapped(
+        "Output map k = sum over every input channel c of (channel c slid over by filter k's slice c). "
+        "Still, every output value is independent of every other: K x P x Q threads. Random data and "
+        "weights, as in an untrained layer.");
+    ImGui::PopStyleColor();
+}
+
+void Conv2dView::draw_pooling_panel() {
+    if (!draw_result_note(false)) return;
+    const core::Conv2dRun& run = result_->run;
+    const core::Conv2dDesc& d = run.desc;
+    if (result_->pooled.size() == 0) {
+        ImGui::TextColored(kErrorColour, "pooling not possible: %s", result_->pool_error.c_str());
+        return;
+    }
+    const auto& ps = result_->pooled.shape;
+    const int64_t PH = ps[ps.size() - 2], PW = ps.back();
+    const float lh = ImGui::GetTextLineHeightWithSpacing();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float foot = lh * 3.2f;
+    const float h = avail.y - foot - lh;
+    const float patch_w = std::floor(avail.x * 0.30f);
+    const float side = std::floor(std::min(h, (avail.x - patch_w) * 0.5f - ImGui::GetStyle().ItemSpacing.x * 2));
+    const float half = std::floor(side * 0.5f);
+
+    ImGui::BeginGroup();
+    ImGui::Text("before: %lld x %lld", static_cast<long long>(d.out_height()), static_cast<long long>(d.out_width()));
+    if (output_tex_)
+        ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(output_tex_->rgba_texture())), {side, side});
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::Text("after 2x2 max pooling: %lld x %lld", static_cast<long long>(PH), static_cast<long long>(PW));
+    // Drawn at half the size: the same picture area per value, so the shrink is visible.
+    if (pooled_tex_)
+        ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(pooled_tex_->rgba_texture())), {half, half});
+    hover_tip("Each pixel here is the largest of a 2x2 block of the output on the left, drawn at half the size.");
+    ImGui::EndGroup();
+    ImGui::SameLine();
+
+    // A 4x4 patch of real output values around the sliding window's position, and the 2x2 kept.
+    ImGui::BeginGroup();
+    int64_t p = 0, q = 0;
+    position_pq(p, q);
+    const int64_t P = d.out_height(), Q = d.out_width();
+    const float* out = run.reference_output.ptr();
+    float range = 1e-6f;
+    int64_t peak = 0;
+    for (int64_t i = 0; i < P * Q; ++i)
+        if (std::fabs(out[i]) > range) {
+            range = std::fabs(out[i]);
+            peak = i;
+        }
+    auto origin = [&](int64_t y, int64_t x, int64_t& oy, int64_t& ox) {
+        oy = std::clamp<int64_t>(y & ~int64_t{1}, 0, std::max<int64_t>(P - 4, 0) & ~int64_t{1});
+        ox = std::clamp<int64_t>(x & ~int64_t{1}, 0, std::max<int64_t>(Q - 4, 0) & ~int64_t{1});
+    };
+    int64_t y0 = 0, x0 = 0;
+    origin(p, q, y0, x0);
+    // A flat patch (all near zero) teaches nothing about "keep the largest": then show the patch
+    // around the strongest response instead.
+    float patch_max = 0.0f;
+    for (int64_t y = y0; y < std::min(y0 + 4, P); ++y)
+        for (int64_t x = x0; x < std::min(x0 + 4, Q); ++x) patch_max = std::max(patch_max, std::fabs(out[y * Q + x]));
+    if (patch_max < 0.1f * range) origin(peak / Q - 1, peak % Q - 1, y0, x0);
+    ImGui::Text("output[%lld..%lld][%lld..%lld]", static_cast<long long>(y0), static_cast<long long>(y0 + 3),
+                static_cast<long long>(x0), static_cast<long long>(x0 + 3));
+    const float cell = std::floor(std::min((patch_w - 16) / 7.0f, (h - lh * 2) / 4.0f));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    auto value_cell = [&](ImVec2 a, float v, bool kept) {
+        const ImU32 bg = weight_colour(v, range);
+        dl->AddRectFilled(a, {a.x + cell, a.y + cell}, bg);
+        if (kept) dl->AddRect(a, {a.x + cell, a.y + cell}, IM_COL32(255, 210, 60, 255), 0.0f, 0, 2.0f);
+        char t[16];
+        std::snprintf(t, sizeof t, "%.2f", v);
+        const ImVec2 ts = ImGui::CalcTextSize(t);
+        const ImVec4 c = ImGui::ColorConvertU32ToFloat4(bg);
+        const ImU32 fg =
+            0.3f * c.x + 0.55f * c.y + 0.15f * c.z > 0.55f ? IM_COL32(20, 20, 24, 255) : IM_COL32(240, 240, 240, 255);
+        if (ts.x < cell - 2) dl->AddText({a.x + (cell - ts.x) * 0.5f, a.y + (cell - ts.y) * 0.5f}, fg, t);
+    };
+    for (int64_t by = 0; by < 2; ++by)
+        for (int64_t bx = 0; bx < 2; ++bx) {
+            int64_t best = -1;
+            for (int64_t r = 0; r < 2; ++r)
+                for (int64_t c = 0; c < 2; ++c) {
+                    const int64_t y = y0 + by * 2 + r, x = x0 + bx * 2 + c;
+                    if (y >= P || x >= Q) continue;
+                    const int64_t i = y * Q + x;
+                    if (best < 0 || out[i] > out[best]) best = i;
+                }
+            for (int64_t r = 0; r < 2; ++r)
+                for (int64_t c = 0; c < 2; ++c) {
+                    const int64_t y = y0 + by * 2 + r, x = x0 + bx * 2 + c;
+                    if (y >= P || x >= Q) continue;
+                    value_cell({o.x + static_cast<float>(bx * 2 + c) * cell + static_cast<float>(bx) * 4,
+                                o.y + static_cast<float>(by * 2 + r) * cell + static_cast<float>(by) * 4},
+                               out[y * Q + x], y * Q + x == best);
+                }
+            if (best >= 0)
+                value_cell({o.x + 5 * cell + 12 + static_cast<float>(bx) * (cell + 4),
+                            o.y + cell + static_cast<float>(by) * (cell + 4)},
+                           out[best], false);
+        }
+    dl->AddText({o.x + 4 * cell + 6, o.y + cell * 2 - ImGui::GetFontSize() * 0.5f}, IM_COL32(230, 230, 230, 255), "->");
+    ImGui::Dummy({patch_w, 4 * cell + 4});
+    ImGui::TextColored(kMutedColour, "framed: the largest of each 2x2 block");
+    ImGui::EndGroup();
+
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    ImGui::TextWrapped(
+        "Pooling keeps a quarter of the values (%s -> %s): the strongest response of each 2x2 block "
+        "survives, so the next layer sees a smaller map of where features are. CNNs stack convolution, "
+        "pooling and, at the end, fully connected layers. Every pooled value is independent too.",
+        core::format_count(P * Q).c_str(), core::format_count(PH * PW).c_str());
+    ImGui::PopStyleColor();
+}
+
+}  // namespace gpulab::app

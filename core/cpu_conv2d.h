@@ -1,0 +1,33 @@
+// cpu-parallel's convolution: direct (no im2col), threaded over output rows and vectorised
+// across output columns, with the instruction set picked at run time like simd_math.h.
+//
+// For one output row (n, p) a thread first copies the R input rows the window touches, for every
+// channel, into a zero-padded scratch ring (rows shared with the previous output row are kept),
+// so the inner loop never tests a border. Then, for a block of up to 4 filters and up to 4
+// vectors of output columns (64 floats with AVX-512), the accumulators stay in registers while
+// every tap (c, r, s) adds weight * shifted input row:
+//
+//     out[k..k+3][q..q+63] += f[k..k+3][c][r][s] * row_c_r[q+s .. q+s+63]     (stride 1)
+//
+// Each input vector loaded is used by 4 filters, each broadcast weight by 4 vectors: 16 FMAs per
+// 8 loads, so the loop is limited by the FMA units rather than by loads. Strides above 1 take a
+// plain loop over the same scratch rows (still threaded).
+// Verified by tests/test_conv2d.cpp: every ISA this CPU has against cpu-scalar, odd sizes.
+#pragma once
+
+#include <string>
+
+#include "conv2d.h"
+#include "simd_math.h"
+
+namespace gpulab::cpu {
+
+// input N,C,H,W; filters K,C,R,S; output N,K,P,Q; the shape must be valid. Uses the shared pool.
+void conv2d_parallel(const core::Conv2dDesc& d, const float* input, const float* filters, float* output);
+// The same with a chosen ISA; false (nothing written) when this CPU or build lacks it.
+bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters,
+                          float* output);
+// "direct, AVX-512 (16 floats), 4 filters x 64 columns in registers, 2 threads"
+std::string conv2d_parallel_implementation(const core::Conv2dDesc& d);
+
+}  // namespace gpulab::cpu

@@ -1,0 +1,300 @@
+// cpu-parallel's direct convolution (see cpu_conv2d.h for the scheme and its picture).
+//
+// The vector kernels sit between `#pragma GCC push_options` / `target(...)` / `pop_options`, so
+// only these functions are compiled with AVX-512 or AVX2 instructions and the rest of the program
+// (and every inline library function) stays baseline x86-64: the binary runs on any CPU and picks
+// the widest kernel the CPU has at run time. Intrinsics, not auto-vectorisation, because the
+// register blocking (which values stay in registers across the tap loop) is the point.
+// Verified by tests/test_conv2d.cpp (every usable ISA against cpu-scalar, odd shapes, strides).
+#include "cpu_conv2d.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define GPULAB_CONV_X86 1
+#endif
+
+#include "thread_pool.h"
+
+namespace gpulab::cpu {
+
+namespace {
+
+// One output row's work for one ISA: the scratch rows are ready, every filter is to be done.
+struct RowJob {
+    const float* const* rows;  // C*R pointers: padded input row for (c, r); index 0 is input column -pad
+    int64_t cr_count;          // C * R
+    int64_t S;                 // kernel width
+    const float* filters;      // filter 0 of K,C,R,S
+    int64_t filter_stride;     // C * R * S
+    int64_t K;
+    float* out;                // output row p of filter 0 (image n)
+    int64_t out_stride;        // P * Q: next filter, same row
+    int64_t Q;
+    int64_t stride;
+};
+
+// Strides above 1: the same scratch rows, a plain loop (the compiler may vectorise the sum).
+void row_strided(const RowJob& j) {
+    for (int64_t k = 0; k < j.K; ++k) {
+        const float* w = j.filters + k * j.filter_stride;
+        float* out = j.out + k * j.out_stride;
+        for (int64_t q = 0; q < j.Q; ++q) {
+            float acc = 0.0f;
+            for (int64_t cr = 0; cr < j.cr_count; ++cr) {
+                const float* x = j.rows[cr] + q * j.stride;
+                const float* wc = w + cr * j.S;
+                for (int64_t s = 0; s < j.S; ++s) acc += wc[s] * x[s];
+            }
+            out[q] = acc;
+        }
+    }
+}
+
+// [SECTION] baseline: blocks of 4 filters x 16 columns in plain arrays (the compiler's SSE2)
+void row_baseline(const RowJob& j) {
+    constexpr int kQ = 16;
+    for (int64_t k0 = 0; k0 < j.K; k0 += 4) {
+        const int kb = static_cast<int>(std::min<int64_t>(4, j.K - k0));
+        for (int64_t q0 = 0; q0 < j.Q; q0 += kQ) {
+            const int nq = static_cast<int>(std::min<int64_t>(kQ, j.Q - q0));
+            float acc[4][kQ] = {};
+            for (int64_t cr = 0; cr < j.cr_count; ++cr) {
+                const float* x = j.rows[cr] + q0;
+                for (int64_t s = 0; s < j.S; ++s) {
+                    for (int b = 0; b < kb; ++b) {
+                        const float w = j.filters[(k0 + b) * j.filter_stride + cr * j.S + s];
+                        for (int i = 0; i < kQ; ++i) acc[b][i] += w * x[s + i];
+                    }
+                }
+            }
+            for (int b = 0; b < kb; ++b) std::memcpy(j.out + (k0 + b) * j.out_stride + q0, acc[b], nq * sizeof(float));
+        }
+    }
+}
+
+#ifdef GPULAB_CONV_X86
+
+// [SECTION] AVX-512: 16 floats per vector, up to 4 filters x 4 vectors = 16 accumulators (of 32 registers)
+#pragma GCC push_options
+#pragma GCC target("avx512f,fma")
+
+template <int KB, int QV>
+void block_avx512(const RowJob& j, int64_t k0, int64_t q0, __mmask16 tail) {
+    __m512 acc[KB][QV];
+    for (int b = 0; b < KB; ++b)
+        for (int v = 0; v < QV; ++v) acc[b][v] = _mm512_setzero_ps();
+    const float* w0 = j.filters + k0 * j.filter_stride;
+    for (int64_t cr = 0; cr < j.cr_count; ++cr) {
+        const float* x = j.rows[cr] + q0;
+        const float* wc = w0 + cr * j.S;
+        for (int64_t s = 0; s < j.S; ++s) {
+            // Unaligned loads may read up to 15 floats past the last column: the scratch rows
+            // have that much zeroed slack, and masked stores drop those lanes.
+            __m512 xv[QV];
+            for (int v = 0; v < QV; ++v) xv[v] = _mm512_loadu_ps(x + s + 16 * v);
+            for (int b = 0; b < KB; ++b) {
+                const __m512 w = _mm512_set1_ps(wc[b * j.filter_stride + s]);
+                for (int v = 0; v < QV; ++v) acc[b][v] = _mm512_fmadd_ps(w, xv[v], acc[b][v]);
+            }
+        }
+    }
+    for (int b = 0; b < KB; ++b) {
+        float* out = j.out + (k0 + b) * j.out_stride + q0;
+        for (int v = 0; v < QV - 1; ++v) _mm512_storeu_ps(out + 16 * v, acc[b][v]);
+        _mm512_mask_storeu_ps(out + 16 * (QV - 1), tail, acc[b][QV - 1]);
+    }
+}
+
+template <int KB>
+void columns_avx512(const RowJob& j, int64_t k0) {
+    for (int64_t q0 = 0; q0 < j.Q; q0 += 64) {
+        const int64_t left = j.Q - q0 < 64 ? j.Q - q0 : 64;
+        const int qv = static_cast<int>((left + 15) / 16);
+        const int rem = static_cast<int>(left - 16 * (qv - 1));
+        const __mmask16 tail = static_cast<__mmask16>(rem == 16 ? 0xffff : (1u << rem) - 1u);
+        switch (qv) {
+            case 1: block_avx512<KB, 1>(j, k0, q0, tail); break;
+            case 2: block_avx512<KB, 2>(j, k0, q0, tail); break;
+            case 3: block_avx512<KB, 3>(j, k0, q0, tail); break;
+            default: block_avx512<KB, 4>(j, k0, q0, tail); break;
+        }
+    }
+}
+
+void row_avx512(const RowJob& j) {
+    int64_t k0 = 0;
+    for (; k0 + 4 <= j.K; k0 += 4) columns_avx512<4>(j, k0);
+    switch (j.K - k0) {
+        case 1: columns_avx512<1>(j, k0); break;
+        case 2: columns_avx512<2>(j, k0); break;
+        case 3: columns_avx512<3>(j, k0); break;
+        default: break;
+    }
+}
+
+#pragma GCC pop_options
+
+// [SECTION] AVX2+FMA: 8 floats per vector, up to 4 filters x 2 vectors (16 registers in all)
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+
+template <int KB, int QV>
+void block_avx2(const RowJob& j, int64_t k0, int64_t q0, int tail) {
+    __m256 acc[KB][QV];
+    for (int b = 0; b < KB; ++b)
+        for (int v = 0; v < QV; ++v) acc[b][v] = _mm256_setzero_ps();
+    const float* w0 = j.filters + k0 * j.filter_stride;
+    for (int64_t cr = 0; cr < j.cr_count; ++cr) {
+        const float* x = j.rows[cr] + q0;
+        const float* wc = w0 + cr * j.S;
+        for (int64_t s = 0; s < j.S; ++s) {
+            __m256 xv[QV];
+            for (int v = 0; v < QV; ++v) xv[v] = _mm256_loadu_ps(x + s + 8 * v);
+            for (int b = 0; b < KB; ++b) {
+                const __m256 w = _mm256_set1_ps(wc[b * j.filter_stride + s]);
+                for (int v = 0; v < QV; ++v) acc[b][v] = _mm256_fmadd_ps(w, xv[v], acc[b][v]);
+            }
+        }
+    }
+    for (int b = 0; b < KB; ++b) {
+        float* out = j.out + (k0 + b) * j.out_stride + q0;
+        for (int v = 0; v < QV - 1; ++v) _mm256_storeu_ps(out + 8 * v, acc[b][v]);
+        if (tail == 8) {
+            _mm256_storeu_ps(out + 8 * (QV - 1), acc[b][QV - 1]);
+        } else {
+            alignas(32) float last[8];
+            _mm256_store_ps(last, acc[b][QV - 1]);
+            for (int i = 0; i < tail; ++i) out[8 * (QV - 1) + i] = last[i];
+        }
+    }
+}
+
+template <int KB, int MaxQV>
+void columns_avx2(const RowJob& j, int64_t k0) {
+    constexpr int64_t kSpan = 8 * MaxQV;
+    for (int64_t q0 = 0; q0 < j.Q; q0 += kSpan) {
+        const int64_t left = j.Q - q0 < kSpan ? j.Q - q0 : kSpan;
+        const int qv = static_cast<int>((left + 7) / 8);
+        const int tail = static_cast<int>(left - 8 * (qv - 1));
+        switch (qv) {
+            case 1: block_avx2<KB, 1>(j, k0, q0, tail); break;
+            case 2: block_avx2<KB, 2>(j, k0, q0, tail); break;
+            case 3: block_avx2<KB, 3>(j, k0, q0, tail); break;
+            default: block_avx2<KB, (MaxQV < 4 ? MaxQV : 4)>(j, k0, q0, tail); break;
+        }
+    }
+}
+
+void row_avx2(const RowJob& j) {
+    int64_t k0 = 0;
+    for (; k0 + 4 <= j.K; k0 += 4) columns_avx2<4, 2>(j, k0);
+    switch (j.K - k0) {
+        case 1: columns_avx2<1, 4>(j, k0); break;
+        case 2: columns_avx2<2, 4>(j, k0); break;
+        case 3: columns_avx2<3, 2>(j, k0); break;
+        default: break;
+    }
+}
+
+#pragma GCC pop_options
+
+#endif  // GPULAB_CONV_X86
+
+using RowFn = void (*)(const RowJob&);
+
+RowFn row_function(SimdIsa isa) {
+#ifdef GPULAB_CONV_X86
+    if (isa == SimdIsa::Avx512) return row_avx512;
+    if (isa == SimdIsa::Avx2Fma) return row_avx2;
+#endif
+    (void)isa;
+    return row_baseline;
+}
+
+// Floats of zeroed slack after each scratch row: one full AVX-512 vector.
+constexpr int64_t kRowSlack = 16;
+
+void run_rows(RowFn row_fn, const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
+    const int64_t C = d.channels, H = d.height, W = d.width, K = d.filters, R = d.kernel;
+    const int64_t P = d.out_height(), Q = d.out_width(), pad = d.pad(), stride = d.stride;
+    const int64_t row_len = W + 2 * pad + kRowSlack;
+    const int64_t rows_total = d.batch * P;
+    // Enough chunks for the pool to balance, few enough that each chunk reuses its scratch rows.
+    const int threads = ThreadPool::shared().size();
+    const int64_t chunk = std::max<int64_t>(1, rows_total / (static_cast<int64_t>(threads) * 8));
+    if (stride > 1) row_fn = row_strided;
+
+    ThreadPool::shared().parallel_for(
+        rows_total,
+        [&](int64_t begin, int64_t end) {
+            // The scratch ring: slot y mod R holds input row y (all channels), zero-padded left and
+            // right; rows outside the image are all zero. key[slot] says which (n, y) it holds.
+            thread_local std::vector<float> scratch;
+            if (static_cast<int64_t>(scratch.size()) < C * R * row_len) {
+                scratch.resize(static_cast<std::size_t>(C * R * row_len));
+            }
+            std::vector<int64_t> key(static_cast<std::size_t>(R), -1);
+            std::vector<const float*> rows(static_cast<std::size_t>(C * R));
+            for (int64_t idx = begin; idx < end; ++idx) {
+                const int64_t n = idx / P, p = idx % P;
+                for (int64_t r = 0; r < R; ++r) {
+                    const int64_t y = p * stride - pad + r;  // input row under filter row r
+                    const int64_t slot = ((y % R) + R) % R;
+                    const int64_t want = n * (H + 2 * R) + y + R;
+                    if (key[slot] != want) {
+                        for (int64_t c = 0; c < C; ++c) {
+                            float* dst = scratch.data() + (c * R + slot) * row_len;
+                            if (y < 0 || y >= H) {
+                                std::fill(dst, dst + row_len, 0.0f);
+                                continue;
+                            }
+                            std::fill(dst, dst + pad, 0.0f);
+                            std::memcpy(dst + pad, input + ((n * C + c) * H + y) * W, W * sizeof(float));
+                            std::fill(dst + pad + W, dst + row_len, 0.0f);
+                        }
+                        key[slot] = want;
+                    }
+                    for (int64_t c = 0; c < C; ++c) rows[c * R + r] = scratch.data() + (c * R + slot) * row_len;
+                }
+                RowJob job{rows.data(), C * R, R, filters, C * R * R, K, output + (n * K * P + p) * Q, P * Q, Q, stride};
+                row_fn(job);
+            }
+        },
+        chunk);
+}
+
+}  // namespace
+
+bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters,
+                          float* output) {
+    if (!simd_isa_usable(isa)) return false;
+    run_rows(row_function(isa), d, input, filters, output);
+    return true;
+}
+
+void conv2d_parallel(const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
+    run_rows(row_function(best_simd_isa()), d, input, filters, output);
+}
+
+std::string conv2d_parallel_implementation(const core::Conv2dDesc& d) {
+    const SimdIsa isa = best_simd_isa();
+    const int threads = ThreadPool::shared().size();
+    std::string s = "direct, " + std::string(simd_isa_name(isa)) + " (" + std::to_string(simd_isa_lanes(isa)) +
+                    " floats)";
+    if (d.stride > 1) {
+        s += ", stride " + std::to_string(d.stride) + ": plain loop over padded rows";
+    } else if (isa == SimdIsa::Avx512) {
+        s += ", up to 4 filters x 64 columns in registers";
+    } else if (isa == SimdIsa::Avx2Fma) {
+        s += ", up to 4 filters x 16 columns in registers";
+    } else {
+        s += ", 4 filters x 16 columns per block";
+    }
+    return s + ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+}  // namespace gpulab::cpu
