@@ -11,6 +11,7 @@
 #include <string>
 
 #include "format.h"
+#include "gpu_backends.h"
 #include "json_out.h"
 #include "workloads/conv2d_workload.h"
 
@@ -93,7 +94,14 @@ void print_table(const std::string& label, const core::Conv2dRun& run) {
 
 }  // namespace
 
-int bench_conv(const BenchOptions& o, const std::vector<core::Backend*>& backends, bool& first) {
+int bench_conv(const BenchOptions& o, const std::vector<core::Backend*>& shared_backends, bool& first) {
+    // The naive one-thread-per-output CUDA kernel exists only for convolution; it runs beside the
+    // tiled one unless the user picked backends by name.
+    std::vector<core::Backend*> backends = shared_backends;
+    core::BackendList conv_only = gpu::make_conv2d_extra_backends();
+    if (o.backends.empty()) {
+        for (const auto& b : conv_only) backends.push_back(b.get());
+    }
     std::vector<ConvCase> cases;
     if (o.quick) {
         cases.push_back({"one channel", image_case(256, 3), true});
@@ -116,7 +124,7 @@ int bench_conv(const BenchOptions& o, const std::vector<core::Backend*>& backend
         core::MeasureConfig config;
         config.measure_limits = false;
         config.warmup = 1;
-        config.min_samples = o.quick ? 3 : (c.timed ? 5 : 2);
+        config.min_samples = o.quick ? 3 : (c.timed ? 10 : 2);
         config.max_samples = o.quick ? 3 : (c.timed ? 20 : 2);
         config.time_budget_ns = o.quick ? 0 : (c.timed ? 800'000'000 : 0);
         std::vector<core::Backend*> chosen;
