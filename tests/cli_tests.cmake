@@ -63,3 +63,10 @@ gpulab_cli_test(apply_conv2d_bad_stride 2 "--stride must be between 1 and" apply
 unset(GPULAB_CLI_EXTRA)
 gpulab_cli_test(bench_conv_quick_json 0 "\"op\": \"conv2d\".*\"gflops\".*\"implementation\"" bench --quick --json
                 --suite conv)
+
+# Lessons in the user's config folder load without flags.
+add_test(NAME cli.lessons_from_config_dir
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;lessons" -DEXPECT_RC=0
+                 "-DEXPECT_REGEX=instructor-relu +ready" -P ${GPULAB_CHECK})
+set_tests_properties(cli.lessons_from_config_dir PROPERTIES LABELS cli ENVIRONMENT
+                     "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};XDG_CONFIG_HOME=${CMAKE_CURRENT_LIST_DIR}/data/config-home")
