@@ -196,6 +196,10 @@ std::string ActivationView::export_description() const {
     return "Write <lesson>-timing.png, <lesson>-window.png, <lesson>-samples.csv and <lesson>-summary.csv.";
 }
 
+std::string ActivationView::measurement_csv(const std::string& lesson_title) const {
+    return last_run_ ? summary_csv(*last_run_, caption_lines(*last_run_, lesson_title)) : std::string();
+}
+
 // [SECTION] status bar
 
 void ActivationView::draw_status() {

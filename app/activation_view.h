@@ -35,6 +35,7 @@ public:
 
     ExportResult export_files(const ViewExport& in) override;
     std::string export_description() const override;
+    std::string measurement_csv(const std::string& lesson_title) const override;
 
 private:
     // [SECTION] canvas pieces (panels/activation_canvas.cpp)

@@ -39,7 +39,8 @@ struct ExportOptions {
 // with a caption block), <out>/<lesson>-window.png (the whole window), <out>/<lesson>-samples.csv
 // (every timed run with its upload / compute / download split) and <out>/<lesson>-summary.csv
 // (one row per backend). With all_steps it first writes <out>/<lesson>-step-01.png ... (the window
-// after each step's params and action), then those files for the last measurement, and
+// after each step's params and action) with <out>/<lesson>-step-01.csv ... (the measurement on screen
+// at that step, in the table of the lesson's export CSV), then those files for the last measurement, and
 // <out>/<lesson>.json (lesson, steps, sizes, params, hardware, versions). Works with no display.
 // Returns the process exit code; an unwritable folder is a clear message.
 int run_export(const ExportOptions& options);

@@ -555,6 +555,11 @@ std::string Conv2dView::export_description() const {
            "GFLOP/s, implementation, verdict).";
 }
 
+std::string Conv2dView::measurement_csv(const std::string& lesson_title) const {
+    const ConvMeasurement* m = shown();
+    return m ? conv_csv(m->run, conv_caption_lines(m->run, lesson_title)) : std::string();
+}
+
 // [SECTION] status bar
 
 void Conv2dView::draw_status() {

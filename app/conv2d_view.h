@@ -97,6 +97,7 @@ class Conv2dView : public LessonView {
 
     ExportResult export_files(const ViewExport& in) override;
     std::string export_description() const override;
+    std::string measurement_csv(const std::string& lesson_title) const override;
 
   private:
     // [SECTION] canvas (panels/conv2d_canvas.cpp, panels/conv2d_layer.cpp)

@@ -2,10 +2,11 @@
 // context with no platform backend (display size and frame time set by hand), one synchronous
 // measurement, then the same Shell frame as the GUI drawn into a framebuffer for a few frames
 // (auto-sized windows settle over 2-3) before the files are written. With --all-steps every step
-// is entered in turn (params applied, its action run) and drawn to <id>-step-NN.png, and
-// <id>.json records the configuration and the hardware. Verified by the gui.export test in
-// tests/gui_tests.cmake and the presenter.export_* tests in tests/presenter_tests.cmake, which
-// check the PNGs are not blank and differ from step to step.
+// is entered in turn (params applied, its action run) and drawn to <id>-step-NN.png, the numbers
+// on screen go to <id>-step-NN.csv, and <id>.json records the configuration and the hardware.
+// Verified by the gui.export test in tests/gui_tests.cmake and the presenter.export_* tests in
+// tests/presenter_tests.cmake, which run all four lessons and check the PNGs are not blank and
+// differ from step to step, and that every step has its CSV with a header and data.
 #include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
@@ -40,6 +41,7 @@ std::string param_json(const core::ParamValue& v) {
 struct StepPicture {
     const core::LessonStep* step = nullptr;
     std::string png;
+    std::string csv;  // the measurement on screen at this step; empty: none yet
     bool measured = false;
 };
 
@@ -58,13 +60,21 @@ std::string export_json(const ExportOptions& o, const std::string& lesson_id, co
     j += "  \"config\": {\"width\": " + std::to_string(o.width) + ", \"height\": " + std::to_string(o.height) +
          ", \"theme\": " + json_string(o.theme) + ", \"ui_scale\": " + json_number(scale) +
          ", \"quick\": " + (o.quick ? "true" : "false") + "},\n";
+    // Said once here so a reader of the folder knows what each step's CSV holds without the app.
+    j += "  \"step_csv\": " +
+         json_string("one CSV per step, <id>-step-NN.csv: the measurement on screen at that step, in the same "
+                     "table as the lesson's own export CSV (activations: the per-backend summary; conv: -conv.csv; "
+                     "simd: -simd.csv; latency: -sweep.csv); a step with no run of its own repeats the previous "
+                     "step's measurement (\"measured\": false)") +
+         ",\n";
     j += "  \"steps\": [";
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const core::LessonStep& s = *steps[i].step;
         j += i ? ",\n" : "\n";
         j += "    {\"index\": " + std::to_string(i + 1) + ", \"title\": " + json_string(s.title) +
              ", \"action\": " + json_string(s.action) + ", \"measured\": " + (steps[i].measured ? "true" : "false") +
-             ", \"png\": " + json_string(steps[i].png) + ", \"params\": {";
+             ", \"png\": " + json_string(steps[i].png) + ", \"csv\": " + json_string(steps[i].csv) +
+             ", \"params\": {";
         bool first = true;
         for (const auto& [key, value] : s.params) {
             j += (first ? "" : ", ") + json_string(key) + ": " + param_json(value);
@@ -205,8 +215,22 @@ int run_export(const ExportOptions& options) {
                 cleanup();
                 return 1;
             }
-            std::printf("  step %d of %d: %s%s\n", i + 1, shell->step_count(), path.c_str(),
-                        pic.measured ? "" : " (no run of its own)");
+            // The numbers behind the picture, so every step's measurement can be compared later.
+            const std::string csv_text = shell->measurement_csv();
+            if (!csv_text.empty()) {
+                std::snprintf(name, sizeof name, "-step-%02d.csv", i + 1);
+                pic.csv = id + name;
+                const std::filesystem::path csv_path = std::filesystem::path(options.out_dir) / pic.csv;
+                std::ofstream csv_out(csv_path, std::ios::binary);
+                csv_out << csv_text;
+                if (!csv_out) {
+                    std::fprintf(stderr, "gpulab export: cannot write %s\n", csv_path.string().c_str());
+                    cleanup();
+                    return 1;
+                }
+            }
+            std::printf("  step %d of %d: %s%s%s\n", i + 1, shell->step_count(), path.c_str(),
+                        pic.csv.empty() ? "" : (" + " + pic.csv).c_str(), pic.measured ? "" : " (no run of its own)");
             std::fflush(stdout);
             pictures.push_back(std::move(pic));
         }
@@ -221,7 +245,10 @@ int run_export(const ExportOptions& options) {
     if (result.ok && options.all_steps) {
         const std::string id = shell->lesson_id();
         std::vector<std::string> files;
-        for (const auto& p : pictures) files.push_back(p.png);
+        for (const auto& p : pictures) {
+            files.push_back(p.png);
+            if (!p.csv.empty()) files.push_back(p.csv);
+        }
         for (const auto& f : result.files) files.push_back(std::filesystem::path(f).filename().string());
         const std::string json_path = (std::filesystem::path(options.out_dir) / (id + ".json")).string();
         std::ofstream out(json_path, std::ios::binary);
@@ -231,7 +258,7 @@ int run_export(const ExportOptions& options) {
             result.message = "cannot write " + json_path;
         } else {
             result.files.push_back(json_path);
-            result.message += "; " + std::to_string(pictures.size()) + " step pictures and " + id + ".json";
+            result.message += "; " + std::to_string(pictures.size()) + " step pictures, their CSVs and " + id + ".json";
         }
     }
     if (result.ok) {

@@ -329,4 +329,8 @@ std::string LatencyView::export_description() const {
            "phase columns).";
 }
 
+std::string LatencyView::measurement_csv(const std::string&) const {
+    return result_ ? core::sweep_csv(result_->sweep) : std::string();
+}
+
 }  // namespace gpulab::app

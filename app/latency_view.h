@@ -61,6 +61,7 @@ class LatencyView : public LessonView {
 
     ExportResult export_files(const ViewExport& in) override;
     std::string export_description() const override;
+    std::string measurement_csv(const std::string& lesson_title) const override;
 
   private:
     // [SECTION] panels (panels/latency_canvas.cpp, panels/latency_analogy.cpp)

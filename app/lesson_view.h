@@ -65,6 +65,10 @@ class LessonView {
     virtual ExportResult export_files(const ViewExport& in) = 0;
     // Tooltip of the Export button: which files this view writes.
     virtual std::string export_description() const = 0;
+    // The measurement on screen as CSV text, the same table as the view's export CSV (the activation
+    // lesson: its per-backend summary), or "" before the first measurement. No GL. Used for the
+    // per-step CSVs of `gpulab export --all-steps`.
+    virtual std::string measurement_csv(const std::string& lesson_title) const = 0;
 };
 
 }  // namespace gpulab::app

@@ -72,8 +72,8 @@ int main(int argc, char** argv) {
     exp->add_option("--size", size_text, "Whole-window picture size, WxH (default 1600x900)");
     exp->add_flag("--quick", export_options.quick, "Fewer samples (for tests)");
     exp->add_flag("--all-steps", export_options.all_steps,
-                  "One PNG per lesson step (<id>-step-01.png, ...) with its params and action applied, plus "
-                  "<id>.json with the configuration and hardware");
+                  "One PNG and one CSV per lesson step (<id>-step-01.png, <id>-step-01.csv, ...) with its params "
+                  "and action applied, plus <id>.json with the configuration and hardware");
     exp->add_option("--theme", export_options.theme, "Look of the pictures: normal or presenter")
         ->check(CLI::IsMember({"normal", "presenter"}))
         ->capture_default_str();

@@ -81,6 +81,8 @@ public:
     const std::vector<core::LessonError>& lesson_errors() const { return catalog_.errors; }
     // True once the current lesson's view holds a measurement (headless export checks this).
     bool has_result() const { return view_ && view_->has_result(); }
+    // The measurement on screen as CSV (see LessonView::measurement_csv); "" before the first one.
+    std::string measurement_csv() const { return view_ ? view_->measurement_csv(lesson_title()) : std::string(); }
     const std::string& error_message() const { return host_.error; }
     bool busy() const { return jobs_.busy(); }
     // Headless pictures freeze the animation at a moment that shows both sides mid-way.

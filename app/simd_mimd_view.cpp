@@ -471,4 +471,8 @@ std::string SimdMimdView::export_description() const {
            "medians and speed-up, every timeline span, and per pattern the theoretical and measured factor).";
 }
 
+std::string SimdMimdView::measurement_csv(const std::string& lesson_title) const {
+    return result_ ? simd_csv(*result_, simd_caption_lines(*result_, lesson_title)) : std::string();
+}
+
 }  // namespace gpulab::app

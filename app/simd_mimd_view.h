@@ -114,6 +114,7 @@ class SimdMimdView : public LessonView {
 
     ExportResult export_files(const ViewExport& in) override;
     std::string export_description() const override;
+    std::string measurement_csv(const std::string& lesson_title) const override;
 
   private:
     // [SECTION] panels (panels/simd_flynn.cpp, panels/simd_cpu.cpp, panels/simd_warp.cpp)

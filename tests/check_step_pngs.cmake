@@ -1,8 +1,10 @@
 # Checks an all-steps export: at least MIN_COUNT files DIR/PREFIX-step-NN.png, each one not blank
 # (gpulab_png_check with 200 colours at WIDTH x HEIGHT), and no two alike (SHA256 of the files):
-# a step whose params or text did not reach the picture would repeat its neighbour.
+# a step whose params or text did not reach the picture would repeat its neighbour. With
+# CSV_HEADER set, every picture also needs its DIR/PREFIX-step-NN.csv holding a line that matches
+# CSV_HEADER (the table's header) and at least one line after it (the measurement itself).
 #   cmake -DDIR=... -DPREFIX=elementwise-activations -DPNG_CHECK=path -DMIN_COUNT=2 -DWIDTH=1600 -DHEIGHT=900
-#         -P check_step_pngs.cmake
+#         [-DCSV_HEADER=^backend,] -P check_step_pngs.cmake
 file(GLOB pngs "${DIR}/${PREFIX}-step-*.png")
 list(SORT pngs)
 list(LENGTH pngs count)
@@ -23,5 +25,31 @@ foreach(png IN LISTS pngs)
         message(FATAL_ERROR "${png} is identical to ${twin}")
     endif()
     list(APPEND seen ${hash})
+    if(DEFINED CSV_HEADER)
+        string(REGEX REPLACE "\\.png$" ".csv" csv "${png}")
+        if(NOT EXISTS ${csv})
+            message(FATAL_ERROR "${png} has no CSV beside it (${csv})")
+        endif()
+        file(STRINGS ${csv} lines)
+        set(header_at -1)
+        set(index 0)
+        foreach(line IN LISTS lines)
+            if(header_at EQUAL -1 AND line MATCHES "${CSV_HEADER}")
+                set(header_at ${index})
+            endif()
+            math(EXPR index "${index} + 1")
+        endforeach()
+        math(EXPR last "${index} - 1")
+        if(header_at EQUAL -1)
+            message(FATAL_ERROR "${csv} has no line matching '${CSV_HEADER}'")
+        endif()
+        if(NOT header_at LESS last)
+            message(FATAL_ERROR "${csv} has a header but no measurement after it")
+        endif()
+    endif()
 endforeach()
-message(STATUS "ok: ${count} distinct, non-blank step pictures")
+if(DEFINED CSV_HEADER)
+    message(STATUS "ok: ${count} distinct, non-blank step pictures, each with its CSV")
+else()
+    message(STATUS "ok: ${count} distinct, non-blank step pictures")
+endif()

@@ -3,28 +3,44 @@
 # gpulab_png_check, GPULAB_GUI_OUT, GPULAB_RUN_CHECK and GPULAB_NO_DISPLAY_ENV it reuses.
 set(GPULAB_PRESENT_OUT ${GPULAB_GUI_OUT}/presenter)
 
-# export --all-steps writes one picture per step, every one non-blank and different from the rest,
-# plus the lesson's JSON record.
-add_test(NAME presenter.export_all_steps
-         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;elementwise-activations;--all-steps;--quick;--out;${GPULAB_PRESENT_OUT}/steps"
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=step 1 of [0-9]+: .*step pictures and elementwise-activations.json"
-                 -DEXPECT_FILE=${GPULAB_PRESENT_OUT}/steps/elementwise-activations.json -P ${GPULAB_RUN_CHECK})
-set_tests_properties(presenter.export_all_steps PROPERTIES LABELS "presenter;gui" ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
-                     FIXTURES_SETUP presenter_steps TIMEOUT 240 SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
-add_test(NAME presenter.export_step_pngs
-         COMMAND ${CMAKE_COMMAND} -DDIR=${GPULAB_PRESENT_OUT}/steps -DPREFIX=elementwise-activations
-                 -DPNG_CHECK=$<TARGET_FILE:gpulab_png_check> -DMIN_COUNT=2 -DWIDTH=1600 -DHEIGHT=900
-                 -P ${CMAKE_CURRENT_LIST_DIR}/check_step_pngs.cmake)
-add_test(NAME presenter.export_json
-         COMMAND ${CMAKE_COMMAND} "-DCMD=grep;-c;hardware;${GPULAB_PRESENT_OUT}/steps/elementwise-activations.json"
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=[0-9]" -P ${GPULAB_RUN_CHECK})
-set_tests_properties(presenter.export_step_pngs presenter.export_json PROPERTIES LABELS "presenter;gui"
-                     FIXTURES_REQUIRED presenter_steps)
+# export --all-steps, for every built-in lesson: one picture per step, every one non-blank and
+# different from the rest, each with a CSV of the measurement on screen at that step (its table
+# header and at least one row), plus the lesson's JSON record naming the hardware. Entries are
+# lesson id, step count and the header of that lesson's CSV table.
+set(GPULAB_STEP_EXPORTS
+    "elementwise-activations|6|^backend,available,ran,"
+    "conv-sliding-window|8|^backend,median_ns,"
+    "simd-vs-mimd|10|^kind,name,value,"
+    "latency-vs-throughput|5|^elements,backend,")
+foreach(entry IN LISTS GPULAB_STEP_EXPORTS)
+    string(REPLACE "|" ";" fields "${entry}")
+    list(GET fields 0 id)
+    list(GET fields 1 steps)
+    list(GET fields 2 header)
+    set(dir ${GPULAB_PRESENT_OUT}/steps-${id})
+    add_test(NAME presenter.export_all_steps.${id}
+             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;${id};--all-steps;--quick;--out;${dir}"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=step 1 of ${steps}: .*step pictures, their CSVs and ${id}.json"
+                     -DEXPECT_FILE=${dir}/${id}.json -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(presenter.export_all_steps.${id} PROPERTIES LABELS "presenter;gui"
+                         ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}" FIXTURES_SETUP presenter_steps_${id} TIMEOUT 240
+                         SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+    add_test(NAME presenter.export_step_files.${id}
+             COMMAND ${CMAKE_COMMAND} -DDIR=${dir} -DPREFIX=${id} -DPNG_CHECK=$<TARGET_FILE:gpulab_png_check>
+                     -DMIN_COUNT=${steps} -DWIDTH=1600 -DHEIGHT=900 "-DCSV_HEADER=${header}"
+                     -P ${CMAKE_CURRENT_LIST_DIR}/check_step_pngs.cmake)
+    add_test(NAME presenter.export_json.${id}
+             COMMAND ${CMAKE_COMMAND} "-DCMD=cat;${dir}/${id}.json" -DEXPECT_RC=0
+                     "-DEXPECT_REGEX=\"step_csv\".*\"csv\": \"${id}-step-01.csv\".*\"hardware\":"
+                     -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(presenter.export_step_files.${id} presenter.export_json.${id} PROPERTIES
+                         LABELS "presenter;gui" FIXTURES_REQUIRED presenter_steps_${id})
+endforeach()
 
 # The presenter theme: the presenter layout at 1920x1080, still one distinct picture per step.
 add_test(NAME presenter.export_theme
          COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;elementwise-activations;--all-steps;--quick;--theme;presenter;--size;1920x1080;--out;${GPULAB_PRESENT_OUT}/theme"
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=step pictures" -P ${GPULAB_RUN_CHECK})
+                 -DEXPECT_RC=0 "-DEXPECT_REGEX=step pictures, their CSVs" -P ${GPULAB_RUN_CHECK})
 set_tests_properties(presenter.export_theme PROPERTIES LABELS "presenter;gui" ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
                      FIXTURES_SETUP presenter_theme TIMEOUT 240 SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
 add_test(NAME presenter.export_theme_pngs
