@@ -465,31 +465,15 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         return result;
     }
     if (textures_dirty_) update_textures();
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path dir = in.out_dir.empty() ? fs::path("gpulab-export") : fs::path(in.out_dir);
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir, ec)) {
-        result.message = "cannot create export folder " + dir.string() + ": " + (ec ? ec.message() : "not a folder");
-        return result;
-    }
-    const std::string stem = in.lesson_id.empty() ? "gpulab" : in.lesson_id;
+    ExportWriter out(in.out_dir, in.lesson_id);
+    if (!out.ok()) return out.failed();
     const core::Conv2dRun& run = m->run;
     const std::vector<std::string> caption = conv_caption_lines(run, in.lesson_title);
     std::string error;
 
-    const fs::path csv = dir / (stem + "-conv.csv");
-    {
-        std::ofstream f(csv, std::ios::binary);
-        if (f) f << conv_csv(run, caption);
-        if (!f) {
-            result.message = "cannot write " + csv.string();
-            return result;
-        }
-        result.files.push_back(csv.string());
-    }
+    if (!out.text("-conv.csv", conv_csv(run, caption))) return out.failed();
 
-    const fs::path png = dir / (stem + "-conv.png");
+    const std::filesystem::path png = out.path("-conv.png");
     const bool pictures = !run.params.layer_mode && result_ && input_tex_.id() != 0 && output_tex_;
     const bool ok = render_panel_png(in.ui_scale, 1200, png.string(), error, [&](const Fonts& fonts, float scale) {
         auto heading = [&](const std::string& text) {
@@ -529,24 +513,8 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         heading("Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");
         draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
     });
-    if (!ok) {
-        result.message = error;
-        return result;
-    }
-    result.files.push_back(png.string());
-
-    if (!in.window_rgba.empty()) {
-        const fs::path window = dir / (stem + "-window.png");
-        if (!write_png(window.string(), in.window_rgba, in.window_width, in.window_height, error)) {
-            result.message = error;
-            return result;
-        }
-        result.files.push_back(window.string());
-    }
-    result.ok = true;
-    const fs::path abs = fs::absolute(dir, ec);
-    result.message = "exported " + std::to_string(result.files.size()) + " files to " + (ec ? dir : abs).string();
-    return result;
+    if (!out.picture(png, ok, error)) return out.failed();
+    return out.finish(in.window_rgba, in.window_width, in.window_height);
 }
 
 std::string Conv2dView::export_description() const {

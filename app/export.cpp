@@ -169,48 +169,62 @@ ExportResult write_export(const ExportInput& in) {
         result.message = "nothing to export yet: run a measurement first (R)";
         return result;
     }
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path dir = in.out_dir.empty() ? fs::path("gpulab-export") : fs::path(in.out_dir);
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir, ec)) {
-        result.message = "cannot create export folder " + dir.string() + ": " + (ec ? ec.message() : "not a folder");
-        return result;
-    }
+    ExportWriter out(in.out_dir, in.lesson_id);
+    if (!out.ok()) return out.failed();
     const std::vector<std::string> caption = caption_lines(*in.run, in.lesson_title);
-    const std::string stem = in.lesson_id.empty() ? "gpulab" : in.lesson_id;
+    if (!out.text("-samples.csv", samples_csv(*in.run, caption))) return out.failed();
+    if (!out.text("-summary.csv", summary_csv(*in.run, caption))) return out.failed();
+    const std::filesystem::path timing = out.path("-timing.png");
     std::string error;
-    auto add = [&](const fs::path& p, bool ok) {
-        if (ok) result.files.push_back(p.string());
-        return ok;
-    };
-    const fs::path samples = dir / (stem + "-samples.csv");
-    if (!add(samples, write_text(samples, samples_csv(*in.run, caption), error))) {
-        result.message = error;
-        return result;
+    if (!out.picture(timing, render_timing_png(in, caption, timing.string(), error), error)) return out.failed();
+    return out.finish(in.window_rgba, in.window_width, in.window_height);
+}
+
+// [SECTION] the shared writer
+
+ExportWriter::ExportWriter(const std::string& out_dir, const std::string& lesson_id)
+    : dir_(out_dir.empty() ? std::filesystem::path("gpulab-export") : std::filesystem::path(out_dir)),
+      stem_(lesson_id.empty() ? "gpulab" : lesson_id) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec || !std::filesystem::is_directory(dir_, ec)) {
+        ok_ = false;
+        result_.message = "cannot create export folder " + dir_.string() + ": " + (ec ? ec.message() : "not a folder");
     }
-    const fs::path summary = dir / (stem + "-summary.csv");
-    if (!add(summary, write_text(summary, summary_csv(*in.run, caption), error))) {
-        result.message = error;
-        return result;
+}
+
+bool ExportWriter::text(const std::string& suffix, const std::string& content) {
+    if (!ok_) return false;
+    const std::filesystem::path file = path(suffix);
+    std::string error;
+    return picture(file, write_text(file, content, error), error);
+}
+
+bool ExportWriter::picture(const std::filesystem::path& file, bool written, const std::string& error) {
+    if (!ok_) return false;
+    if (!written) {
+        ok_ = false;
+        result_.message = error;
+        return false;
     }
-    const fs::path timing = dir / (stem + "-timing.png");
-    if (!add(timing, render_timing_png(in, caption, timing.string(), error))) {
-        result.message = error;
-        return result;
+    result_.files.push_back(file.string());
+    return true;
+}
+
+ExportResult ExportWriter::finish(const std::vector<uint8_t>& window_rgba, int width, int height) {
+    if (ok_ && !window_rgba.empty()) {
+        const std::filesystem::path window = path("-window.png");
+        std::string error;
+        picture(window, write_png(window.string(), window_rgba, width, height, error), error);
     }
-    if (!in.window_rgba.empty()) {
-        const fs::path window = dir / (stem + "-window.png");
-        if (!add(window, write_png(window.string(), in.window_rgba, in.window_width, in.window_height, error))) {
-            result.message = error;
-            return result;
-        }
-    }
-    result.ok = true;
+    if (!ok_) return result_;
+    result_.ok = true;
     // The absolute folder: a relative one means little to someone who started the app from a menu.
-    const fs::path shown = fs::absolute(dir, ec);
-    result.message = "exported " + std::to_string(result.files.size()) + " files to " + (ec ? dir : shown).string();
-    return result;
+    std::error_code ec;
+    const std::filesystem::path shown = std::filesystem::absolute(dir_, ec);
+    result_.message =
+        "exported " + std::to_string(result_.files.size()) + " files to " + (ec ? dir_ : shown).string();
+    return result_;
 }
 
 }  // namespace gpulab::app

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -44,6 +45,30 @@ std::string summary_csv(const core::ActivationRun& run, const std::vector<std::s
 // writes it as PNG, cropped to the window's height. Needs a current GL 3.3 context; never throws.
 bool render_panel_png(float ui_scale, int logical_width, const std::string& path, std::string& error,
                       const std::function<void(const Fonts&, float)>& draw);
+
+// The mechanics every lesson's export shares: the folder (created, or one clear message), file
+// names `<lesson>-<suffix>`, CSV text, pictures, and the closing "exported N files to DIR" line.
+// Each step stops at the first failure; files already written stay.
+class ExportWriter {
+public:
+    ExportWriter(const std::string& out_dir, const std::string& lesson_id);
+    bool ok() const { return ok_; }
+    std::filesystem::path path(const std::string& suffix) const { return dir_ / (stem_ + suffix); }
+    // Writes `content` to path(suffix); false (with the message set) on failure.
+    bool text(const std::string& suffix, const std::string& content);
+    // Records a file another function wrote (render_panel_png); `error` when it failed.
+    bool picture(const std::filesystem::path& file, bool written, const std::string& error);
+    // Adds <lesson>-window.png when `window_rgba` is not empty, then the result.
+    ExportResult finish(const std::vector<uint8_t>& window_rgba, int width, int height);
+    // The result so far: ok=false with the failure message.
+    ExportResult failed() const { return result_; }
+
+private:
+    std::filesystem::path dir_;
+    std::string stem_;
+    bool ok_ = true;
+    ExportResult result_;
+};
 
 // stb_image_write with a readable error.
 bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string& error);

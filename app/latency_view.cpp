@@ -258,30 +258,14 @@ ExportResult LatencyView::export_files(const ViewExport& in) {
         result.message = "nothing to export yet: run the sweep first (R)";
         return result;
     }
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path dir = in.out_dir.empty() ? fs::path("gpulab-export") : fs::path(in.out_dir);
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir, ec)) {
-        result.message = "cannot create export folder " + dir.string() + ": " + (ec ? ec.message() : "not a folder");
-        return result;
-    }
-    const std::string stem = in.lesson_id.empty() ? "gpulab" : in.lesson_id;
+    ExportWriter out(in.out_dir, in.lesson_id);
+    if (!out.ok()) return out.failed();
     const core::SweepResult& sweep = result_->sweep;
     std::string error;
 
-    const fs::path csv = dir / (stem + "-sweep.csv");
-    {
-        std::ofstream f(csv, std::ios::binary);
-        if (f) f << core::sweep_csv(sweep);
-        if (!f) {
-            result.message = "cannot write " + csv.string();
-            return result;
-        }
-        result.files.push_back(csv.string());
-    }
+    if (!out.text("-sweep.csv", core::sweep_csv(sweep))) return out.failed();
 
-    const fs::path png = dir / (stem + "-sweep.png");
+    const std::filesystem::path png = out.path("-sweep.png");
     const std::vector<std::string> caption = sweep_caption_lines(sweep, in.lesson_title);
     const SweepPlotOptions opt{transfers_, -1};
     const std::optional<std::size_t> bi = size_index_near(breakdown_exp_);
@@ -303,24 +287,8 @@ ExportResult LatencyView::export_files(const ViewExport& in) {
             draw_phase_breakdown(sweep, *bi, launch, w);
         }
     });
-    if (!ok) {
-        result.message = error;
-        return result;
-    }
-    result.files.push_back(png.string());
-
-    if (!in.window_rgba.empty()) {
-        const fs::path window = dir / (stem + "-window.png");
-        if (!write_png(window.string(), in.window_rgba, in.window_width, in.window_height, error)) {
-            result.message = error;
-            return result;
-        }
-        result.files.push_back(window.string());
-    }
-    result.ok = true;
-    const fs::path shown = fs::absolute(dir, ec);
-    result.message = "exported " + std::to_string(result.files.size()) + " files to " + (ec ? dir : shown).string();
-    return result;
+    if (!out.picture(png, ok, error)) return out.failed();
+    return out.finish(in.window_rgba, in.window_width, in.window_height);
 }
 
 std::string LatencyView::export_description() const {

@@ -387,31 +387,15 @@ ExportResult SimdMimdView::export_files(const ViewExport& in) {
         result.message = "nothing to export yet: run the measurement first (R)";
         return result;
     }
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path dir = in.out_dir.empty() ? fs::path("gpulab-export") : fs::path(in.out_dir);
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir, ec)) {
-        result.message = "cannot create export folder " + dir.string() + ": " + (ec ? ec.message() : "not a folder");
-        return result;
-    }
-    const std::string stem = in.lesson_id.empty() ? "gpulab" : in.lesson_id;
+    ExportWriter out(in.out_dir, in.lesson_id);
+    if (!out.ok()) return out.failed();
     const SimdMimdMeasurement& m = *result_;
     const std::vector<std::string> caption = simd_caption_lines(m, in.lesson_title);
     std::string error;
 
-    const fs::path csv = dir / (stem + "-simd.csv");
-    {
-        std::ofstream f(csv, std::ios::binary);
-        if (f) f << simd_csv(m, caption);
-        if (!f) {
-            result.message = "cannot write " + csv.string();
-            return result;
-        }
-        result.files.push_back(csv.string());
-    }
+    if (!out.text("-simd.csv", simd_csv(m, caption))) return out.failed();
 
-    const fs::path png = dir / (stem + "-simd.png");
+    const std::filesystem::path png = out.path("-simd.png");
     const simt::Pattern pattern = pattern_;
     const bool ok = render_panel_png(in.ui_scale, 1200, png.string(), error, [&](const Fonts& fonts, float scale) {
         auto heading = [&](const std::string& text) {
@@ -445,24 +429,8 @@ ExportResult SimdMimdView::export_files(const ViewExport& in) {
         heading("Divergence cost per pattern");
         draw_cost_table(m, pattern);
     });
-    if (!ok) {
-        result.message = error;
-        return result;
-    }
-    result.files.push_back(png.string());
-
-    if (!in.window_rgba.empty()) {
-        const fs::path window = dir / (stem + "-window.png");
-        if (!write_png(window.string(), in.window_rgba, in.window_width, in.window_height, error)) {
-            result.message = error;
-            return result;
-        }
-        result.files.push_back(window.string());
-    }
-    result.ok = true;
-    const fs::path shown = fs::absolute(dir, ec);
-    result.message = "exported " + std::to_string(result.files.size()) + " files to " + (ec ? dir : shown).string();
-    return result;
+    if (!out.picture(png, ok, error)) return out.failed();
+    return out.finish(in.window_rgba, in.window_width, in.window_height);
 }
 
 std::string SimdMimdView::export_description() const {
