@@ -1,11 +1,13 @@
 // The elementwise-activations view's state changes: steps, runs on the worker (single or live),
-// picture files, export and the status-bar display path. See activation_view.h; the drawing lives
+// picture files, export (with another machine's bars when one was imported) and the status-bar
+// display path. See activation_view.h; the drawing lives
 // in app/panels/activation_*.cpp.
 #include "activation_view.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 #include "format.h"
 #include "image_io.h"
@@ -189,7 +191,30 @@ ExportResult ActivationView::export_files(const ViewExport& v) {
     in.window_width = v.window_width;
     in.window_height = v.window_height;
     in.ui_scale = v.ui_scale;
-    return write_export(in);
+    in.other = other_.get();
+    ExportResult result = write_export(in);
+    if (!result.ok || !other_ || !last_run_) return result;
+    result.message += "; compared with other machine: " + other_->machine_label + ", " + other_->date;
+    const std::string mismatch = comparison_mismatch(*last_run_, *other_);
+    if (!mismatch.empty()) result.message += " (" + mismatch + ")";
+    return result;
+}
+
+// [SECTION] comparison with another machine
+
+bool ActivationView::load_comparison(const std::string& path, std::string& error) {
+    try {
+        other_ = std::make_unique<core::ImportedRun>(core::load_compare_summary(path));
+        host_.info = "comparing with other machine: " + other_->machine_label + ", " + other_->date;
+        other_error_.clear();
+        return true;
+    } catch (const std::exception& e) {
+        // The comparison already on screen, if any, stays.
+        error = e.what();
+        other_error_ = error;
+        host_.error = error;
+        return false;
+    }
 }
 
 std::string ActivationView::export_description() const {

@@ -1,7 +1,9 @@
 // The elementwise-activations lesson's view: controls for the op, size and input, one run on
 // every backend (on the worker, or live with short runs), the input/output pictures with the
 // element-grid animation, the timing module, and the four-file export. Moved unchanged out of the
-// former single-lesson Shell. Verified by the gui.smoke and gui.export tests.
+// former single-lesson Shell. With --compare / File > Compare the timing panel and the exported
+// timing PNG also show another machine's medians. Verified by the gui.smoke, gui.export and
+// compare.* tests.
 #pragma once
 
 #include <memory>
@@ -32,6 +34,7 @@ public:
     void draw_status() override;
     void drop_files(const std::vector<std::string>& paths) override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
+    bool load_comparison(const std::string& path, std::string& error) override;
 
     ExportResult export_files(const ViewExport& in) override;
     std::string export_description() const override;
@@ -64,6 +67,8 @@ private:
 
     std::shared_ptr<core::ActivationRun> last_run_;
     std::shared_ptr<core::ActivationRun> last_full_run_;  // last run with limits measured
+    std::unique_ptr<core::ImportedRun> other_;            // another machine's summary; null: none
+    std::string other_error_;  // why the last file to compare with was refused, shown in the Timing panel
     SampleHistory history_;
     bool textures_dirty_ = false;
     std::unique_ptr<TensorTexture> input_tex_, output_tex_;

@@ -20,6 +20,8 @@ struct GuiOptions {
     // For tests: keys pressed one every few frames through the real key queue, e.g.
     // "Right,Right,B,B,Escape"; at exit the presenter state is printed to stdout.
     std::string script_keys;
+    // Another machine's <lesson>-summary.csv shown beside the live bars; a bad file is a red line.
+    std::string compare_path;
 };
 
 // Returns the process exit code. With no display: prints why and the headless command, returns 1.
@@ -33,6 +35,9 @@ struct ExportOptions {
     bool quick = false;              // fewer samples (tests)
     bool all_steps = false;          // one picture per step, with the step's params and action applied
     std::string theme = "normal";    // "normal" or "presenter" (presenter layout, high contrast)
+    // Another machine's <lesson>-summary.csv drawn beside the live bars in the timing PNG; a bad
+    // file exits 1 with its one-line reason before anything is measured.
+    std::string compare_path;
 };
 
 // Runs the lesson's measurement, then writes four files: <out>/<lesson>-timing.png (timing panel

@@ -44,11 +44,12 @@ bool render_timing_png(const ExportInput& in, const std::vector<std::string>& ca
                        std::string& error) {
     return render_panel_png(in.ui_scale, 1100, path, error, [&](const Fonts& fonts, float scale) {
         ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-        ImGui::Text("%s: measured timings", in.lesson_title.c_str());
+        ImGui::Text(in.other ? "%s: measured timings, this machine vs another" : "%s: measured timings",
+                    in.lesson_title.c_str());
         ImGui::PopFont();
         draw_caption_block(caption);
         ImGui::Spacing();
-        draw_timing_panel(in.run, *in.history, 200.0f * scale);
+        draw_timing_panel(in.run, *in.history, 200.0f * scale, in.other);
     });
 }
 
@@ -171,7 +172,10 @@ ExportResult write_export(const ExportInput& in) {
     }
     ExportWriter out(in.out_dir, in.lesson_id);
     if (!out.ok()) return out.failed();
-    const std::vector<std::string> caption = caption_lines(*in.run, in.lesson_title);
+    std::vector<std::string> caption = caption_lines(*in.run, in.lesson_title);
+    if (in.other) {
+        for (std::string& line : comparison_caption_lines(*in.run, *in.other)) caption.push_back(std::move(line));
+    }
     if (!out.text("-samples.csv", samples_csv(*in.run, caption))) return out.failed();
     if (!out.text("-summary.csv", summary_csv(*in.run, caption))) return out.failed();
     const std::filesystem::path timing = out.path("-timing.png");

@@ -31,6 +31,7 @@ struct ExportInput {
     std::vector<uint8_t> window_rgba;  // top row first; empty: no window picture
     int window_width = 0, window_height = 0;
     float ui_scale = 1.0f;             // the timing PNG is drawn at this scale
+    const core::ImportedRun* other = nullptr;  // another machine's run to draw beside this one
 };
 
 // Needs a current GL 3.3 context (for the timing PNG). Never throws; files already written stay.

@@ -6,7 +6,8 @@
 // on screen go to <id>-step-NN.csv, and <id>.json records the configuration and the hardware.
 // Verified by the gui.export test in tests/gui_tests.cmake and the presenter.export_* tests in
 // tests/presenter_tests.cmake, which run all four lessons and check the PNGs are not blank and
-// differ from step to step, and that every step has its CSV with a header and data.
+// differ from step to step, and that every step has its CSV with a header and data. --compare
+// loads another machine's summary first (tests/compare_tests.cmake).
 #include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
@@ -125,6 +126,13 @@ int run_export(const ExportOptions& options) {
     if (!shell->init({options.lesson_dirs, options.lesson_id}, error)) {
         std::fprintf(stderr, "gpulab export: %s\n", error.c_str());
         return 1;
+    }
+    if (!options.compare_path.empty()) {
+        // Checked before the measurement so a wrong file costs nothing; the label goes to stdout.
+        if (!shell->load_comparison(options.compare_path, error)) {
+            std::fprintf(stderr, "gpulab export: %s\n", error.c_str());
+            return 1;
+        }
     }
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();

@@ -204,6 +204,10 @@ int run_gui(const GuiOptions& options) {
             if (core::kPresenterScales[i] == options.present_scale) shell->set_presenter_scale_index(i);
     }
     if (options.present) shell->set_presenting(true);
+    if (!options.compare_path.empty() && !shell->load_comparison(options.compare_path, error)) {
+        // The window still opens: the reason is shown in red and printed once here.
+        std::fprintf(stderr, "gpulab: --compare: %s\n", error.c_str());
+    }
     // Started before the first frame so the first run in class finds CUDA and cuDNN loaded.
     auto warmup = std::make_unique<GpuWarmup>();
 

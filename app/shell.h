@@ -67,6 +67,9 @@ public:
     void drop_files(const std::vector<std::string>& paths);
     // Headless: measure on this thread, then show the result exactly as a finished job would.
     void run_blocking(bool quick);
+    // Another machine's exported summary beside the live run, if the current lesson's view can
+    // compare (app/panels/compare_popup.cpp). False with a one-line `error`; nothing shown is lost.
+    bool load_comparison(const std::string& path, std::string& error);
 
     // Needs the GL context; window pixels top row first (empty: no window picture).
     ExportResult export_now(std::vector<uint8_t> window_rgba, int width, int height);
@@ -124,6 +127,8 @@ private:
     void draw_presenter_overlays(const FrameContext& ctx);
     void draw_presenter_status();
     void draw_predict_prompt(const core::PredictPrompt& prompt);
+    // File > Compare with another machine...: a path field, Load and Cancel, the error in red.
+    void draw_compare_popup();
 
     // [SECTION] state changes
     void select_lesson(int index);
@@ -147,6 +152,9 @@ private:
     char export_dir_buf_[1024] = "gpulab-export";
     ExportResult last_export_;
     bool exported_once_ = false;
+    bool compare_popup_requested_ = false;
+    char compare_path_buf_[1024] = {};
+    std::string compare_error_;
 
     core::PresenterState presenter_;
     std::string presenter_message_;

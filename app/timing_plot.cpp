@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "format.h"
 #include "gpu_backends.h"
@@ -278,52 +279,138 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
 
 // [SECTION] median bars
 
-void draw_median_bars(const core::ActivationRun& run, float width) {
+namespace {
+
+// An outlined bar filled with diagonal strokes: the other machine's median, told apart from the live
+// (solid) bar by shape as well as colour, so it survives a grey-scale print.
+void draw_hatched_bar(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
+    dl->PushClipRect(a, b, true);
+    const float step = 6.0f;
+    const float h = b.y - a.y;
+    for (float x = a.x - h; x < b.x; x += step) dl->AddLine({x, b.y}, {x + h, a.y}, colour, 1.2f);
+    dl->PopClipRect();
+    dl->AddRect(a, b, colour, 2.0f, ImDrawFlags_None, 1.5f);
+}
+
+}  // namespace
+
+void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
-    const float row_h = lh * 1.4f;
+    // With a comparison each row holds two bars, this machine's above the other machine's.
+    const float row_h = other ? lh * 2.5f : lh * 1.4f;
     float label_w = 0.0f;
     int64_t max_ns = 1;
     for (const auto& r : run.reports) {
         label_w = std::max(label_w, ImGui::CalcTextSize(r.backend.c_str()).x);
         if (r.ran) max_ns = std::max(max_ns, r.total.max_ns);
     }
+    // Backends the other machine ran but this one does not list get rows of their own.
+    std::vector<const core::ImportedBackend*> extra;
+    if (other) {
+        for (const auto& b : other->backends) {
+            if (!b.ran) continue;
+            max_ns = std::max(max_ns, b.max_ns);
+            if (!find_report(run, b.backend)) {
+                extra.push_back(&b);
+                label_w = std::max(label_w, ImGui::CalcTextSize(b.backend.c_str()).x);
+            }
+        }
+    }
     label_w += 10.0f;
-    const float value_w = ImGui::CalcTextSize("000.0 ms  (0000.0x)").x + 10.0f;
+    const float value_w = ImGui::CalcTextSize(other ? "other: 000.0 ms  (0000.0x)" : "000.0 ms  (0000.0x)").x + 10.0f;
     const float bar_w = std::max(width - label_w - value_w, 40.0f);
     const float why_w = std::max(width - label_w, 40.0f);
-    const float total_h = row_h * static_cast<float>(run.reports.size());
+    const float total_h = row_h * static_cast<float>(run.reports.size() + extra.size());
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##bars", {std::max(width, 1.0f), std::max(total_h, 1.0f)});
     const bool hovered = ImGui::IsItemHovered();
     const float mouse_y = ImGui::GetIO().MousePos.y;
+    const float bx = p0.x + label_w;
+    auto x_of = [&](int64_t ns) { return bx + bar_w * static_cast<float>(ns) / static_cast<float>(max_ns); };
+    const ImU32 wc = IM_COL32(235, 235, 235, 220);
+    const ImU32 text_c = IM_COL32(230, 230, 230, 255);
+    // One bar with its min-max whisker between `top` and `bottom`.
+    auto bar = [&](std::string_view backend, int64_t med, int64_t lo, int64_t hi, float top, float bottom,
+                   bool hatched) {
+        const ImVec2 a{bx, top}, b{std::max(x_of(med), bx + 2.0f), bottom};
+        if (hatched)
+            draw_hatched_bar(dl, a, b, backend_color(backend, 0.95f));
+        else
+            dl->AddRectFilled(a, b, backend_color(backend, 0.85f), 2.0f);
+        const float mid = (top + bottom) * 0.5f, tick = (bottom - top) * 0.25f;
+        dl->AddLine({x_of(lo), mid}, {x_of(hi), mid}, wc, 1.5f);
+        dl->AddLine({x_of(lo), top + tick}, {x_of(lo), bottom - tick}, wc, 1.5f);
+        dl->AddLine({x_of(hi), top + tick}, {x_of(hi), bottom - tick}, wc, 1.5f);
+    };
+    // The other machine's bar in the lower half of a row, or why there is none.
+    auto other_bar = [&](std::string_view backend, float y) {
+        const core::ImportedBackend* b = other->find(backend);
+        const float top = y + row_h * 0.52f, bottom = y + row_h * 0.92f;
+        const float ty = (top + bottom - lh) * 0.5f;
+        if (!b || !b->ran) {
+            dl->AddText({bx, ty}, kGrey, b ? "other machine: not run there" : "other machine: not listed there");
+            return;
+        }
+        bar(backend, b->median_ns, b->min_ns, b->max_ns, top, bottom, true);
+        const std::string value = "other: " + core::format_duration(b->median_ns);
+        dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
+    };
     float y = p0.y;
     for (std::size_t i = 0; i < run.reports.size(); y += row_h, ++i) {
         const auto& r = run.reports[i];
-        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? IM_COL32(230, 230, 230, 255) : kGrey, r.backend.c_str());
-        const float bx = p0.x + label_w;
+        const float top = y + row_h * (other ? 0.08f : 0.18f), bottom = y + row_h * (other ? 0.48f : 0.82f);
+        const float ty = other ? (top + bottom - lh) * 0.5f : y + (row_h - lh) * 0.5f;
+        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? text_c : kGrey, r.backend.c_str());
+        if (other) other_bar(r.backend, y);
         if (!r.ran) {
             // One line per backend; the whole reason is in the tooltip and the Devices panel.
             const std::string why = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
             const std::string shown = fit_line(why, why_w);
-            dl->AddText({bx, y + (row_h - lh) * 0.5f}, kGrey, shown.c_str());
+            dl->AddText({bx, ty}, kGrey, shown.c_str());
             tooltip_if(hovered && shown != why && mouse_y >= y && mouse_y < y + row_h, why);
             continue;
         }
-        auto x_of = [&](int64_t ns) { return bx + bar_w * static_cast<float>(ns) / static_cast<float>(max_ns); };
-        const float top = y + row_h * 0.18f, bottom = y + row_h * 0.82f, mid = (top + bottom) * 0.5f;
-        dl->AddRectFilled({bx, top}, {std::max(x_of(r.total.median_ns), bx + 2.0f), bottom}, backend_color(r.backend, 0.85f),
-                          2.0f);
         // Whisker from the fastest to the slowest sample: the spread is part of the answer.
-        const ImU32 wc = IM_COL32(235, 235, 235, 220);
-        dl->AddLine({x_of(r.total.min_ns), mid}, {x_of(r.total.max_ns), mid}, wc, 1.5f);
-        dl->AddLine({x_of(r.total.min_ns), top + 3}, {x_of(r.total.min_ns), bottom - 3}, wc, 1.5f);
-        dl->AddLine({x_of(r.total.max_ns), top + 3}, {x_of(r.total.max_ns), bottom - 3}, wc, 1.5f);
+        bar(r.backend, r.total.median_ns, r.total.min_ns, r.total.max_ns, top, bottom, false);
         std::string value = core::format_duration(r.total.median_ns);
         double sp = speedup_vs_scalar(run, r);
         if (sp > 0.0 && r.backend != "cpu-scalar") value += "  (" + core::format_ratio(sp) + ")";
-        dl->AddText({bx + bar_w + 8.0f, y + (row_h - lh) * 0.5f}, IM_COL32(230, 230, 230, 255), value.c_str());
+        dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
     }
+    for (const core::ImportedBackend* b : extra) {
+        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, kGrey, b->backend.c_str());
+        dl->AddText({bx, y + row_h * 0.28f - lh * 0.5f}, kGrey, "this machine: no such backend");
+        other_bar(b->backend, y);
+        y += row_h;
+    }
+}
+
+// [SECTION] comparison with another machine
+
+std::string this_machine_label() {
+    const auto& g = gpu::probe();
+    return core::machine_label(core::host_machine().cpu_model, g.device_ok ? g.name : std::string());
+}
+
+std::string comparison_mismatch(const core::ActivationRun& run, const core::ImportedRun& other) {
+    const std::string op = run.op.label();
+    const std::string elements = core::format_pow2(run.input.size());
+    if (op == other.op && elements == other.elements) return "";
+    return "not the same measurement: this machine ran " + op + " on " + elements + " elements, the other machine " +
+           other.op + " on " + other.elements + " elements";
+}
+
+std::vector<std::string> comparison_caption_lines(const core::ActivationRun& run, const core::ImportedRun& other) {
+    std::vector<std::string> lines;
+    lines.push_back("this machine: " + this_machine_label() + "  vs  other machine: " + other.machine_label + ", " +
+                    other.date);
+    const std::string mismatch = comparison_mismatch(run, other);
+    lines.push_back(mismatch.empty() ? "other machine's bars (outlined, hatched) measured " + other.op + " on " +
+                                           other.elements + " elements with gpulab " + other.version + ", from " +
+                                           std::filesystem::path(other.path).filename().string()
+                                     : mismatch);
+    return lines;
 }
 
 // [SECTION] throughput table
@@ -376,7 +463,42 @@ void draw_throughput_table(const core::ActivationRun& run) {
     ImGui::EndTable();
 }
 
-void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height) {
+namespace {
+
+// Two swatches naming the machines, and in red what differs when the runs are not the same
+// measurement: never a silent comparison of different sizes.
+void draw_comparison_legend(const core::ActivationRun& run, const core::ImportedRun& other, float width) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float lh = ImGui::GetTextLineHeight();
+    const ImU32 c = IM_COL32(210, 210, 210, 255);
+    const std::string mine = "this machine: " + this_machine_label();
+    const std::string theirs = "other machine: " + other.machine_label + ", " + other.date;
+    for (int i = 0; i < 2; ++i) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const ImVec2 a{p.x, p.y + lh * 0.15f}, b{p.x + lh * 1.6f, p.y + lh * 0.85f};
+        if (i == 0)
+            dl->AddRectFilled(a, b, c, 2.0f);
+        else
+            draw_hatched_bar(dl, a, b, c);
+        ImGui::Dummy({lh * 1.8f, lh});
+        ImGui::SameLine();
+        const std::string& text = i == 0 ? mine : theirs;
+        const std::string shown = fit_line(text, std::max(width - lh * 2.0f, 40.0f));
+        ImGui::TextUnformatted(shown.c_str());
+        tooltip_if(shown != text && ImGui::IsItemHovered(), text + (i == 1 ? "\nfrom " + other.path : ""));
+    }
+    const std::string mismatch = comparison_mismatch(run, other);
+    if (!mismatch.empty()) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+        ImGui::TextColored(kRed, "%s", mismatch.c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
+}  // namespace
+
+void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height,
+                       const core::ImportedRun* other) {
     const float w = ImGui::GetContentRegionAvail().x;
     draw_history_plot(history, {w, plot_height});
     if (!run) return;
@@ -386,7 +508,8 @@ void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& hist
     }
     ImGui::Spacing();
     ImGui::TextColored(kMuted, "median time per run (bar), fastest to slowest sample (whisker), speed-up vs cpu-scalar");
-    draw_median_bars(*run, w);
+    if (other) draw_comparison_legend(*run, *other, w);
+    draw_median_bars(*run, w, other);
     ImGui::Spacing();
     draw_throughput_table(*run);
 }

@@ -2,7 +2,9 @@
 // rolling history of every sample per backend, a bar chart of medians with min-max whiskers and
 // speed-ups against cpu-scalar, GB/s against the limit measured in the same run, and the
 // correctness verdict. The GUI and the exported PNG call the same functions, so the picture in a
-// report is the picture on screen (checked by the export test's PNG check and by eye).
+// report is the picture on screen (checked by the export test's PNG check and by eye). With an
+// imported summary from another machine (core/compare_import.h) each backend gets a second,
+// outlined and hatched bar beside the live one (tests/compare_tests.cmake).
 #pragma once
 
 #include <imgui.h>
@@ -12,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compare_import.h"
 #include "workloads/activation_workload.h"
 
 namespace gpulab::app {
@@ -47,11 +50,22 @@ void draw_verdict(const core::BackendReport& report);
 
 void draw_caption_block(const std::vector<std::string>& lines);
 void draw_history_plot(const SampleHistory& history, ImVec2 size);
-void draw_median_bars(const core::ActivationRun& run, float width);
+// `other`: another machine's medians drawn under the live bars (outlined, hatched); may be null.
+void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other = nullptr);
 void draw_throughput_table(const core::ActivationRun& run);
 
-// Everything above in one column; `run` may be null (nothing measured yet).
-void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height);
+// Everything above in one column; `run` may be null (nothing measured yet), `other` too (no comparison).
+void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height,
+                       const core::ImportedRun* other = nullptr);
+
+// [SECTION] comparison with another machine
+// "<cpu>, <gpu or no GPU>" for this process's machine, the words an imported label uses.
+std::string this_machine_label();
+// Caption lines naming both machines, plus a warning line when the op or size differ; for the
+// exported timing PNG and the legend above the bars.
+std::vector<std::string> comparison_caption_lines(const core::ActivationRun& run, const core::ImportedRun& other);
+// "" when the other machine measured the same op on the same size, else what differs.
+std::string comparison_mismatch(const core::ActivationRun& run, const core::ImportedRun& other);
 
 // Speed-up of `report` against cpu-scalar's median in the same run; 0 when unknown.
 double speedup_vs_scalar(const core::ActivationRun& run, const core::BackendReport& report);

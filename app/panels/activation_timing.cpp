@@ -1,6 +1,7 @@
 // The elementwise-activations Timing window: the reusable timing module (app/timing_plot.h) plus
-// a one-line summary of what was measured. The export draws the same module with a caption block. The layout is
-// checked in the 1600x900, 1920x1080 and 1280x720 screenshots.
+// a one-line summary of what was measured, and another machine's bars when one was imported. The
+// export draws the same module with a caption block. The layout is checked in the 1600x900,
+// 1920x1080 and 1280x720 screenshots.
 #include <algorithm>
 
 #include "activation_view.h"
@@ -11,6 +12,11 @@ namespace gpulab::app {
 
 void ActivationView::draw_timing() {
     const core::ActivationRun* run = last_run_.get();
+    // Stays until a file loads, as the run's own messages in Controls are replaced by the next run.
+    if (!other_error_.empty()) {
+        ImGui::TextColored(kErrorColour, "compare: %s", other_error_.c_str());
+        hover_tip(other_error_.c_str());
+    }
     if (run && run->ok) {
         ImGui::TextColored(kMutedColour, "%s on %s elements (%s), %d samples per backend after warm-up",
                            run->op.label().c_str(), core::format_pow2(run->input.size()).c_str(),
@@ -25,7 +31,7 @@ void ActivationView::draw_timing() {
     const float max_h = std::max(avail * 0.45f, min_h);
     const float plot_h = std::clamp(avail - timing_rest_h_ - ImGui::GetStyle().ItemSpacing.y, min_h, max_h);
     const float y0 = ImGui::GetCursorPosY();
-    draw_timing_panel(run, history_, plot_h);
+    draw_timing_panel(run, history_, plot_h, other_.get());
     timing_rest_h_ = ImGui::GetCursorPosY() - y0 - plot_h;
 }
 

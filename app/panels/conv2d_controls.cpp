@@ -11,6 +11,7 @@
 
 #include "conv2d_view.h"
 #include "format.h"
+#include "run_row.h"
 #include "timing_plot.h"
 #include "ui_helpers.h"
 
@@ -171,23 +172,12 @@ void Conv2dView::draw_controls() {
     ImGui::PopItemWidth();
     ImGui::Spacing();
     ImGui::Separator();
-    ImGui::BeginDisabled(host_.jobs->busy());
-    if (ImGui::Button("Run (R)")) request_run();
-    ImGui::EndDisabled();
-    hover_tip(
-        "Runs the convolution on every backend (warm-up, then repeated timed runs), checks each output "
-        "against cpu-scalar, then pools the result.");
-    if (host_.jobs->busy()) {
-        ImGui::SameLine();
-        ImGui::BeginDisabled(host_.jobs->cancelling());
-        if (ImGui::Button("Cancel")) host_.jobs->cancel();
-        ImGui::EndDisabled();
-        const std::string stage = host_.jobs->label() + ": " + host_.jobs->stage();
-        ImGui::ProgressBar(host_.jobs->progress(), {-1, 0}, stage.c_str());
-    } else {
-        ImGui::SameLine();
-        ImGui::TextColored(kMutedColour, "%s", has_result() ? "idle: the panels show the last run" : "idle");
-    }
+    if (draw_run_row(*host_.jobs, "Run (R)",
+                     "Runs the convolution on every backend (warm-up, then repeated timed runs), checks each output "
+                     "against cpu-scalar, then pools the result.",
+                     "Stop at the next checkpoint; the previous result stays on screen.",
+                     has_result() ? "idle: the panels show the last run" : "idle"))
+        request_run();
 }
 
 // [SECTION] timing window
@@ -195,25 +185,8 @@ void Conv2dView::draw_controls() {
 void Conv2dView::draw_predict() {
     if (!predict_) return;
     const core::PredictPrompt& pr = *predict_;
-    ImGui::TextColored(kAccentColour, "Predict first:");
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", pr.question.c_str());
-    const bool answered = pick_ >= 0 || reveal_now_;
-    for (std::size_t k = 0; k < pr.choices.size(); ++k) {
-        if (k > 0) ImGui::SameLine();
-        const bool chosen = pick_ == static_cast<int>(k);
-        if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        ImGui::BeginDisabled(answered && !chosen);
-        if (ImGui::Button(pr.choices[k].c_str()) && !answered) pick_ = static_cast<int>(k);
-        ImGui::EndDisabled();
-        if (chosen) ImGui::PopStyleColor();
-    }
     const bool ready = result_ && !host_.jobs->busy();
-    if (!answered) {
-        ImGui::SameLine();
-        ImGui::BeginDisabled(!ready);
-        if (ImGui::SmallButton("just show me")) reveal_now_ = true;
-        ImGui::EndDisabled();
+    if (!draw_predict_choices(pr, pick_, reveal_now_, ready)) {
         return;
     }
     if (!ready) {

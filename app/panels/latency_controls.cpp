@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "latency_view.h"
+#include "run_row.h"
 #include "timing_plot.h"
 #include "ui_helpers.h"
 
@@ -48,25 +49,13 @@ void LatencyView::draw_controls() {
 
     ImGui::Spacing();
     ImGui::Separator();
-    // BeginDisabled(flag) always pairs with EndDisabled(): the click below can change busy().
-    ImGui::BeginDisabled(host_.jobs->busy());
-    if (ImGui::Button("Run sweep (R)")) request_run();
-    ImGui::EndDisabled();
-    hover_tip(
-        "Every backend at every size: warm-up, then at least 10 timed calls per point (3 above 2^20), median "
-        "and p25..p75; then the GPU's launch, copy and cold-start costs.");
-    if (host_.jobs->busy()) {
-        ImGui::SameLine();
-        ImGui::BeginDisabled(host_.jobs->cancelling());
-        if (ImGui::Button("Cancel")) host_.jobs->cancel();
-        ImGui::EndDisabled();
-        hover_tip("Stop at the next checkpoint; the previous sweep stays on screen.");
-        const std::string stage = host_.jobs->label() + ": " + host_.jobs->stage();
-        ImGui::ProgressBar(host_.jobs->progress(), {-1, 0}, stage.c_str());
-    } else {
-        ImGui::SameLine();
-        ImGui::TextColored(kMutedColour, "%s", result_ ? "idle: the plots show the last sweep" : "idle");
-    }
+    if (draw_run_row(
+            *host_.jobs, "Run sweep (R)",
+            "Every backend at every size: warm-up, then at least 10 timed calls per point (3 above 2^20), median "
+            "and p25..p75; then the GPU's launch, copy and cold-start costs.",
+            "Stop at the next checkpoint; the previous sweep stays on screen.",
+            result_ ? "idle: the plots show the last sweep" : "idle"))
+        request_run();
 }
 
 // [SECTION] timing window
@@ -74,25 +63,8 @@ void LatencyView::draw_controls() {
 void LatencyView::draw_predict() {
     if (!predict_) return;
     const core::PredictPrompt& p = *predict_;
-    ImGui::TextColored(kAccentColour, "Predict first:");
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", p.question.c_str());
-    const bool answered = pick_ >= 0 || reveal_now_;
-    for (std::size_t k = 0; k < p.choices.size(); ++k) {
-        if (k > 0) ImGui::SameLine();
-        const bool chosen = pick_ == static_cast<int>(k);
-        if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        ImGui::BeginDisabled(answered && !chosen);
-        if (ImGui::Button(p.choices[k].c_str()) && !answered) pick_ = static_cast<int>(k);
-        ImGui::EndDisabled();
-        if (chosen) ImGui::PopStyleColor();
-    }
     const bool ready = result_ && result_matches_config() && !host_.jobs->busy();
-    if (!answered) {
-        ImGui::SameLine();
-        ImGui::BeginDisabled(!ready);
-        if (ImGui::SmallButton("just show me")) reveal_now_ = true;
-        ImGui::EndDisabled();
+    if (!draw_predict_choices(p, pick_, reveal_now_, ready)) {
         ImGui::TextColored(kMutedColour, "%s",
                            ready ? "Pick one; the sweep on screen answers it."
                                  : "Pick one while the sweep runs; its result answers it.");

@@ -1,6 +1,6 @@
-// The main menu bar: export, UI scale (fonts are rebuilt at the new size by the GUI loop),
-// fullscreen, presenter mode with its text-size presets, the colour-blind-safe palette and reduced
-// motion. Checked in the GUI screenshot.
+// The main menu bar: export, comparison with another machine (popup in compare_popup.cpp), UI
+// scale (fonts are rebuilt at the new size by the GUI loop), fullscreen, presenter mode with its
+// text-size presets, the colour-blind-safe palette and reduced motion. Checked in the GUI screenshot.
 #include <cstdio>
 
 #include "presenter_palette.h"
@@ -14,6 +14,8 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("Run measurement", "R", false, !jobs_.busy())) request_run();
         if (ImGui::MenuItem("Export PNG + CSV", "F12")) request_export();
+        if (ImGui::MenuItem("Compare with another machine...")) compare_popup_requested_ = true;
+        hover_tip("Show the medians of another machine's elementwise-activations-summary.csv beside this machine's.");
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
@@ -52,6 +54,7 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
                     ImGui::GetStyle().ItemSpacing.x * 2);
     ImGui::TextColored(kMutedColour, "gpulab %s: every number is measured live", GPULAB_VERSION);
     ImGui::EndMainMenuBar();
+    draw_compare_popup();
 }
 
 }  // namespace gpulab::app

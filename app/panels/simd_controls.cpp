@@ -8,6 +8,7 @@
 #include <string>
 
 #include "format.h"
+#include "run_row.h"
 #include "simd_mimd_view.h"
 #include "ui_helpers.h"
 
@@ -43,25 +44,14 @@ void SimdMimdView::draw_controls() {
 
     ImGui::Spacing();
     ImGui::Separator();
-    ImGui::BeginDisabled(host_.jobs->busy());
-    if (ImGui::Button("Run (R)")) request_run();
-    ImGui::EndDisabled();
-    hover_tip(
-        "Times the loop scalar and vectorised on one thread (interleaved, warm-up first), runs the MIMD tasks "
-        "on every hardware thread and then one after another, and, where a GPU exists, times the divergence "
-        "kernel for every pattern.");
-    if (host_.jobs->busy()) {
-        ImGui::SameLine();
-        ImGui::BeginDisabled(host_.jobs->cancelling());
-        if (ImGui::Button("Cancel")) host_.jobs->cancel();
-        ImGui::EndDisabled();
-        hover_tip("Stop at the next checkpoint; the previous result stays on screen.");
-        const std::string stage = host_.jobs->label() + ": " + host_.jobs->stage();
-        ImGui::ProgressBar(host_.jobs->progress(), {-1, 0}, stage.c_str());
-    } else {
-        ImGui::SameLine();
-        ImGui::TextColored(kMutedColour, "%s", result_ ? "idle: the panels show the last run" : "idle");
-    }
+    if (draw_run_row(
+            *host_.jobs, "Run (R)",
+            "Times the loop scalar and vectorised on one thread (interleaved, warm-up first), runs the MIMD tasks "
+            "on every hardware thread and then one after another, and, where a GPU exists, times the divergence "
+            "kernel for every pattern.",
+            "Stop at the next checkpoint; the previous result stays on screen.",
+            result_ ? "idle: the panels show the last run" : "idle"))
+        request_run();
 }
 
 // [SECTION] timing window
@@ -69,25 +59,8 @@ void SimdMimdView::draw_controls() {
 void SimdMimdView::draw_predict() {
     if (!predict_) return;
     const core::PredictPrompt& p = *predict_;
-    ImGui::TextColored(kAccentColour, "Predict first:");
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", p.question.c_str());
-    const bool answered = pick_ >= 0 || reveal_now_;
-    for (std::size_t k = 0; k < p.choices.size(); ++k) {
-        if (k > 0) ImGui::SameLine();
-        const bool chosen = pick_ == static_cast<int>(k);
-        if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        ImGui::BeginDisabled(answered && !chosen);
-        if (ImGui::Button(p.choices[k].c_str()) && !answered) pick_ = static_cast<int>(k);
-        ImGui::EndDisabled();
-        if (chosen) ImGui::PopStyleColor();
-    }
     const bool ready = result_ && !host_.jobs->busy();
-    if (!answered) {
-        ImGui::SameLine();
-        ImGui::BeginDisabled(!ready);
-        if (ImGui::SmallButton("just show me")) reveal_now_ = true;
-        ImGui::EndDisabled();
+    if (!draw_predict_choices(p, pick_, reveal_now_, ready)) {
         ImGui::TextColored(kMutedColour, "%s",
                            ready ? "Pick one; the run on screen answers it." : "Pick one while the run measures.");
         return;
@@ -106,10 +79,12 @@ void SimdMimdView::draw_predict() {
     const std::string nearest =
         a.best_choice >= 0 ? p.choices[static_cast<std::size_t>(a.best_choice)] : std::string("none of them");
     if (pick_ == a.best_choice)
-        ImGui::TextColored(kOkColour, "%s", a.measured ? "Your prediction matches the measurement."
-                                                       : "Your prediction matches the theory (not measured here).");
+        ImGui::TextColored(kOkColour, "%s",
+                           a.measured ? "Your prediction matches the measurement."
+                                      : "Your prediction matches the theory (not measured here).");
     else
-        ImGui::TextColored(kErrorColour, "Not quite: the %s answer is nearest to '%s'. Watch the warp replay to see why.",
+        ImGui::TextColored(kErrorColour,
+                           "Not quite: the %s answer is nearest to '%s'. Watch the warp replay to see why.",
                            a.measured ? "measured" : "theoretical", nearest.c_str());
 }
 

@@ -1,0 +1,21 @@
+// Rows every lesson's controls share: Run (R) with Cancel and the worker's progress bar, and the
+// predict-then-run question with its choice buttons. One implementation, so the lessons behave
+// alike and a fix lands everywhere.
+#pragma once
+
+#include "jobs.h"
+#include "lesson.h"
+
+namespace gpulab::app {
+
+// Returns true when Run was pressed. `tip` explains what a run measures; `idle_text` shows when
+// nothing runs.
+bool draw_run_row(JobRunner& jobs, const char* run_label, const char* tip, const char* cancel_tip,
+                  const char* idle_text);
+
+// Draws "Predict first: <question>" and one button per choice. `pick` (-1: none) and
+// `reveal_now` ("just show me") are the view's state; `ready` enables "just show me".
+// Returns true once the student has answered, i.e. when the view should reveal.
+bool draw_predict_choices(const core::PredictPrompt& prompt, int& pick, bool& reveal_now, bool ready);
+
+}  // namespace gpulab::app
