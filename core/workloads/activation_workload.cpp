@@ -35,6 +35,47 @@ bool report_progress(const ProgressFn& progress, float f, std::string_view stage
 
 }  // namespace
 
+bool measure_samples(BackendReport& rep, const MeasureConfig& config, const std::function<RunResult()>& run_once,
+                     const ProgressFn& progress, float base, float share) {
+    for (int i = 0; i < config.warmup; ++i) {
+        RunResult r = run_once();
+        if (!r.ok) {
+            rep.error = r.error;
+            return true;
+        }
+    }
+    const int64_t t_start = now_ns();
+    while (static_cast<int>(rep.samples_ns.size()) < config.max_samples) {
+        const int n = static_cast<int>(rep.samples_ns.size());
+        if (n >= config.min_samples && now_ns() - t_start > config.time_budget_ns) break;
+        RunResult r = run_once();
+        if (!r.ok) {
+            rep.error = r.error;
+            return true;
+        }
+        rep.samples_ns.push_back(r.t.total_ns());
+        rep.phases.push_back(r.t);
+        const float within = std::max(static_cast<float>(n + 1) / static_cast<float>(std::max(config.min_samples, 1)),
+                                      static_cast<float>(now_ns() - t_start) /
+                                          static_cast<float>(std::max<int64_t>(config.time_budget_ns, 1)));
+        if (!report_progress(progress, base + share * 0.9f * std::min(within, 1.0f),
+                             "measuring " + rep.backend + " (" + std::to_string(n + 1) + " samples)"))
+            return false;
+    }
+    rep.ran = true;
+    rep.total = summarize(rep.samples_ns);
+    auto phase = [&](int64_t PhaseTimes::*field) {
+        std::vector<int64_t> v;
+        v.reserve(rep.phases.size());
+        for (const PhaseTimes& t : rep.phases) v.push_back(t.*field);
+        return summarize(std::move(v));
+    };
+    rep.upload = phase(&PhaseTimes::upload_ns);
+    rep.compute = phase(&PhaseTimes::compute_ns);
+    rep.download = phase(&PhaseTimes::download_ns);
+    return true;
+}
+
 std::vector<int64_t> feature_map_shape(int64_t elements) {
     if (elements <= 0) return {0, 0};
     // Largest divisor not above the square root: square for powers of four, 1:2 for other
@@ -142,42 +183,9 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
             if (!report_progress(progress, base, "warming up " + rep.backend)) return run.error = "cancelled", run;
 
             Tensor out = Tensor::zeros(run.input.shape);
-            bool failed = false;
-            for (int i = 0; i < config.warmup && !failed; ++i) {
-                RunResult r = b->run(run.op, run.input, out);
-                if (!r.ok) rep.error = r.error, failed = true;
-            }
-            const int64_t t_start = now_ns();
-            while (!failed && static_cast<int>(rep.samples_ns.size()) < config.max_samples) {
-                const int n = static_cast<int>(rep.samples_ns.size());
-                if (n >= config.min_samples && now_ns() - t_start > config.time_budget_ns) break;
-                RunResult r = b->run(run.op, run.input, out);
-                if (!r.ok) {
-                    rep.error = r.error;
-                    failed = true;
-                    break;
-                }
-                rep.samples_ns.push_back(r.t.total_ns());
-                rep.phases.push_back(r.t);
-                const float within = std::max(static_cast<float>(n + 1) / static_cast<float>(config.min_samples),
-                                              static_cast<float>(now_ns() - t_start) /
-                                                  static_cast<float>(std::max<int64_t>(config.time_budget_ns, 1)));
-                if (!report_progress(progress, base + share * 0.9f * std::min(within, 1.0f),
-                                     "measuring " + rep.backend + " (" + std::to_string(n + 1) + " samples)"))
-                    return run.error = "cancelled", run;
-            }
-            if (!failed) {
-                rep.ran = true;
-                rep.total = summarize(rep.samples_ns);
-                auto phase = [&](int64_t PhaseTimes::*field) {
-                    std::vector<int64_t> v;
-                    v.reserve(rep.phases.size());
-                    for (const PhaseTimes& t : rep.phases) v.push_back(t.*field);
-                    return summarize(std::move(v));
-                };
-                rep.upload = phase(&PhaseTimes::upload_ns);
-                rep.compute = phase(&PhaseTimes::compute_ns);
-                rep.download = phase(&PhaseTimes::download_ns);
+            if (!measure_samples(rep, config, [&] { return b->run(run.op, run.input, out); }, progress, base, share))
+                return run.error = "cancelled", run;
+            if (rep.ran) {
                 rep.gbps = gbps(bytes, rep.compute.median_ns);
                 rep.gbps_with_transfers = gbps(bytes, rep.total.median_ns);
                 if (run.reference_output.data.empty()) {

@@ -86,6 +86,14 @@ Tensor make_feature_map(int64_t elements, uint32_t seed);
 // Applies a lesson step's parameters ("activation", "elements", "leaky_alpha", "image") on top of `base`.
 ActivationParams activation_params_from(const std::map<std::string, ParamValue>& params, ActivationParams base);
 
+// The measurement loop every workload shares: `config.warmup` untimed calls of `run_once`, then
+// timed calls until at least min_samples and the time budget are spent (at most max_samples).
+// Fills rep.samples_ns, rep.phases and the total / upload / compute / download statistics and sets
+// rep.ran, or rep.error when a call failed. Progress goes from `base` to base + 0.9 * `share`.
+// Returns false only when progress asked to cancel.
+bool measure_samples(BackendReport& rep, const MeasureConfig& config, const std::function<RunResult()>& run_once,
+                     const ProgressFn& progress, float base, float share);
+
 // backends[0] should be cpu-scalar: it produces the reference. Never throws.
 ActivationRun run_activation(const ActivationParams& params, std::span<Backend* const> backends,
                              const MeasureConfig& config, const ProgressFn& progress = {});

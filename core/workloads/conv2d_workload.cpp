@@ -344,42 +344,10 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
             if (!report_progress(progress, base, "warming up " + rep.backend)) return run.error = "cancelled", run;
 
             Tensor out = Tensor::zeros(out_shape);
-            bool failed = false;
-            for (int i = 0; i < config.warmup && !failed; ++i) {
-                RunResult r = b->run_conv2d(d, run.input, run.filters, out);
-                if (!r.ok) rep.error = r.error, failed = true;
-            }
-            const int64_t t_start = now_ns();
-            while (!failed && static_cast<int>(rep.samples_ns.size()) < config.max_samples) {
-                const int n = static_cast<int>(rep.samples_ns.size());
-                if (n >= config.min_samples && now_ns() - t_start > config.time_budget_ns) break;
-                RunResult r = b->run_conv2d(d, run.input, run.filters, out);
-                if (!r.ok) {
-                    rep.error = r.error;
-                    failed = true;
-                    break;
-                }
-                rep.samples_ns.push_back(r.t.total_ns());
-                rep.phases.push_back(r.t);
-                const float within = std::max(static_cast<float>(n + 1) / static_cast<float>(std::max(config.min_samples, 1)),
-                                              static_cast<float>(now_ns() - t_start) /
-                                                  static_cast<float>(std::max<int64_t>(config.time_budget_ns, 1)));
-                if (!report_progress(progress, base + share * 0.9f * std::min(within, 1.0f),
-                                     "measuring " + rep.backend + " (" + std::to_string(n + 1) + " samples)"))
-                    return run.error = "cancelled", run;
-            }
-            if (!failed) {
-                rep.ran = true;
-                rep.total = summarize(rep.samples_ns);
-                auto phase = [&](int64_t PhaseTimes::*field) {
-                    std::vector<int64_t> v;
-                    v.reserve(rep.phases.size());
-                    for (const PhaseTimes& t : rep.phases) v.push_back(t.*field);
-                    return summarize(std::move(v));
-                };
-                rep.upload = phase(&PhaseTimes::upload_ns);
-                rep.compute = phase(&PhaseTimes::compute_ns);
-                rep.download = phase(&PhaseTimes::download_ns);
+            if (!measure_samples(rep, config, [&] { return b->run_conv2d(d, run.input, run.filters, out); }, progress,
+                                 base, share))
+                return run.error = "cancelled", run;
+            if (rep.ran) {
                 rep.gbps = gbps(bytes, rep.compute.median_ns);
                 rep.gbps_with_transfers = gbps(bytes, rep.total.median_ns);
                 rep.gflops = rep.compute.median_ns > 0 ? d.flops() / static_cast<double>(rep.compute.median_ns) : 0.0;
