@@ -24,7 +24,8 @@ ActivationView::~ActivationView() = default;
 void ActivationView::enter_step(const core::LessonStep& step) {
     params_ = core::activation_params_from(step.params, params_);
     if (params_.elements > 0)
-        log2_elements_ = std::clamp(static_cast<int>(std::lround(std::log2(static_cast<double>(params_.elements)))), 10, 26);
+        log2_elements_ =
+            std::clamp(static_cast<int>(std::lround(std::log2(static_cast<double>(params_.elements)))), 10, 26);
     if (!params_.image_path.empty()) {
         std::strncpy(path_buf_, params_.image_path.c_str(), sizeof path_buf_ - 1);
         if (try_load_image(params_.image_path)) use_file_ = true;
@@ -64,10 +65,7 @@ core::MeasureConfig ActivationView::measure_config(bool live, bool quick) const 
 }
 
 void ActivationView::request_run() {
-    if (host_.jobs->busy()) {
-        host_.info = "a measurement is already running: wait for it or press Cancel";
-        return;
-    }
+    if (host_.refuse_if_busy()) return;
     start_run(false);
 }
 
@@ -79,19 +77,13 @@ bool ActivationView::start_run(bool live) {
     const core::ActivationParams params = current_params();
     const core::MeasureConfig config = measure_config(live, false);
     std::vector<core::Backend*> backends = host_.backends;
-    const bool ok = host_.jobs->submit(live ? "live run" : "measuring", [this, params, config, backends, live](
-                                                                             const core::ProgressFn& progress) {
-        auto run = std::make_shared<core::ActivationRun>(core::run_activation(params, backends, config, progress));
-        return std::function<void()>([this, run, live] { finish_run(run, live); });
-    });
-    if (!ok) {
-        host_.info = "a measurement is already running: wait for it or press Cancel";
-    } else if (!live) {
-        // Messages about the last run ("cancelled", a failure) would now describe the wrong run.
-        host_.error.clear();
-        host_.info.clear();
-    }
-    return ok;
+    return host_.submit(
+        live ? "live run" : "measuring",
+        [this, params, config, backends, live](const core::ProgressFn& progress) {
+            auto run = std::make_shared<core::ActivationRun>(core::run_activation(params, backends, config, progress));
+            return std::function<void()>([this, run, live] { finish_run(run, live); });
+        },
+        live);
 }
 
 void ActivationView::run_blocking(bool quick) {
@@ -248,12 +240,12 @@ void ActivationView::draw_status() {
         } else if (ds.path == DisplayPath::HostUpload) {
             cost = "upload " + (ds.upload_ns >= 0 ? core::format_duration(ds.upload_ns) + " GPU" : std::string("..."));
             if (ds.host_copy_ns >= 0) cost += " + " + core::format_duration(ds.host_copy_ns) + " host copy";
-            if (ds.downsample > 1)
-                cost += ", shown at 1/" + std::to_string(ds.downsample) + " size";
+            if (ds.downsample > 1) cost += ", shown at 1/" + std::to_string(ds.downsample) + " size";
         }
         if (!cost.empty()) ImGui::Text("%s", cost.c_str());
-        hover_tip("Measured on the last display update: GPU time from GL timestamp queries (interop: CUDA "
-                  "events), host copy from the CPU clock.");
+        hover_tip(
+            "Measured on the last display update: GPU time from GL timestamp queries (interop: CUDA "
+            "events), host copy from the CPU clock.");
         if (!ds.interop_ok && !ds.interop_reason.empty()) {
             std::string why = ds.interop_reason;
             const std::string prefix = "host upload: ";

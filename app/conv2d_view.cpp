@@ -232,24 +232,14 @@ bool Conv2dView::start_run() {
     }
     const core::Conv2dParams params = current_params();
     const std::vector<core::Backend*> backends = backends_;
-    const bool ok = host_.jobs->submit("convolution", [this, params, backends](const core::ProgressFn& progress) {
+    return host_.submit("convolution", [this, params, backends](const core::ProgressFn& progress) {
         auto m = measure(params, backends, false, progress);
         return std::function<void()>([this, m] { finish(m); });
     });
-    if (!ok) {
-        host_.info = "a measurement is already running: wait for it or press Cancel";
-    } else {
-        host_.error.clear();
-        host_.info.clear();
-    }
-    return ok;
 }
 
 void Conv2dView::request_run() {
-    if (host_.jobs->busy()) {
-        host_.info = "a measurement is already running: wait for it or press Cancel";
-        return;
-    }
+    if (host_.refuse_if_busy()) return;
     start_run();
 }
 

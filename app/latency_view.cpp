@@ -114,24 +114,14 @@ std::shared_ptr<const LatencyMeasurement> measure(const core::SweepConfig& confi
 bool LatencyView::start_sweep() {
     const core::SweepConfig config = sweep_config(false);
     const std::vector<core::Backend*> backends = host_.backends;
-    const bool ok = host_.jobs->submit("size sweep", [this, config, backends](const core::ProgressFn& progress) {
+    return host_.submit("size sweep", [this, config, backends](const core::ProgressFn& progress) {
         auto m = measure(config, backends, false, progress);
         return std::function<void()>([this, m] { finish(m); });
     });
-    if (!ok) {
-        host_.info = "a measurement is already running: wait for it or press Cancel";
-    } else {
-        host_.error.clear();
-        host_.info.clear();
-    }
-    return ok;
 }
 
 void LatencyView::request_run() {
-    if (host_.jobs->busy()) {
-        host_.info = "a measurement is already running: wait for it or press Cancel";
-        return;
-    }
+    if (host_.refuse_if_busy()) return;
     start_sweep();
 }
 

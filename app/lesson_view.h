@@ -25,6 +25,29 @@ struct ViewHost {
     std::string error;                     // red line in the controls
     std::string info;                      // grey line in the controls
     Fonts fonts;
+
+    // True, with a grey line saying why, while a measurement runs: Run buttons and keys ask first.
+    bool refuse_if_busy() {
+        if (!jobs->busy()) return false;
+        info = kBusyMessage;
+        return true;
+    }
+    // Hands a measurement to the worker; refused with the same line while one runs. Accepted, it
+    // clears the previous run's messages ("cancelled", a failure), which would now describe the
+    // wrong run, unless `keep_messages` (live runs follow each other and keep them).
+    bool submit(std::string label, JobRunner::Work work, bool keep_messages = false) {
+        if (!jobs->submit(std::move(label), std::move(work))) {
+            info = kBusyMessage;
+            return false;
+        }
+        if (!keep_messages) {
+            error.clear();
+            info.clear();
+        }
+        return true;
+    }
+
+    static constexpr const char* kBusyMessage = "a measurement is already running: wait for it or press Cancel";
 };
 
 // What an export needs from the shell; the view adds its own measurements.

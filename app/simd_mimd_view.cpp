@@ -23,8 +23,8 @@ namespace gpulab::app {
 
 namespace {
 
-constexpr int kTraceWarps = 4;           // warps the kernel records and the view can show
-constexpr int kTheoryWarps = 1024;       // warps averaged for the theoretical factor (Random varies)
+constexpr int kTraceWarps = 4;      // warps the kernel records and the view can show
+constexpr int kTheoryWarps = 1024;  // warps averaged for the theoretical factor (Random varies)
 constexpr int64_t kMinElements = int64_t{1} << 10;
 constexpr int64_t kMaxElements = int64_t{1} << 28;
 
@@ -173,7 +173,7 @@ bool SimdMimdView::result_matches_config() const {
 bool SimdMimdView::start_run() {
     const core::Activation activation = activation_;
     const int64_t elements = elements_;
-    const bool ok = host_.jobs->submit("SIMD vs MIMD", [this, activation, elements](const core::ProgressFn& progress) {
+    return host_.submit("SIMD vs MIMD", [this, activation, elements](const core::ProgressFn& progress) {
         bool cancelled = false;
         auto m = measure(activation, elements, false, progress, cancelled);
         return std::function<void()>([this, m, cancelled] {
@@ -183,20 +183,10 @@ bool SimdMimdView::start_run() {
                 finish(m);
         });
     });
-    if (!ok) {
-        host_.info = "a measurement is already running: wait for it or press Cancel";
-    } else {
-        host_.error.clear();
-        host_.info.clear();
-    }
-    return ok;
 }
 
 void SimdMimdView::request_run() {
-    if (host_.jobs->busy()) {
-        host_.info = "a measurement is already running: wait for it or press Cancel";
-        return;
-    }
+    if (host_.refuse_if_busy()) return;
     start_run();
 }
 
@@ -294,7 +284,8 @@ std::vector<WarpReplay> warp_replays(const SimdMimdMeasurement* m, simt::Pattern
     std::vector<WarpReplay> out;
     if (m && m->gpu_ran) {
         const auto& rec = m->recorded[static_cast<std::size_t>(pattern)];
-        for (int w = 0; w < warps && w < static_cast<int>(rec.size()); ++w) out.push_back(rec[static_cast<std::size_t>(w)]);
+        for (int w = 0; w < warps && w < static_cast<int>(rec.size()); ++w)
+            out.push_back(rec[static_cast<std::size_t>(w)]);
         if (!out.empty()) return out;
     }
     for (int w = 0; w < warps; ++w) {

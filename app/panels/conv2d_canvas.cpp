@@ -87,13 +87,7 @@ void draw_filter_grid(const core::Tensor& filters, int64_t kernel, float width) 
 }
 
 void Conv2dView::draw_canvas() {
-    if (!ImGui::BeginTabBar("##conv_panels")) return;
-    struct Tab {
-        const char* name;
-        Panel panel;
-        const char* tip;
-    };
-    static constexpr Tab kTabs[] = {
+    static constexpr PanelTab<Panel> kTabs[] = {
         {"Sliding window", Panel::Sliding,
          "The filter visits one output position at a time: multiply the input values under it by the filter, "
          "add up, write one output pixel. Real numbers from the run."},
@@ -104,32 +98,23 @@ void Conv2dView::draw_canvas() {
          "A CNN layer: C input channels and K filters of C x R x S. Every output map reads every input channel."},
         {"Pooling", Panel::Pooling, "2x2 max pooling: keep the largest value of each 2x2 block; the map shrinks 4x."},
     };
-    for (const Tab& t : kTabs) {
-        const ImGuiTabItemFlags flags = select_panel_ && panel_ == t.panel ? ImGuiTabItemFlags_SetSelected : 0;
-        const bool open = ImGui::BeginTabItem(t.name, nullptr, flags);
-        hover_tip(t.tip);
-        if (!open) continue;
-        if (!select_panel_) panel_ = t.panel;
-        ImGui::BeginChild("##panel", {0, 0}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-        switch (t.panel) {
-            case Panel::Sliding:
-                draw_sliding_panel();
-                break;
-            case Panel::AllAtOnce:
-                draw_all_at_once_panel();
-                break;
-            case Panel::Channels:
-                draw_channels_panel();
-                break;
-            case Panel::Pooling:
-                draw_pooling_panel();
-                break;
-        }
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-    }
-    select_panel_ = false;
-    ImGui::EndTabBar();
+    draw_panel_tabs("##conv_panels", kTabs, panel_, select_panel_,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse, [this](Panel panel) {
+                        switch (panel) {
+                            case Panel::Sliding:
+                                draw_sliding_panel();
+                                break;
+                            case Panel::AllAtOnce:
+                                draw_all_at_once_panel();
+                                break;
+                            case Panel::Channels:
+                                draw_channels_panel();
+                                break;
+                            case Panel::Pooling:
+                                draw_pooling_panel();
+                                break;
+                        }
+                    });
 }
 
 bool Conv2dView::draw_result_note(bool layer) {

@@ -40,13 +40,7 @@ std::string stats_text(const core::Stats& s) {
 }  // namespace
 
 void LatencyView::draw_canvas() {
-    if (!ImGui::BeginTabBar("##latency_panels")) return;
-    struct Tab {
-        const char* name;
-        Panel panel;
-        const char* tip;
-    };
-    static constexpr Tab kTabs[] = {
+    static constexpr PanelTab<Panel> kTabs[] = {
         {"Analogy", Panel::Analogy, "A few fast mathematicians against many slower students, at the measured speeds."},
         {"Size sweep", Panel::Sweep, "Time per call against size on every backend, both axes logarithmic."},
         {"Breakdown", Panel::Breakdown, "Where one call's time goes at one size: copies, kernel, launch."},
@@ -54,14 +48,8 @@ void LatencyView::draw_canvas() {
          "The latency of one tiny job, the throughput of a huge one, and the "
          "GPU's fixed costs."},
     };
-    for (const Tab& t : kTabs) {
-        const ImGuiTabItemFlags flags = select_panel_ && panel_ == t.panel ? ImGuiTabItemFlags_SetSelected : 0;
-        const bool open = ImGui::BeginTabItem(t.name, nullptr, flags);
-        hover_tip(t.tip);
-        if (!open) continue;
-        if (!select_panel_) panel_ = t.panel;
-        ImGui::BeginChild("##panel", {0, 0}, false);
-        switch (t.panel) {
+    draw_panel_tabs("##latency_panels", kTabs, panel_, select_panel_, 0, [this](Panel panel) {
+        switch (panel) {
             case Panel::Sweep:
                 draw_sweep_panel();
                 break;
@@ -75,11 +63,7 @@ void LatencyView::draw_canvas() {
                 draw_analogy_panel();
                 break;
         }
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-    }
-    select_panel_ = false;
-    ImGui::EndTabBar();
+    });
 }
 
 // What is on screen and whether it still matches the controls.

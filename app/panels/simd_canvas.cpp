@@ -23,13 +23,7 @@ void heading(const Fonts& fonts, const char* text, bool focus) {
 }  // namespace
 
 void SimdMimdView::draw_canvas() {
-    if (!ImGui::BeginTabBar("##simd_panels")) return;
-    struct Tab {
-        const char* name;
-        Panel panel;
-        const char* tip;
-    };
-    static constexpr Tab kTabs[] = {
+    static constexpr PanelTab<Panel> kTabs[] = {
         {"Flynn's taxonomy", Panel::Flynn,
          "SISD, SIMD, MISD, MIMD: one or many instruction streams, on one or many data. Each cell is driven by "
          "what this machine measured."},
@@ -40,14 +34,8 @@ void SimdMimdView::draw_canvas() {
          "32 threads in lockstep: when lanes of one warp take different branches, the paths run one after "
          "another with the other lanes masked off."},
     };
-    for (const Tab& t : kTabs) {
-        const ImGuiTabItemFlags flags = select_panel_ && panel_ == t.panel ? ImGuiTabItemFlags_SetSelected : 0;
-        const bool open = ImGui::BeginTabItem(t.name, nullptr, flags);
-        hover_tip(t.tip);
-        if (!open) continue;
-        if (!select_panel_) panel_ = t.panel;
-        ImGui::BeginChild("##panel", {0, 0}, false);
-        switch (t.panel) {
+    draw_panel_tabs("##simd_panels", kTabs, panel_, select_panel_, 0, [this](Panel panel) {
+        switch (panel) {
             case Panel::Flynn:
                 draw_flynn_panel();
                 break;
@@ -58,11 +46,7 @@ void SimdMimdView::draw_canvas() {
                 draw_warp_panel();
                 break;
         }
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-    }
-    select_panel_ = false;
-    ImGui::EndTabBar();
+    });
 }
 
 void SimdMimdView::draw_result_note() {
@@ -179,7 +163,8 @@ void SimdMimdView::draw_warp_panel() {
             "Every warp takes a different path, but all lanes of a warp agree: each warp still runs ONE step. "
             "Divergence between warps is free.");
     else if (max_steps == 1)
-        ImGui::TextWrapped("All 32 lanes take the same path: one step per warp, every lane busy. This is the baseline.");
+        ImGui::TextWrapped(
+            "All 32 lanes take the same path: one step per warp, every lane busy. This is the baseline.");
     else
         ImGui::TextWrapped(
             "The lanes of one warp disagree, so the warp runs each path in turn (%d steps), the other lanes masked "

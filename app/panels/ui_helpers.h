@@ -4,6 +4,8 @@
 
 #include <imgui.h>
 
+#include <cstddef>
+
 namespace gpulab::app {
 
 inline const ImVec4 kErrorColour{1.0f, 0.38f, 0.33f, 1.0f};
@@ -19,6 +21,36 @@ inline void hover_tip(const char* text) {
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+}
+
+// One tab of a lesson view's canvas.
+template <class Panel>
+struct PanelTab {
+    const char* name;
+    Panel panel;
+    const char* tip;
+};
+
+// A view's panels as a tab bar. `current` follows the tab the student opens; `select` (set for one
+// frame, e.g. when a step names a panel) brings `current` to the front instead. `draw(panel)` fills
+// the open tab inside a child window with `child_flags`.
+template <class Panel, std::size_t N, class Draw>
+void draw_panel_tabs(const char* id, const PanelTab<Panel> (&tabs)[N], Panel& current, bool& select,
+                     ImGuiWindowFlags child_flags, Draw&& draw) {
+    if (!ImGui::BeginTabBar(id)) return;
+    for (const PanelTab<Panel>& t : tabs) {
+        const ImGuiTabItemFlags flags = select && current == t.panel ? ImGuiTabItemFlags_SetSelected : 0;
+        const bool open = ImGui::BeginTabItem(t.name, nullptr, flags);
+        hover_tip(t.tip);
+        if (!open) continue;
+        if (!select) current = t.panel;
+        ImGui::BeginChild("##panel", {0, 0}, false, child_flags);
+        draw(t.panel);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+    }
+    select = false;
+    ImGui::EndTabBar();
 }
 
 }  // namespace gpulab::app
