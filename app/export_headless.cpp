@@ -247,6 +247,7 @@ int run_export(const ExportOptions& options) {
             cleanup();
             return 1;
         }
+        shell->show_overview_panel();
         pixels = render();
     }
     ExportResult result = shell->export_now(std::move(pixels), options.width, options.height);

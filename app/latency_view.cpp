@@ -120,6 +120,12 @@ bool LatencyView::start_sweep() {
     });
 }
 
+void LatencyView::show_overview_panel() {
+    // The exported window shows the sweep, whichever panel the first step puts in front.
+    panel_ = Panel::Sweep;
+    select_panel_ = true;
+}
+
 void LatencyView::request_run() {
     if (host_.refuse_if_busy()) return;
     start_sweep();
@@ -127,9 +133,6 @@ void LatencyView::request_run() {
 
 void LatencyView::run_blocking(bool quick) {
     sweep_on_step_ = false;
-    // The exported window shows the sweep, whichever panel the first step puts in front.
-    panel_ = Panel::Sweep;
-    select_panel_ = true;
     if (quick) {
         const core::SweepConfig q = sweep_config(true);
         min_exp_ = q.min_exp;

@@ -74,6 +74,9 @@ class LessonView {
     // Headless: measure on this thread, then show the result as a finished job would.
     virtual void run_blocking(bool quick) = 0;
     virtual bool has_result() const = 0;
+    // The one-picture headless export (not --all-steps, whose pictures keep each step's own panel):
+    // put in front the panel that sums the lesson up.
+    virtual void show_overview_panel() {}
 
     virtual void draw_canvas() = 0;
     virtual void draw_timing() = 0;

@@ -1,6 +1,7 @@
 // Presenter mode's frame: for a projector, only what the room should look at. A header with the
 // lesson title and the step progress (dots plus "step 3 of 6"), the step text with its predict
-// prompt on the left, the lesson view's canvas and plots on the right, and a one-line status bar.
+// prompt on the left, the lesson view's canvas and plots on the right (or only the one the step's
+// `show` names), and a one-line status bar.
 // Controls, the lesson list and the devices are tucked away (F5 or Escape brings them back). On
 // top of either layout: the key map (?) and the blank screen (B). Checked by eye in the
 // screenshots at 1.5x and 2x and by the presenter GUI test (tests/presenter_tests.cmake).
@@ -64,7 +65,6 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
     // The text column is wide enough for about 30 characters at any scale, but never more than
     // 40 % of the screen, so the pictures stay the largest thing in the room.
     const float text_w = std::floor(std::clamp(fs * 24.0f, W * 0.28f, W * 0.40f));
-    const float canvas_h = std::floor(body_h * 0.50f);
     const core::Lesson* l = lesson();
 
     place(0, 0, W, header_h);
@@ -95,12 +95,21 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
     }
     ImGui::End();
 
-    place(text_w, header_h, W - text_w, canvas_h);
-    if (ImGui::Begin("##present_canvas", nullptr, kFixed)) draw_canvas();
-    ImGui::End();
-    place(text_w, header_h + canvas_h, W - text_w, body_h - canvas_h);
-    if (ImGui::Begin("##present_timing", nullptr, kFixed)) draw_timing();
-    ImGui::End();
+    // The step's `show` gives the right-hand side to the canvas, the plots, or both (half each).
+    const core::LessonStep* shown_step = current_step();
+    const bool canvas = !shown_step || shown_step->shows("canvas");
+    const bool timing = !shown_step || shown_step->shows("timing");
+    const float canvas_h = canvas && timing ? std::floor(body_h * 0.50f) : canvas ? body_h : 0.0f;
+    if (canvas) {
+        place(text_w, header_h, W - text_w, canvas_h);
+        if (ImGui::Begin("##present_canvas", nullptr, kFixed)) draw_canvas();
+        ImGui::End();
+    }
+    if (timing) {
+        place(text_w, header_h + canvas_h, W - text_w, body_h - canvas_h);
+        if (ImGui::Begin("##present_timing", nullptr, kFixed)) draw_timing();
+        ImGui::End();
+    }
 
     place(0, H - status_h, W, status_h);
     if (ImGui::Begin("##status", nullptr, kFixed | ImGuiWindowFlags_NoDecoration)) draw_status_bar(ctx);

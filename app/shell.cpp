@@ -114,6 +114,10 @@ void Shell::run_blocking(bool quick) {
     if (view_) view_->run_blocking(quick);
 }
 
+void Shell::show_overview_panel() {
+    if (view_) view_->show_overview_panel();
+}
+
 void Shell::update(float dt) {
     jobs_.poll();
     if (view_) view_->update(dt);

@@ -67,6 +67,7 @@ public:
     void drop_files(const std::vector<std::string>& paths);
     // Headless: measure on this thread, then show the result exactly as a finished job would.
     void run_blocking(bool quick);
+    void show_overview_panel();
     // Another machine's exported summary beside the live run, if the current lesson's view can
     // compare (app/panels/compare_popup.cpp). False with a one-line `error`; nothing shown is lost.
     bool load_comparison(const std::string& path, std::string& error);

@@ -185,6 +185,12 @@ bool SimdMimdView::start_run() {
     });
 }
 
+void SimdMimdView::show_overview_panel() {
+    // The exported window shows the warp view: the picture the lesson builds up to.
+    panel_ = Panel::Warp;
+    select_panel_ = true;
+}
+
 void SimdMimdView::request_run() {
     if (host_.refuse_if_busy()) return;
     start_run();
@@ -192,9 +198,6 @@ void SimdMimdView::request_run() {
 
 void SimdMimdView::run_blocking(bool quick) {
     run_on_step_ = false;
-    // The exported window shows the warp view: the picture the lesson builds up to.
-    panel_ = Panel::Warp;
-    select_panel_ = true;
     bool cancelled = false;
     finish(measure(activation_, elements_, quick, {}, cancelled));
 }

@@ -105,6 +105,7 @@ class SimdMimdView : public LessonView {
     void update(float dt) override;
     void request_run() override;
     void run_blocking(bool quick) override;
+    void show_overview_panel() override;
     bool has_result() const override { return result_ != nullptr; }
 
     void draw_canvas() override;

@@ -67,8 +67,9 @@ const std::vector<ParamSpec> kNoParams = {};
 const std::set<std::string> kPredictKeys = {"question", "choices", "reveal"};
 
 const std::set<std::string> kLessonKeys = {"id", "title", "summary", "workload", "order", "status", "steps"};
-const std::set<std::string> kStepKeys = {"title", "body", "params", "action", "notes", "predict"};
+const std::set<std::string> kStepKeys = {"title", "body", "params", "action", "notes", "predict", "show"};
 const std::set<std::string> kActions = {"", "run", "animate", "sweep"};
+const std::vector<std::string> kPresenterPanels = {"canvas", "timing"};
 
 class Collector {
 public:
@@ -108,6 +109,29 @@ std::string get_string(const toml::table& t, const char* key, Collector& c, bool
     if (auto s = n->value<std::string>(); s && n->is_string()) return *s;
     c.add(n->source(), std::string("'") + key + "' must be a string, not " + type_name(*n));
     return "";
+}
+
+// `show = ["canvas", "timing"]`: a non-empty array of known panel names, each at most once.
+void parse_show(const toml::node& n, LessonStep& step, Collector& c) {
+    std::string names;
+    for (const auto& name : kPresenterPanels) names += (names.empty() ? "" : ", ") + name;
+    const toml::array* arr = n.as_array();
+    if (!arr || arr->empty()) {
+        c.add(n.source(), "'show' must be a non-empty array of panel names (" + names + "), e.g. show = [\"timing\"]");
+        return;
+    }
+    for (const toml::node& item : *arr) {
+        const auto name = item.value<std::string>();
+        if (!item.is_string() || !name) {
+            c.add(item.source(), "each entry of 'show' must be a string, not " + type_name(item));
+        } else if (std::find(kPresenterPanels.begin(), kPresenterPanels.end(), *name) == kPresenterPanels.end()) {
+            c.add(item.source(), "unknown panel \"" + *name + "\" in 'show' (expected one of: " + names + ")");
+        } else if (std::find(step.show.begin(), step.show.end(), *name) != step.show.end()) {
+            c.add(item.source(), "panel \"" + *name + "\" is listed twice in 'show'");
+        } else {
+            step.show.push_back(*name);
+        }
+    }
 }
 
 void check_unknown_keys(const toml::table& t, const std::set<std::string>& allowed, const std::string& where,
@@ -284,6 +308,7 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
                     step.predict = std::move(prompt);
                 }
             }
+            if (const toml::node* sh = st.get("show")) parse_show(*sh, step, c);
             if (const toml::node* p = st.get("params")) {
                 if (!p->is_table()) c.add(p->source(), "'params' must be a table ([steps.params])");
                 else parse_params(*p->as_table(), lesson.workload, step, c);
@@ -298,6 +323,12 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
 }
 
 }  // namespace
+
+bool LessonStep::shows(std::string_view panel) const {
+    return show.empty() || std::find(show.begin(), show.end(), panel) != show.end();
+}
+
+const std::vector<std::string>& presenter_panel_names() { return kPresenterPanels; }
 
 std::string LessonError::to_string() const {
     std::string s = file;

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -28,7 +29,15 @@ struct LessonStep {
     std::string action;                        // "", "run", "animate"
     std::string notes;                         // speaker notes (presenter view)
     std::optional<PredictPrompt> predict;
+    // What presenter mode puts beside the step text: "canvas" (the lesson's pictures) and/or
+    // "timing" (its plots), in the lesson file as show = ["timing"]. Empty: both. Letting a step
+    // give the whole projector to the one thing the room should read is the point.
+    std::vector<std::string> show;
+    bool shows(std::string_view panel) const;
 };
+
+// The panel names a step's `show` accepts.
+const std::vector<std::string>& presenter_panel_names();
 
 struct Lesson {
     std::string id;        // stable: "elementwise-activations"

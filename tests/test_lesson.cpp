@@ -95,6 +95,39 @@ reveal = "faster-at:1000"
         CHECK(any_error_contains(bad.errors, "q.toml:9: unknown key 'answer'"));
     }
 
+    TEST_CASE("a step's show key picks the presenter panels and bad names are refused") {
+        LessonLoad good = parse_lesson_text(R"(
+id = "s"
+title = "S"
+workload = "latency"
+[[steps]]
+title = "plots only"
+body = "b"
+show = ["timing"]
+[[steps]]
+title = "both by default"
+body = "b"
+)", "s.toml");
+        INFO(all(good.errors));
+        REQUIRE(good.lesson);
+        const LessonStep& only = good.lesson->steps[0];
+        CHECK(only.shows("timing"));
+        CHECK_FALSE(only.shows("canvas"));
+        CHECK(good.lesson->steps[1].shows("canvas"));
+        CHECK(good.lesson->steps[1].shows("timing"));
+
+        LessonLoad bad = parse_lesson_text("id = \"b\"\ntitle = \"B\"\nworkload = \"latency\"\n[[steps]]\ntitle = \"s\"\n"
+                                           "body = \"b\"\nshow = [\"plots\", 3, \"canvas\", \"canvas\"]\n"
+                                           "[[steps]]\ntitle = \"t\"\nbody = \"b\"\nshow = []\n",
+                                           "b.toml");
+        CHECK_FALSE(bad.lesson);
+        INFO(all(bad.errors));
+        CHECK(any_error_contains(bad.errors, "b.toml:7: unknown panel \"plots\" in 'show' (expected one of: canvas, timing)"));
+        CHECK(any_error_contains(bad.errors, "b.toml:7: each entry of 'show' must be a string, not an integer"));
+        CHECK(any_error_contains(bad.errors, "b.toml:7: panel \"canvas\" is listed twice"));
+        CHECK(any_error_contains(bad.errors, "b.toml:11: 'show' must be a non-empty array"));
+    }
+
     TEST_CASE("an unknown key is refused with its line") {
         LessonLoad l = parse_lesson_file(std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad/unknown-key.toml");
         CHECK_FALSE(l.lesson);

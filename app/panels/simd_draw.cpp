@@ -245,11 +245,14 @@ void draw_mimd_timeline(const core::MimdTimeline& t, ImVec2 size, float playhead
     std::map<int, int> cpus;
     for (const core::TimelineSpan& sp : t.spans)
         if (sp.cpu >= 0) ++cpus[sp.cpu];
-    if (cpus.size() == 1 && t.threads > 1 && ratio < 1.3)
-        ImGui::TextColored(kErrorColour,
-                           "Every slice ran on cpu %d: the other cores were busy, so the threads took turns on one "
-                           "core. Run again when the machine is idle.",
-                           cpus.begin()->first);
+    if (cpus.size() == 1 && t.threads > 1 && ratio < 1.3) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
+        ImGui::TextWrapped(
+            "Every slice ran on cpu %d: the other cores were busy, so the threads took turns on one core. Run again "
+            "when the machine is idle.",
+            cpus.begin()->first);
+        ImGui::PopStyleColor();
+    }
 }
 
 // [SECTION] warp grid
