@@ -49,6 +49,21 @@ void Shell::draw_predict_prompt(const core::PredictPrompt& prompt) {
     ImGui::TextColored(kMutedColour, "Commit to an answer, then the run (R) reveals it.");
 }
 
+// Speaker notes are for the instructor, so they are off until N: a framed, muted block under the
+// step text that reads as "not part of the slide" when the room can see it anyway.
+void Shell::draw_speaker_notes(const core::LessonStep& step) {
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::Spacing();
+    ImGui::TextColored(kMutedColour, "Speaker notes (N hides)");
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    if (step.notes.empty())
+        ImGui::TextWrapped("This step has no notes.");
+    else
+        render_markdown(step.notes, fonts_);
+    ImGui::PopStyleColor();
+}
+
 bool Shell::draw_presenter_frame(const FrameContext& ctx) {
     presenter_message_age_ += ImGui::GetIO().DeltaTime;
     // Reduced motion: the animation holds one still frame instead of moving.
@@ -74,7 +89,7 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
         if (fonts_.heading) ImGui::PopFont();
         draw_step_progress(fs * 0.32f);
         ImGui::SameLine(0, fs * 2.0f);
-        ImGui::TextColored(kMutedColour, "? keys   B blank   R run   E export   F5 leave");
+        ImGui::TextColored(kMutedColour, "? keys   B blank   R run   E export   N notes   F5 leave");
     }
     ImGui::End();
 
@@ -89,6 +104,7 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
             ImGui::Spacing();
             render_markdown(step->body, fonts_);
             if (step->predict) draw_predict_prompt(*step->predict);
+            if (presenter_.notes_shown) draw_speaker_notes(*step);
         } else {
             ImGui::TextColored(kMutedColour, "No lesson is open: press 1-9 to open one, or F5 to leave.");
         }

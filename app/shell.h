@@ -128,6 +128,7 @@ private:
     void draw_presenter_overlays(const FrameContext& ctx);
     void draw_presenter_status();
     void draw_predict_prompt(const core::PredictPrompt& prompt);
+    void draw_speaker_notes(const core::LessonStep& step);
     // File > Compare with another machine...: a path field, Load and Cancel, the error in red.
     void draw_compare_popup();
 

@@ -64,6 +64,7 @@ std::optional<PresenterAction> presenter_action(PresenterKey key) {
         case PresenterKey::Plus: return PresenterAction::ScaleUp;
         case PresenterKey::Minus: return PresenterAction::ScaleDown;
         case PresenterKey::M: return PresenterAction::ReducedMotion;
+        case PresenterKey::N: return PresenterAction::Notes;
         default: break;
     }
     if (presenter_digit(key) >= 0) return PresenterAction::Lesson;
@@ -195,6 +196,11 @@ PresenterEffects apply_presenter_key(PresenterState& state, const PresenterInput
             state.reduced_motion = !state.reduced_motion;
             fx.message = state.reduced_motion ? "reduced motion: animations show a still frame" : "animations on";
             break;
+        case PresenterAction::Notes:
+            fx.consumed = true;
+            state.notes_shown = !state.notes_shown;
+            fx.message = state.notes_shown ? "speaker notes shown under the step text" : "speaker notes hidden";
+            break;
     }
     return fx;
 }
@@ -211,6 +217,7 @@ std::optional<PresenterKey> parse_presenter_key(std::string_view name) {
         {"b", PresenterKey::B},           {"escape", PresenterKey::Escape},   {"esc", PresenterKey::Escape},
         {"?", PresenterKey::Question},    {"f5", PresenterKey::F5},           {"+", PresenterKey::Plus},
         {"-", PresenterKey::Minus},       {"m", PresenterKey::M},
+        {"n", PresenterKey::N},
     };
     const std::string n = lower(trim(name));
     if (n.size() == 1 && n[0] >= '1' && n[0] <= '9')
@@ -229,7 +236,7 @@ bool parse_presenter_keys(std::string_view list, std::vector<PresenterKey>& keys
             const std::optional<PresenterKey> k = parse_presenter_key(item);
             if (!k) {
                 error = "unknown key '" + std::string(item) +
-                        "' (known: Right, Left, Space, PageUp, PageDown, Home, End, 1-9, R, E, B, Escape, ?, F5, +, -, M)";
+                        "' (known: Right, Left, Space, PageUp, PageDown, Home, End, 1-9, R, E, B, Escape, ?, F5, +, -, M, N)";
                 return false;
             }
             keys.push_back(*k);
@@ -251,6 +258,7 @@ const std::vector<PresenterKeyHelp>& presenter_key_help() {
         {"B", "blank the screen (any key wakes it)"},
         {"+ / -", "larger / smaller text (1x, 1.5x, 2x, 3x)"},
         {"M", "reduced motion on / off"},
+        {"N", "speaker notes on / off (under the step text)"},
         {"?", "show / hide this key map"},
         {"Escape", "close this map, then leave presenter mode"},
         {"F5", "enter / leave presenter mode"},

@@ -23,13 +23,13 @@ namespace gpulab::core {
 enum class PresenterKey {
     Right, Left, Space, PageUp, PageDown, Home, End,
     Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
-    R, E, B, Escape, Question, F5, Plus, Minus, M,
+    R, E, B, Escape, Question, F5, Plus, Minus, M, N,
 };
 
 // What a key means.
 enum class PresenterAction {
     Next, Prev, First, Last, Lesson, Run, Export, Blank, Escape, Help, TogglePresent, ScaleUp, ScaleDown,
-    ReducedMotion,
+    ReducedMotion, Notes,
 };
 
 enum class Theme { Normal, Presenter };
@@ -45,6 +45,7 @@ struct PresenterState {
     bool help_shown = false;
     bool presenting = false;
     bool reduced_motion = false;
+    bool notes_shown = false;  // the step's speaker notes under its text; off: the room reads the screen
     Theme theme = Theme::Normal;
     int scale_index = 1;  // into kPresenterScales: 1.5x by default
 };
@@ -85,7 +86,7 @@ PresenterEffects enter_presenter(PresenterState& state);
 PresenterEffects leave_presenter(PresenterState& state);
 
 // "Right", "PageDown", "Space", "Home", "End", "1".."9", "R", "E", "B", "Escape" (or "Esc"), "?",
-// "F5", "+", "-", "M"; case-insensitive. For the test option --script-keys.
+// "F5", "+", "-", "M", "N"; case-insensitive. For the test option --script-keys.
 std::optional<PresenterKey> parse_presenter_key(std::string_view name);
 // Parses "Right,Right,B" into keys; false with `error` naming the first unknown key.
 bool parse_presenter_keys(std::string_view list, std::vector<PresenterKey>& keys, std::string& error);

@@ -233,6 +233,22 @@ TEST_CASE("reduced motion toggles") {
     CHECK_FALSE(s.reduced_motion);
 }
 
+TEST_CASE("N toggles the speaker notes in presenter mode only") {
+    PresenterState s = presenting_at(0, 0);
+    CHECK_FALSE(s.notes_shown);
+    PresenterEffects fx = press(s, PresenterKey::N);
+    CHECK(fx.consumed);
+    CHECK(s.notes_shown);
+    CHECK(fx.message.find("speaker notes") != std::string::npos);
+    press(s, PresenterKey::N);
+    CHECK_FALSE(s.notes_shown);
+    CHECK(parse_presenter_key("n") == PresenterKey::N);
+
+    PresenterState window;  // the normal window: N is left to the controls
+    CHECK_FALSE(press(window, PresenterKey::N).consumed);
+    CHECK_FALSE(window.notes_shown);
+}
+
 TEST_CASE("a lesson with no steps ignores stepping") {
     PresenterState s = presenting_at(2, 0);
     PresenterEffects fx = press(s, PresenterKey::Right);

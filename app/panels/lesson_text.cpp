@@ -53,6 +53,16 @@ void Shell::draw_lesson_text() {
         if (fonts_.bold) ImGui::PopFont();
         ImGui::Spacing();
         render_markdown(step.body, fonts_);
+        if (!step.notes.empty()) {
+            ImGui::Spacing();
+            // Closed by default: the notes are the instructor's, not part of the lesson text.
+            if (ImGui::CollapsingHeader("Speaker notes")) {
+                ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+                render_markdown(step.notes, fonts_);
+                ImGui::PopStyleColor();
+            }
+            hover_tip("Notes for the instructor from the lesson file. In presenter mode (F5), N shows them.");
+        }
     }
     ImGui::EndChild();
     ImGui::Separator();
