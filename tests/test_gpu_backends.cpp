@@ -30,34 +30,16 @@
 #include "cpu_scalar.h"
 #include "gl_interop.h"
 #include "gpu_backends.h"
+#include "gpu_test_support.h"
 #include "gpu_testing.h"
 #include "op_desc.h"
 #include "tensor.h"
 
 using namespace gpulab;
+using testing::find_backend;
+using testing::gpu_ready;
 
 namespace {
-
-// Prints the skip line CTest looks for and returns false when no CUDA device can run the tests.
-bool gpu_ready() {
-    const gpu::GpuProbe& p = gpu::probe();
-    if (!p.compiled_in) {
-        std::cout << "SKIPPED: CUDA not compiled in\n";
-        return false;
-    }
-    if (!p.device_ok) {
-        std::cout << "SKIPPED: no CUDA device (" << p.reason << ")\n";
-        return false;
-    }
-    return true;
-}
-
-core::Backend* find_backend(core::BackendList& list, std::string_view name) {
-    for (auto& b : list) {
-        if (b->name() == name) return b.get();
-    }
-    return nullptr;
-}
 
 // Deterministic values in about [-8, 8] from a 32-bit LCG, with exact zero, -0 and large
 // magnitudes at the start so both sides of every branch and the saturated ends are covered.

@@ -31,37 +31,20 @@
 #include "compare.h"
 #include "conv2d.h"
 #include "gpu_backends.h"
+#include "gpu_test_support.h"
 #include "tensor.h"
 
 using namespace gpulab;
+using testing::find_backend;
+using testing::gpu_ready;
 
 namespace {
-
-bool conv_gpu_ready() {
-    const gpu::GpuProbe& p = gpu::probe();
-    if (!p.compiled_in) {
-        std::cout << "SKIPPED: CUDA not compiled in\n";
-        return false;
-    }
-    if (!p.device_ok) {
-        std::cout << "SKIPPED: no CUDA device (" << p.reason << ")\n";
-        return false;
-    }
-    return true;
-}
 
 // Every GPU backend the convolution lesson lists: cuda-kernel, cudnn, cuda-naive.
 core::BackendList all_gpu_backends() {
     core::BackendList list = gpu::make_backends();
     for (auto& b : gpu::make_conv2d_extra_backends()) list.push_back(std::move(b));
     return list;
-}
-
-core::Backend* find_backend(core::BackendList& list, std::string_view name) {
-    for (auto& b : list) {
-        if (b->name() == name) return b.get();
-    }
-    return nullptr;
 }
 
 core::Tensor random_tensor(std::vector<int64_t> shape, uint32_t seed) {
@@ -162,7 +145,7 @@ constexpr core::Tolerance kCudnnTolerance{1e-3, 1e-3};
 
 TEST_SUITE("gpu") {
     TEST_CASE("cuda-kernel tiled conv2d equals cpu-scalar for odd sizes and kernels") {
-        if (!conv_gpu_ready()) return;
+        if (!gpu_ready()) return;
         core::BackendList list = all_gpu_backends();
         core::Backend* b = find_backend(list, "cuda-kernel");
         REQUIRE(b != nullptr);
@@ -175,7 +158,7 @@ TEST_SUITE("gpu") {
     }
 
     TEST_CASE("cuda-naive conv2d equals cpu-scalar for odd sizes and kernels") {
-        if (!conv_gpu_ready()) return;
+        if (!gpu_ready()) return;
         core::BackendList list = all_gpu_backends();
         core::Backend* b = find_backend(list, "cuda-naive");
         REQUIRE(b != nullptr);
@@ -186,7 +169,7 @@ TEST_SUITE("gpu") {
     }
 
     TEST_CASE("cudnn conv2d equals cpu-scalar and names its algorithm") {
-        if (!conv_gpu_ready()) return;
+        if (!gpu_ready()) return;
         if (!gpu::probe().cudnn_ok) {
             std::cout << "SKIPPED: cuDNN not usable (" << gpu::probe().cudnn_reason << ")\n";
             return;
@@ -204,7 +187,7 @@ TEST_SUITE("gpu") {
     }
 
     TEST_CASE("GPU conv2d refuses shapes that do not fit with a message before allocating") {
-        if (!conv_gpu_ready()) return;
+        if (!gpu_ready()) return;
         core::BackendList list = all_gpu_backends();
         for (auto& b : list) {
             if (!b->availability().ok) continue;

@@ -18,26 +18,15 @@
 
 #include "divergence.h"
 #include "gpu_backends.h"
+#include "gpu_test_support.h"
 #include "simt.h"
 #include "workloads/simd_mimd.h"
 
 using namespace gpulab;
+using testing::gpu_ready;
 using simt::Pattern;
 
 namespace {
-
-bool gpu_ready() {
-    const gpu::GpuProbe& p = gpu::probe();
-    if (!p.compiled_in) {
-        std::cout << "SKIPPED: CUDA not compiled in\n";
-        return false;
-    }
-    if (!p.device_ok) {
-        std::cout << "SKIPPED: no CUDA device (" << p.reason << ")\n";
-        return false;
-    }
-    return true;
-}
 
 using PathSet = std::set<std::pair<int, uint32_t>>;
 

@@ -18,26 +18,15 @@
 
 #include "backend.h"
 #include "gpu_backends.h"
+#include "gpu_test_support.h"
 #include "latency_probe.h"
 #include "op_desc.h"
 #include "tensor.h"
 
 using namespace gpulab;
+using testing::gpu_ready;
 
 namespace {
-
-bool gpu_ready() {
-    const gpu::GpuProbe& p = gpu::probe();
-    if (!p.compiled_in) {
-        std::cout << "SKIPPED: CUDA not compiled in\n";
-        return false;
-    }
-    if (!p.device_ok) {
-        std::cout << "SKIPPED: no CUDA device (" << p.reason << ")\n";
-        return false;
-    }
-    return true;
-}
 
 void check_positive(const core::Stats& s, int min_samples) {
     CHECK(s.samples >= min_samples);

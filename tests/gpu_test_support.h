@@ -1,0 +1,35 @@
+// What every test of the "gpu" suite needs first: whether a CUDA device can run it, with the
+// skip line CTest turns into "skipped" (tests/CMakeLists.txt sets SKIP_REGULAR_EXPRESSION), and
+// a backend looked up by name. Shared by tests/test_gpu_*.cpp.
+#pragma once
+
+#include <iostream>
+#include <string_view>
+
+#include "backend.h"
+#include "gpu_backends.h"
+
+namespace gpulab::testing {
+
+// Prints "SKIPPED: CUDA not compiled in" or "SKIPPED: no CUDA device (<probe reason, verbatim>)"
+// and returns false when the GPU tests cannot run here.
+inline bool gpu_ready() {
+    const gpu::GpuProbe& p = gpu::probe();
+    if (!p.compiled_in) {
+        std::cout << "SKIPPED: CUDA not compiled in\n";
+        return false;
+    }
+    if (!p.device_ok) {
+        std::cout << "SKIPPED: no CUDA device (" << p.reason << ")\n";
+        return false;
+    }
+    return true;
+}
+
+inline core::Backend* find_backend(core::BackendList& list, std::string_view name) {
+    for (auto& b : list)
+        if (b->name() == name) return b.get();
+    return nullptr;
+}
+
+}  // namespace gpulab::testing
