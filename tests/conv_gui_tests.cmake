@@ -9,13 +9,7 @@ if(NOT TARGET gpulab_png_check)
 endif()
 
 set(GPULAB_CONV_OUT ${GPULAB_GUI_OUT}/conv)
-add_test(NAME gui.conv_export
-         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;conv-sliding-window;--out;${GPULAB_CONV_OUT};--quick"
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=exported 3 files"
-                 -DEXPECT_FILE=${GPULAB_CONV_OUT}/conv-sliding-window-conv.csv -P ${GPULAB_RUN_CHECK})
-set_tests_properties(gui.conv_export PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
-                     FIXTURES_SETUP gui_conv_export TIMEOUT 180
-                     SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+gpulab_export_test(conv_export conv-sliding-window ${GPULAB_CONV_OUT} 3 ${GPULAB_CONV_OUT}/conv-sliding-window-conv.csv)
 add_test(NAME gui.conv_png
          COMMAND gpulab_png_check ${GPULAB_CONV_OUT}/conv-sliding-window-conv.png 64 1000 500)
 add_test(NAME gui.conv_window_png
@@ -34,13 +28,5 @@ add_test(NAME gui.conv_csv_caption
 set_tests_properties(gui.conv_png gui.conv_window_png gui.conv_csv_header gui.conv_csv_rows gui.conv_csv_caption
                      PROPERTIES LABELS gui FIXTURES_REQUIRED gui_conv_export)
 
-if(GPULAB_XVFB_RUN)
-    # Four steps forward: the "all at once" view after its run.
-    add_test(NAME gui.conv_smoke
-             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--lesson;conv-sliding-window;--frames;90;--script-keys;Right,Right,Right,Right;--screenshot;${GPULAB_GUI_OUT}/conv-smoke.png"
-                     -DEXPECT_RC=0 -DEXPECT_FILE=${GPULAB_GUI_OUT}/conv-smoke.png -P ${GPULAB_RUN_CHECK})
-    set_tests_properties(gui.conv_smoke PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
-                         FIXTURES_SETUP gui_conv_smoke TIMEOUT 180)
-    add_test(NAME gui.conv_smoke_png COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/conv-smoke.png 200 1600 900)
-    set_tests_properties(gui.conv_smoke_png PROPERTIES LABELS gui FIXTURES_REQUIRED gui_conv_smoke)
-endif()
+# Four steps forward: the "all at once" view after its run.
+gpulab_smoke_test(conv_smoke conv-sliding-window "Right,Right,Right,Right")

@@ -10,14 +10,47 @@ set(GPULAB_GUI_OUT ${CMAKE_CURRENT_BINARY_DIR}/gui-out)
 set(GPULAB_RUN_CHECK ${CMAKE_CURRENT_LIST_DIR}/run_and_check.cmake)
 # Empty DISPLAY / WAYLAND_DISPLAY: CTest cannot unset a variable, and gpulab treats empty as unset.
 set(GPULAB_NO_DISPLAY_ENV "DISPLAY=" "WAYLAND_DISPLAY=" "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
+find_program(GPULAB_XVFB_RUN xvfb-run)
 
-add_test(NAME gui.export
-         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;elementwise-activations;--out;${GPULAB_GUI_OUT}/export;--quick"
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=exported 4 files"
-                 -DEXPECT_FILE=${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv -P ${GPULAB_RUN_CHECK})
-set_tests_properties(gui.export PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
-                     FIXTURES_SETUP gui_export TIMEOUT 180
-                     SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+# gui.<test>: a quick headless export of <lesson> into <out_dir> with DISPLAY unset; it must say
+# "exported <files> files" and write <expect_file>. Sets up the fixture gui_<test> for the checks
+# of what it wrote; skipped where no offscreen OpenGL context exists.
+function(gpulab_export_test test lesson out_dir files expect_file)
+    add_test(NAME gui.${test}
+             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;${lesson};--out;${out_dir};--quick"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=exported ${files} files" -DEXPECT_FILE=${expect_file}
+                     -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.${test} PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
+                         FIXTURES_SETUP gui_${test} TIMEOUT 180
+                         SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+endfunction()
+
+# gui.<test> and gui.<test>_png, where xvfb-run exists: the GUI opens <lesson> (empty: the first),
+# presses <keys> (comma-separated, empty: none), saves a screenshot after 90 frames, and the
+# screenshot is non-blank.
+function(gpulab_smoke_test test lesson keys)
+    if(NOT GPULAB_XVFB_RUN)
+        return()
+    endif()
+    set(png ${GPULAB_GUI_OUT}/${test}.png)
+    set(args "--frames;90;--screenshot;${png}")
+    if(lesson)
+        string(PREPEND args "--lesson;${lesson};")
+    endif()
+    if(keys)
+        string(PREPEND args "--script-keys;${keys};")
+    endif()
+    add_test(NAME gui.${test}
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;${args}"
+                     -DEXPECT_RC=0 -DEXPECT_FILE=${png} -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.${test} PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
+                         FIXTURES_SETUP gui_${test} TIMEOUT 180)
+    add_test(NAME gui.${test}_png COMMAND gpulab_png_check ${png} 200 1600 900)
+    set_tests_properties(gui.${test}_png PROPERTIES LABELS gui FIXTURES_REQUIRED gui_${test})
+endfunction()
+
+gpulab_export_test(export elementwise-activations ${GPULAB_GUI_OUT}/export 4
+                   ${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv)
 add_test(NAME gui.export_window_png
          COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/export/elementwise-activations-window.png 200 1600 900)
 add_test(NAME gui.export_timing_png
@@ -30,13 +63,8 @@ set_tests_properties(gui.export_window_png gui.export_timing_png gui.export_csv 
 
 # The latency lesson: a quick sweep (2^4 .. 2^16) headless, then the sweep PNG, the window PNG
 # and the sweep CSV with its phase columns and a row per size and backend.
-add_test(NAME gui.latency_export
-         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;latency-vs-throughput;--out;${GPULAB_GUI_OUT}/latency;--quick"
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=exported 3 files"
-                 -DEXPECT_FILE=${GPULAB_GUI_OUT}/latency/latency-vs-throughput-sweep.csv -P ${GPULAB_RUN_CHECK})
-set_tests_properties(gui.latency_export PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
-                     FIXTURES_SETUP gui_latency_export TIMEOUT 180
-                     SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+gpulab_export_test(latency_export latency-vs-throughput ${GPULAB_GUI_OUT}/latency 3
+                   ${GPULAB_GUI_OUT}/latency/latency-vs-throughput-sweep.csv)
 add_test(NAME gui.latency_sweep_png
          COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/latency/latency-vs-throughput-sweep.png 64 600 400)
 add_test(NAME gui.latency_window_png
@@ -60,23 +88,10 @@ add_test(NAME gui.no_display
                  -P ${GPULAB_RUN_CHECK})
 set_tests_properties(gui.no_display PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}")
 
-find_program(GPULAB_XVFB_RUN xvfb-run)
-if(GPULAB_XVFB_RUN)
-    add_test(NAME gui.smoke
-             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--frames;60;--screenshot;${GPULAB_GUI_OUT}/smoke.png"
-                     -DEXPECT_RC=0 -DEXPECT_FILE=${GPULAB_GUI_OUT}/smoke.png -P ${GPULAB_RUN_CHECK})
-    set_tests_properties(gui.smoke PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
-                         FIXTURES_SETUP gui_smoke TIMEOUT 120)
-    add_test(NAME gui.smoke_png COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/smoke.png 200 1600 900)
-    set_tests_properties(gui.smoke_png PROPERTIES LABELS gui FIXTURES_REQUIRED gui_smoke)
-    # The latency lesson's first step measures a sweep for its analogy; --frames waits for it.
-    add_test(NAME gui.latency_smoke
-             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--lesson;latency-vs-throughput;--frames;60;--screenshot;${GPULAB_GUI_OUT}/latency-smoke.png"
-                     -DEXPECT_RC=0 -DEXPECT_FILE=${GPULAB_GUI_OUT}/latency-smoke.png -P ${GPULAB_RUN_CHECK})
-    set_tests_properties(gui.latency_smoke PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
-                         FIXTURES_SETUP gui_latency_smoke TIMEOUT 120)
-    add_test(NAME gui.latency_smoke_png COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/latency-smoke.png 200 1600 900)
-    set_tests_properties(gui.latency_smoke_png PROPERTIES LABELS gui FIXTURES_REQUIRED gui_latency_smoke)
-else()
-    message(STATUS "gpulab: xvfb-run not found, the GUI smoke test is not registered")
+# The GUI renders the first lesson, and the latency lesson (whose first step measures a sweep for
+# its analogy; the frames wait for it).
+gpulab_smoke_test(smoke "" "")
+gpulab_smoke_test(latency_smoke latency-vs-throughput "")
+if(NOT GPULAB_XVFB_RUN)
+    message(STATUS "gpulab: xvfb-run not found, the GUI smoke tests are not registered")
 endif()

@@ -9,13 +9,7 @@ if(NOT TARGET gpulab_png_check)
 endif()
 
 set(GPULAB_SIMD_OUT ${GPULAB_GUI_OUT}/simd)
-add_test(NAME gui.simd_export
-         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;simd-vs-mimd;--out;${GPULAB_SIMD_OUT};--quick"
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=exported 3 files"
-                 -DEXPECT_FILE=${GPULAB_SIMD_OUT}/simd-vs-mimd-simd.csv -P ${GPULAB_RUN_CHECK})
-set_tests_properties(gui.simd_export PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
-                     FIXTURES_SETUP gui_simd_export TIMEOUT 180
-                     SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
+gpulab_export_test(simd_export simd-vs-mimd ${GPULAB_SIMD_OUT} 3 ${GPULAB_SIMD_OUT}/simd-vs-mimd-simd.csv)
 add_test(NAME gui.simd_png
          COMMAND gpulab_png_check ${GPULAB_SIMD_OUT}/simd-vs-mimd-simd.png 64 1000 600)
 add_test(NAME gui.simd_window_png
@@ -33,13 +27,5 @@ add_test(NAME gui.simd_csv_patterns
 set_tests_properties(gui.simd_png gui.simd_window_png gui.simd_csv_isa gui.simd_csv_spans gui.simd_csv_patterns
                      PROPERTIES LABELS gui FIXTURES_REQUIRED gui_simd_export)
 
-if(GPULAB_XVFB_RUN)
-    # Five steps forward: the predict prompt on the warp view, after its run.
-    add_test(NAME gui.simd_smoke
-             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--lesson;simd-vs-mimd;--frames;90;--script-keys;Right,Right,Right,Right,Right;--screenshot;${GPULAB_GUI_OUT}/simd-smoke.png"
-                     -DEXPECT_RC=0 -DEXPECT_FILE=${GPULAB_GUI_OUT}/simd-smoke.png -P ${GPULAB_RUN_CHECK})
-    set_tests_properties(gui.simd_smoke PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
-                         FIXTURES_SETUP gui_simd_smoke TIMEOUT 180)
-    add_test(NAME gui.simd_smoke_png COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/simd-smoke.png 200 1600 900)
-    set_tests_properties(gui.simd_smoke_png PROPERTIES LABELS gui FIXTURES_REQUIRED gui_simd_smoke)
-endif()
+# Five steps forward: the predict prompt on the warp view, after its run.
+gpulab_smoke_test(simd_smoke simd-vs-mimd "Right,Right,Right,Right,Right")
