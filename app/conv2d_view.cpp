@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "image_io.h"
@@ -458,10 +459,11 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
     ExportWriter out(in.out_dir, in.lesson_id);
     if (!out.ok()) return out.failed();
     const core::Conv2dRun& run = m->run;
-    const std::vector<std::string> caption = conv_caption_lines(run, in.lesson_title);
+    std::vector<std::string> caption = conv_caption_lines(run, in.lesson_title);
     std::string error;
 
     if (!out.text("-conv.csv", conv_csv(run, caption))) return out.failed();
+    for (std::string& line : comparison_caption(run)) caption.push_back(std::move(line));
 
     const std::filesystem::path png = out.path("-conv.png");
     const bool pictures = !run.params.layer_mode && result_ && input_tex_.id() != 0 && output_tex_;
@@ -502,9 +504,16 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         ImGui::Spacing();
         heading("Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");
         draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
+        if (other_) {
+            ImGui::Spacing();
+            heading("This machine vs the other machine (longer bars are faster)");
+            draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
+        }
     });
     if (!out.picture(png, ok, error)) return out.failed();
-    return out.finish(in.window_rgba, in.window_width, in.window_height);
+    result = out.finish(in.window_rgba, in.window_width, in.window_height);
+    if (result.ok && other_) result.message += compare_export_note(*other_, comparison_mismatch(run));
+    return result;
 }
 
 std::string Conv2dView::export_description() const {

@@ -94,6 +94,7 @@ class Conv2dView : public LessonView {
     void draw_status() override;
     void drop_files(const std::vector<std::string>& paths) override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
+    bool load_comparison(const std::string& path, std::string& error) override;
 
     ExportResult export_files(const ViewExport& in) override;
     std::string export_description() const override;
@@ -117,6 +118,14 @@ class Conv2dView : public LessonView {
     void draw_custom_editor();
     void draw_predict();
     void draw_backend_bars(const core::Conv2dRun& run, float width);
+
+    // [SECTION] comparison with another machine (panels/conv2d_compare.cpp)
+    // "" when the other machine ran the same N,C,H,W,K,R,S shape, else what differs.
+    std::string comparison_mismatch(const core::Conv2dRun& run) const;
+    // Both machines named, then per backend this machine's bar (solid) over the other's (hatched),
+    // length from GFLOP/s, with median and GFLOP/s written beside each.
+    void draw_comparison_bars(const core::Conv2dRun& run, float width) const;
+    std::vector<std::string> comparison_caption(const core::Conv2dRun& run) const;
 
     // [SECTION] runs (conv2d_view.cpp)
     core::Conv2dParams current_params() const;
@@ -156,6 +165,7 @@ class Conv2dView : public LessonView {
 
     std::shared_ptr<const ConvMeasurement> result_;        // single-channel picture
     std::shared_ptr<const ConvMeasurement> layer_result_;  // CNN-layer mode
+    std::unique_ptr<core::ImportedConv> other_;            // another machine's export; null: none
     bool textures_dirty_ = false;
     GrayTexture input_tex_;
     std::unique_ptr<TensorTexture> output_tex_, pooled_tex_;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "compare_view.h"
 #include "format.h"
 #include "panels/ui_helpers.h"
 
@@ -256,11 +257,17 @@ ExportResult LatencyView::export_files(const ViewExport& in) {
     const core::SweepResult& sweep = result_->sweep;
     std::string error;
 
-    if (!out.text("-sweep.csv", core::sweep_csv(sweep))) return out.failed();
+    std::vector<std::string> caption = sweep_caption_lines(sweep, in.lesson_title);
+    if (!out.text("-sweep.csv", core::sweep_csv(sweep, caption))) return out.failed();
 
     const std::filesystem::path png = out.path("-sweep.png");
-    const std::vector<std::string> caption = sweep_caption_lines(sweep, in.lesson_title);
-    const SweepPlotOptions opt{transfers_, -1};
+    const std::string mismatch = comparison_mismatch();
+    if (other_) {
+        for (std::string& line : compare_caption_lines(
+                 *other_, "other machine's medians: thin lines with hollow dots, in each backend's colour", mismatch))
+            caption.push_back(std::move(line));
+    }
+    const SweepPlotOptions opt = plot_options();
     const std::optional<std::size_t> bi = size_index_near(breakdown_exp_);
     const gpu::LaunchCosts launch = result_->launch;
     const bool ok = render_panel_png(in.ui_scale, 1100, png.string(), error, [&](const Fonts& fonts, float scale) {
@@ -281,7 +288,9 @@ ExportResult LatencyView::export_files(const ViewExport& in) {
         }
     });
     if (!out.picture(png, ok, error)) return out.failed();
-    return out.finish(in.window_rgba, in.window_width, in.window_height);
+    result = out.finish(in.window_rgba, in.window_width, in.window_height);
+    if (result.ok && other_) result.message += compare_export_note(*other_, mismatch);
+    return result;
 }
 
 std::string LatencyView::export_description() const {
@@ -290,8 +299,8 @@ std::string LatencyView::export_description() const {
            "phase columns).";
 }
 
-std::string LatencyView::measurement_csv(const std::string&) const {
-    return result_ ? core::sweep_csv(result_->sweep) : std::string();
+std::string LatencyView::measurement_csv(const std::string& lesson_title) const {
+    return result_ ? core::sweep_csv(result_->sweep, sweep_caption_lines(result_->sweep, lesson_title)) : std::string();
 }
 
 }  // namespace gpulab::app

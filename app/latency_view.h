@@ -4,7 +4,9 @@
 // start). The canvas has four panels: the sweep (time and throughput, log-log, crossover), the
 // phase breakdown at one size, "one task vs many tasks" with the fixed-cost tables, and the
 // mathematicians-vs-students analogy driven by the measured speeds. A step's predict prompt is
-// answered from the live sweep. Export writes <lesson>-sweep.png, -window.png and -sweep.csv.
+// answered from the live sweep. With --compare / File > Compare another machine's sweep is drawn
+// over this one (thin lines, hollow dots), both machines named. Export writes <lesson>-sweep.png,
+// -window.png and -sweep.csv.
 // Verified by the gui.latency_* tests in tests/gui_tests.cmake and by the screenshots.
 #pragma once
 
@@ -59,6 +61,7 @@ class LatencyView : public LessonView {
     void draw_timing() override;
     void draw_controls() override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
+    bool load_comparison(const std::string& path, std::string& error) override;
 
     ExportResult export_files(const ViewExport& in) override;
     std::string export_description() const override;
@@ -72,6 +75,12 @@ class LatencyView : public LessonView {
     void draw_analogy_panel();
     void draw_predict();
     void draw_result_note();
+
+    // [SECTION] comparison with another machine (panels/latency_compare.cpp)
+    SweepPlotOptions plot_options() const { return {transfers_, -1, other_.get()}; }
+    // "" when the other machine swept the same op, else what differs.
+    std::string comparison_mismatch() const;
+    void draw_comparison_legend(float width) const;
 
     // [SECTION] runs (latency_view.cpp)
     core::SweepConfig sweep_config(bool quick) const;
@@ -98,6 +107,7 @@ class LatencyView : public LessonView {
     bool reveal_now_ = false;  // the student asked to see the answer without picking
 
     std::shared_ptr<const LatencyMeasurement> result_;
+    std::unique_ptr<core::ImportedSweep> other_;  // another machine's sweep; null: none
     float anim_time_ = 0.0f;
 };
 

@@ -86,13 +86,11 @@ class LessonView {
     virtual void draw_status() {}
     virtual void drop_files(const std::vector<std::string>&) {}
     virtual void set_animation_time(float) {}
-    // Another machine's exported measurement to show beside the live one ("this lab machine vs my
-    // laptop"). False with a one-line `error` when the file is unusable or the view cannot compare;
-    // a comparison already shown stays.
-    virtual bool load_comparison(const std::string& path, std::string& error) {
-        error = "comparing with another machine is only available in the elementwise-activations lesson (" + path + ")";
-        return false;
-    }
+    // Another machine's export of this lesson (its CSV, read by core/compare_import.h) to show
+    // beside the live measurement, both machines named ("this lab machine vs my laptop"). False with
+    // a one-line `error` when the file is unusable or another lesson's export; a comparison already
+    // shown stays.
+    virtual bool load_comparison(const std::string& path, std::string& error) = 0;
 
     // Needs a current GL context. Never throws.
     virtual ExportResult export_files(const ViewExport& in) = 0;

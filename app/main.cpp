@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
     cli.add_option("--monitor", gui.monitor, "Monitor for presenter mode and --fullscreen, 1 = primary")
         ->check(CLI::Range(1, 64));
     cli.add_option("--compare", gui.compare_path,
-                   "Another machine's elementwise-activations-summary.csv to show beside this machine's timings");
+                   "Another machine's export of the lesson's CSV (<id>-summary.csv, -sweep.csv, -simd.csv or "
+                   "-conv.csv) to show beside this machine's numbers");
     cli.add_option("--present-scale", gui.present_scale, "Presenter text size: 1, 1.5, 2 or 3 (default 1.5)")
         ->check(CLI::IsMember({1.0f, 1.5f, 2.0f, 3.0f}));
     // For tests only, so it stays out of --help: keys injected into the real key queue.
@@ -77,8 +78,8 @@ int main(int argc, char** argv) {
                   "One PNG and one CSV per lesson step (<id>-step-01.png, <id>-step-01.csv, ...) with its params "
                   "and action applied, plus <id>.json with the configuration and hardware");
     exp->add_option("--compare", export_options.compare_path,
-                    "Another machine's elementwise-activations-summary.csv: its medians beside this machine's in "
-                    "the timing PNG");
+                    "Another machine's export of the same lesson's CSV (<id>-summary.csv, -sweep.csv, -simd.csv "
+                    "or -conv.csv): its numbers beside this machine's in the lesson's PNG");
     exp->add_option("--theme", export_options.theme, "Look of the pictures: normal or presenter")
         ->check(CLI::IsMember({"normal", "presenter"}))
         ->capture_default_str();

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
@@ -384,10 +385,11 @@ ExportResult SimdMimdView::export_files(const ViewExport& in) {
     ExportWriter out(in.out_dir, in.lesson_id);
     if (!out.ok()) return out.failed();
     const SimdMimdMeasurement& m = *result_;
-    const std::vector<std::string> caption = simd_caption_lines(m, in.lesson_title);
+    std::vector<std::string> caption = simd_caption_lines(m, in.lesson_title);
     std::string error;
 
     if (!out.text("-simd.csv", simd_csv(m, caption))) return out.failed();
+    for (std::string& line : comparison_caption()) caption.push_back(std::move(line));
 
     const std::filesystem::path png = out.path("-simd.png");
     const simt::Pattern pattern = pattern_;
@@ -422,9 +424,16 @@ ExportResult SimdMimdView::export_files(const ViewExport& in) {
         ImGui::Spacing();
         heading("Divergence cost per pattern");
         draw_cost_table(m, pattern);
+        if (other_) {
+            ImGui::Spacing();
+            heading("This machine vs the other machine");
+            draw_comparison(w, false);
+        }
     });
     if (!out.picture(png, ok, error)) return out.failed();
-    return out.finish(in.window_rgba, in.window_width, in.window_height);
+    result = out.finish(in.window_rgba, in.window_width, in.window_height);
+    if (result.ok && other_) result.message += compare_export_note(*other_, comparison_mismatch());
+    return result;
 }
 
 std::string SimdMimdView::export_description() const {

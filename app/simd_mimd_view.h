@@ -7,7 +7,8 @@
 // emulator (core::emulate_warp), labelled "emulated" with the reason. A step's predict prompt
 // ("how much slower is the 4-way split?") is answered with the measured factor, or with the
 // theoretical one, said to be theoretical, when nothing ran on a GPU.
-// Export writes <lesson>-simd.png, -window.png and -simd.csv.
+// With --compare / File > Compare the Timing window and the PNG add a "this machine | other
+// machine" table. Export writes <lesson>-simd.png, -window.png and -simd.csv.
 // Verified by the gui.simd_* tests in tests/simd_gui_tests.cmake and by the screenshots.
 #pragma once
 
@@ -112,6 +113,7 @@ class SimdMimdView : public LessonView {
     void draw_timing() override;
     void draw_controls() override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
+    bool load_comparison(const std::string& path, std::string& error) override;
 
     ExportResult export_files(const ViewExport& in) override;
     std::string export_description() const override;
@@ -127,6 +129,14 @@ class SimdMimdView : public LessonView {
     void draw_result_note();
     // The pattern whose cost the step's prompt asks about, while the student has not answered.
     std::optional<simt::Pattern> hidden_pattern() const;
+
+    // [SECTION] comparison with another machine (panels/simd_compare.cpp)
+    // "" when the other machine measured the same activation and size, else what differs.
+    std::string comparison_mismatch() const;
+    // Both machines named, then "this machine | other machine" rows: ISA and lanes, SIMD speed-up,
+    // MIMD wall vs sequential, divergence factor per pattern (left out while `hide_divergence`).
+    void draw_comparison(float width, bool hide_divergence) const;
+    std::vector<std::string> comparison_caption() const;
 
     // [SECTION] runs (simd_mimd_view.cpp)
     bool result_matches_config() const;
@@ -150,6 +160,7 @@ class SimdMimdView : public LessonView {
     bool reveal_now_ = false;
 
     std::shared_ptr<const SimdMimdMeasurement> result_;
+    std::unique_ptr<core::ImportedSimd> other_;  // another machine's measurement; null: none
     float anim_time_ = 0.0f;
 };
 

@@ -31,6 +31,7 @@ struct LogAxes {
     ImVec2 a0, a1;
     double x_lo = 0, x_hi = 1;  // log2 of elements
     double y_lo = 0, y_hi = 1;  // log10 of the value
+    float top = 0;              // top edge of the frame: the legend starts here
     float x(double elements) const {
         const double t = (std::log2(elements) - x_lo) / std::max(x_hi - x_lo, 1e-9);
         return a0.x + static_cast<float>(t) * (a1.x - a0.x);
@@ -44,10 +45,18 @@ struct LogAxes {
 // One curve: a value (and optional spread) per size index; nullopt where the backend did not run.
 struct Curve {
     std::string label;
-    ImU32 colour;
+    ImU32 colour = 0;
     bool dashed = false;
     bool faint = false;
     std::vector<std::optional<double>> mid, lo, hi;
+    bool other = false;  // legend only: the other machine's thin lines with hollow dots
+};
+
+// Another machine's medians for one backend at its own sizes (core/compare_import.h), drawn
+// thinner and lighter with hollow dots over this machine's curves in the same backend colour.
+struct OtherCurve {
+    ImU32 colour;
+    std::vector<std::pair<double, double>> points;  // (elements, value)
 };
 
 std::string pow2_label(int e) { return "2^" + std::to_string(e); }
@@ -65,8 +74,12 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float thickness, f
     }
 }
 
-// Frame, background and axis area; returns the axes with the x range set from the sizes.
-LogAxes begin_plot(const char* id, const core::SweepResult& r, ImVec2 size, const std::string& widest_y_label) {
+int legend_rows(const std::vector<Curve>& curves, float x0, float x1);
+
+// Frame, background and axis area; returns the axes with the x range set from the sizes (and the
+// other machine's, when it measured further) and room at the top for the legend's rows.
+LogAxes begin_plot(const char* id, const core::SweepResult& r, ImVec2 size, const std::string& widest_y_label,
+                   const std::vector<Curve>& legend, const std::vector<OtherCurve>& others) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton(id, {std::max(size.x, 1.0f), std::max(size.y, 1.0f)});
@@ -75,14 +88,22 @@ LogAxes begin_plot(const char* id, const core::SweepResult& r, ImVec2 size, cons
     dl->AddRect(p0, p1, kBorder, 3.0f);
     const float lh = ImGui::GetTextLineHeight();
     LogAxes ax;
+    ax.top = p0.y;
     ax.a0 = {p0.x + ImGui::CalcTextSize(widest_y_label.c_str()).x + 12.0f, p0.y + lh * 1.6f};
     // Room on the right for half of the last size label, centred under its grid line.
     ax.a1 = {p1.x - ImGui::CalcTextSize("2^00").x * 0.6f - 4.0f, p1.y - lh * 2.4f};
-    if (!r.plan.sizes.empty()) {
-        ax.x_lo = std::log2(static_cast<double>(r.plan.sizes.front()));
-        ax.x_hi = std::log2(static_cast<double>(r.plan.sizes.back()));
-        if (ax.x_hi - ax.x_lo < 1.0) ax.x_hi = ax.x_lo + 1.0;
-    }
+    ax.a0.y += lh * static_cast<float>(std::max(legend_rows(legend, ax.a0.x, ax.a1.x) - 1, 0));
+    bool any = false;
+    auto widen = [&](double elements) {
+        const double e = std::log2(std::max(elements, 1.0));
+        ax.x_lo = any ? std::min(ax.x_lo, e) : e;
+        ax.x_hi = any ? std::max(ax.x_hi, e) : e;
+        any = true;
+    };
+    for (int64_t n : r.plan.sizes) widen(static_cast<double>(n));
+    for (const OtherCurve& o : others)
+        for (const auto& p : o.points) widen(p.first);
+    if (any && ax.x_hi - ax.x_lo < 1.0) ax.x_hi = ax.x_lo + 1.0;
     return ax;
 }
 
@@ -147,24 +168,54 @@ void draw_curves(const LogAxes& ax, const core::SweepResult& r, const std::vecto
     }
 }
 
-// Legend in one or more rows along the top edge of the plot.
+// A legend label cut with "..." to fit a row of `room` pixels with its swatch (the other machine's
+// label can be longer than a narrow Timing window; the lines above the plot name it in full).
+std::string legend_label(const Curve& c, float room) {
+    const float lh = ImGui::GetTextLineHeight();
+    const float max_w = std::max(room - lh * 2.6f, lh * 4.0f);
+    if (ImGui::CalcTextSize(c.label.c_str()).x <= max_w) return c.label;
+    std::string t = c.label;
+    while (!t.empty() && ImGui::CalcTextSize((t + "...").c_str()).x > max_w) t.pop_back();
+    return t + "...";
+}
+
+int legend_rows(const std::vector<Curve>& curves, float x0, float x1) {
+    const float lh = ImGui::GetTextLineHeight();
+    float x = x0;
+    int rows = 1;
+    for (const Curve& c : curves) {
+        const float w = lh * 1.6f + ImGui::CalcTextSize(legend_label(c, x1 - x0).c_str()).x + lh;
+        if (x + w > x1 && x > x0) {
+            x = x0;
+            ++rows;
+        }
+        x += w;
+    }
+    return rows;
+}
+
+// Legend in one or more rows along the top edge of the plot (begin_plot left room for them).
 void draw_legend(const LogAxes& ax, const std::vector<Curve>& curves, float top) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
     float x = ax.a0.x, y = top;
     for (const Curve& c : curves) {
-        const float w = lh * 1.6f + ImGui::CalcTextSize(c.label.c_str()).x + lh;
+        const std::string label = legend_label(c, ax.a1.x - ax.a0.x);
+        const float w = lh * 1.6f + ImGui::CalcTextSize(label.c_str()).x + lh;
         if (x + w > ax.a1.x && x > ax.a0.x) {
             x = ax.a0.x;
             y += lh;
         }
         const ImU32 col = c.faint ? ((c.colour & 0x00FFFFFFu) | (90u << 24)) : c.colour;
         const ImVec2 a{x, y + lh * 0.55f}, b{x + lh * 1.3f, y + lh * 0.55f};
-        if (c.dashed)
+        if (c.other) {
+            dl->AddLine(a, b, (col & 0x00FFFFFFu) | (150u << 24), 1.2f);
+            dl->AddCircle({(a.x + b.x) * 0.5f, a.y}, 3.2f, col, 0, 1.3f);
+        } else if (c.dashed)
             dashed_line(ImGui::GetWindowDrawList(), a, b, col, 2.0f, lh * 0.3f);
         else
             dl->AddLine(a, b, col, 2.5f);
-        dl->AddText({x + lh * 1.6f, y}, c.faint ? kAxisText : IM_COL32(225, 225, 228, 255), c.label.c_str());
+        dl->AddText({x + lh * 1.6f, y}, c.faint ? kAxisText : IM_COL32(225, 225, 228, 255), label.c_str());
         x += w;
     }
 }
@@ -231,6 +282,57 @@ void value_range(const std::vector<Curve>& curves, double& lo, double& hi) {
         lo = 1e2;
         hi = 1e6;
     }
+}
+
+// The other machine's series: its total median per size, or elements per second when `rate`.
+std::vector<OtherCurve> other_curves(const core::ImportedSweep* other, bool rate) {
+    std::vector<OtherCurve> out;
+    if (!other) return out;
+    for (const core::ImportedSweepSeries& s : other->series) {
+        OtherCurve c{backend_color(s.backend), {}};
+        for (std::size_t i = 0; i < s.elements.size(); ++i) {
+            if (s.median_ns[i] <= 0) continue;
+            const double n = static_cast<double>(s.elements[i]), t = static_cast<double>(s.median_ns[i]);
+            c.points.emplace_back(n, rate ? n / t * 1e9 : t);
+        }
+        if (!c.points.empty()) out.push_back(std::move(c));
+    }
+    return out;
+}
+
+void widen_range(const std::vector<OtherCurve>& others, double& lo, double& hi) {
+    for (const OtherCurve& o : others) {
+        for (const auto& p : o.points) {
+            lo = std::min(lo, p.second);
+            hi = std::max(hi, p.second);
+        }
+    }
+}
+
+void draw_other_curves(const LogAxes& ax, const std::vector<OtherCurve>& others) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (const OtherCurve& o : others) {
+        const ImU32 line = (o.colour & 0x00FFFFFFu) | (150u << 24);
+        for (std::size_t i = 0; i < o.points.size(); ++i) {
+            const ImVec2 p{ax.x(o.points[i].first), ax.y(o.points[i].second)};
+            if (i + 1 < o.points.size())
+                dl->AddLine(p, {ax.x(o.points[i + 1].first), ax.y(o.points[i + 1].second)}, line, 1.2f);
+            dl->AddCircle(p, 3.2f, o.colour, 0, 1.3f);
+        }
+    }
+}
+
+// The legend's entries: this machine's curves, then one naming the other machine.
+std::vector<Curve> legend_of(const std::vector<Curve>& curves, const core::ImportedSweep* other) {
+    std::vector<Curve> out = curves;
+    if (other) {
+        Curve c;
+        c.label = "other machine: " + other->machine_label + ", " + other->date;
+        c.colour = IM_COL32(210, 210, 210, 255);
+        c.other = true;
+        out.push_back(std::move(c));
+    }
+    return out;
 }
 
 // A vertical guide at the hovered size and a tooltip with every curve's value there.
@@ -306,14 +408,17 @@ std::string crossover_text(const core::SweepResult& r, bool transfers) {
 
 void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o, ImVec2 size) {
     const std::vector<Curve> curves = time_curves(r, o.transfers);
+    const std::vector<OtherCurve> others = other_curves(o.other, false);
+    const std::vector<Curve> legend = legend_of(curves, o.other);
     double lo, hi;
     value_range(curves, lo, hi);
-    LogAxes ax = begin_plot("##sweep_time", r, size, "100 ms");
+    widen_range(others, lo, hi);
+    LogAxes ax = begin_plot("##sweep_time", r, size, "100 ms", legend, others);
     ax.y_lo = std::floor(std::log10(lo));
     ax.y_hi = std::max(std::ceil(std::log10(hi)), ax.y_lo + 1.0);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
-    const ImVec2 frame0{ax.a0.x, ax.a0.y - lh * 1.6f};
+    const ImVec2 frame0{ax.a0.x, ax.top};
     const ImVec2 frame1{p_right(ax), ax.a1.y + lh * 2.4f};
     dl->PushClipRect({frame0.x - 200.0f, frame0.y}, frame1, true);
     draw_axes(
@@ -324,6 +429,7 @@ void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o,
         const float x = ax.x(std::ldexp(1.0, o.marked_exp));
         dashed_line(dl, {x, ax.a0.y}, {x, ax.a1.y}, IM_COL32(200, 200, 200, 110), 1.0f, 3.0f);
     }
+    draw_other_curves(ax, others);
     draw_curves(ax, r, curves);
     // The crossover: a vertical line and its label; without a GPU, why there is no GPU line.
     const core::SweepCrossover x = core::sweep_crossover(r);
@@ -343,7 +449,7 @@ void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o,
     const std::string missing = gpu_missing_reason(r);
     if (!missing.empty()) plot_note(ax, "no GPU lines: " + missing, IM_COL32(200, 200, 200, 255));
     dl->PopClipRect();
-    draw_legend(ax, curves, frame0.y + 2.0f);
+    draw_legend(ax, legend, frame0.y + 2.0f);
     dl->PopClipRect();
     hover_readout(ax, r, curves,
                   [](double ns, int64_t) { return core::format_duration(static_cast<int64_t>(std::llround(ns))); });
@@ -367,21 +473,25 @@ void draw_sweep_throughput_plot(const core::SweepResult& r, const SweepPlotOptio
             }
         }
     }
+    const std::vector<OtherCurve> others = other_curves(o.other, true);
+    const std::vector<Curve> legend = legend_of(curves, o.other);
     double lo, hi;
     value_range(curves, lo, hi);
-    LogAxes ax = begin_plot("##sweep_rate", r, size, "100 G/s");
+    widen_range(others, lo, hi);
+    LogAxes ax = begin_plot("##sweep_rate", r, size, "100 G/s", legend, others);
     ax.y_lo = std::floor(std::log10(lo));
     ax.y_hi = std::max(std::ceil(std::log10(hi)), ax.y_lo + 1.0);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
-    dl->PushClipRect({ax.a0.x - 200.0f, ax.a0.y - lh * 1.6f}, {p_right(ax), ax.a1.y + lh * 2.4f}, true);
+    dl->PushClipRect({ax.a0.x - 200.0f, ax.top}, {p_right(ax), ax.a1.y + lh * 2.4f}, true);
     draw_axes(
         ax, [](double v) { return format_rate(v); },
         "elements per call, log scale; higher is better (4 bytes in + 4 out per element)");
     dl->PushClipRect(ax.a0, ax.a1, true);
+    draw_other_curves(ax, others);
     draw_curves(ax, r, curves);
     dl->PopClipRect();
-    draw_legend(ax, curves, ax.a0.y - lh * 1.6f + 2.0f);
+    draw_legend(ax, legend, ax.top + 2.0f);
     dl->PopClipRect();
     hover_readout(ax, r, curves, [](double rate, int64_t) {
         return format_rate(rate) + " elements, " + core::format_gbps(rate * 8.0 / 1e9);

@@ -2,7 +2,7 @@
 // against size (log-log, one line per backend, p25..p75 band, the GPU's resident line dashed,
 // the crossover marked), throughput against size (log-log), and the phase breakdown bars at one
 // size. The Canvas and the exported <lesson>-sweep.png call the same functions, so the report
-// shows the screen. Checked by the gui.latency_export tests and by eye in the screenshots.
+// shows the screen. With another machine's sweep imported, its curves are drawn over these. Checked by the gui.latency_export tests and by eye in the screenshots.
 #pragma once
 
 #include <imgui.h>
@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compare_import.h"
 #include "latency_probe.h"
 #include "workloads/latency_sweep.h"
 
@@ -20,6 +21,9 @@ namespace gpulab::app {
 struct SweepPlotOptions {
     bool transfers = true;  // the GPU's bold line counts the copies; false: kernel only (resident)
     int marked_exp = -1;    // >= 0: a faint vertical line at 2^marked_exp (the breakdown size)
+    // Another machine's sweep: its median per backend and size as thin, lighter lines with hollow
+    // dots in the backend's colour, and a legend entry naming it; null: none.
+    const core::ImportedSweep* other = nullptr;
 };
 
 // Why the plot has no GPU line: the probe's reason, or the GPU backends' own. Empty when one ran.

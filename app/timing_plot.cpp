@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
@@ -279,21 +280,7 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
 
 // [SECTION] median bars
 
-namespace {
-
-// An outlined bar filled with diagonal strokes: the other machine's median, told apart from the live
-// (solid) bar by shape as well as colour, so it survives a grey-scale print.
-void draw_hatched_bar(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
-    dl->PushClipRect(a, b, true);
-    const float step = 6.0f;
-    const float h = b.y - a.y;
-    for (float x = a.x - h; x < b.x; x += step) dl->AddLine({x, b.y}, {x + h, a.y}, colour, 1.2f);
-    dl->PopClipRect();
-    dl->AddRect(a, b, colour, 2.0f, ImDrawFlags_None, 1.5f);
-}
-
-}  // namespace
-
+// The other machine's bars are outlined and hatched (draw_hatched_bar, app/compare_view.h).
 void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
@@ -403,8 +390,9 @@ std::string comparison_mismatch(const core::ActivationRun& run, const core::Impo
 
 std::vector<std::string> comparison_caption_lines(const core::ActivationRun& run, const core::ImportedRun& other) {
     std::vector<std::string> lines;
-    lines.push_back("this machine: " + this_machine_label() + "  vs  other machine: " + other.machine_label + ", " +
-                    other.date);
+    // One line each: together they are wider than the caption with long CPU names.
+    lines.push_back(this_machine_text());
+    lines.push_back(other_machine_text(other));
     const std::string mismatch = comparison_mismatch(run, other);
     lines.push_back(mismatch.empty() ? "other machine's bars (outlined, hatched) measured " + other.op + " on " +
                                            other.elements + " elements with gpulab " + other.version + ", from " +

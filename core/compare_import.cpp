@@ -1,21 +1,62 @@
-// Parser for another machine's activation summary CSV: see compare_import.h. The caption lines are
-// the ones app/timing_plot.cpp writes (caption_lines) and app/export.cpp prefixes with "# "; the
-// columns are summary_csv's. Only what a side-by-side needs is kept: machine, date, op, size and
-// each backend's median and spread. Verified by tests/test_compare_import.cpp.
+// Parser for another machine's exported lesson CSV: see compare_import.h. The caption lines are the
+// ones each view writes (caption_lines, sweep_caption_lines, simd_caption_lines, conv_caption_lines
+// in app/) prefixed with "# "; the tables are summary_csv's, sweep_csv's, simd_csv's and conv_csv's.
+// This file holds the generic reader and the activation summary; core/compare_lessons.cpp the other
+// three lessons. Verified by tests/test_compare_import.cpp.
 #include "compare_import.h"
 
 #include <fstream>
 #include <sstream>
 
+#include "compare_parse.h"
 #include "image_io.h"
 
 namespace gpulab::core {
 
 namespace {
 
-// The activation summary's first columns; a samples CSV or another lesson's table differs here.
-constexpr std::string_view kSummaryHeader = "backend,available,ran,samples,median_ns,min_ns,max_ns";
 constexpr std::string_view kCaptionSeparator = "  |  ";
+
+// Which lesson wrote a table, from the first columns of its header. The activation samples file is
+// a gpulab file a lesson writes but not the one to compare with, so it has its own answer.
+struct TableKind {
+    std::string_view header_start;
+    std::string_view workload;
+};
+constexpr TableKind kTableKinds[] = {
+    {"backend,available,ran,samples,median_ns", "activation"},
+    {"elements,backend,ran,samples,median_ns", "latency"},
+    {"kind,name,value,detail", "simd-mimd"},
+    {"backend,median_ns,min_ns,max_ns,samples,gflops", "conv2d"},
+};
+constexpr std::string_view kSamplesHeader = "backend,sample,total_ns";
+
+// "AMD EPYC 9B14 (2 threads), Debian GNU/Linux 12" -> "AMD EPYC 9B14".
+std::string cpu_model_of(std::string_view text) {
+    const std::size_t threads = text.rfind(" threads)");
+    if (threads != std::string_view::npos) {
+        const std::size_t open = text.rfind(" (", threads);
+        if (open != std::string_view::npos) return std::string(cmp::trim(text.substr(0, open)));
+    }
+    return std::string(cmp::trim(text));
+}
+
+// The workload whose table starts with `header`; InputError for the samples file and unknown tables.
+std::string workload_of(const std::string& name, const std::string& title, std::string_view header) {
+    if (cmp::starts_with(header, kSamplesHeader))
+        cmp::fail(name, "wrong lesson or file: the per-sample table of '" + title +
+                            "'; compare with the per-backend summary (<lesson>-summary.csv) instead");
+    for (const TableKind& k : kTableKinds)
+        if (cmp::starts_with(header, k.header_start)) return std::string(k.workload);
+    cmp::fail(name, "not a gpulab lesson export this version can read (its table starts \"" +
+                        std::string(header.substr(0, 60)) + "\")");
+}
+
+}  // namespace
+
+// [SECTION] shared helpers (compare_parse.h)
+
+namespace cmp {
 
 [[noreturn]] void fail(const std::string& name, const std::string& problem) {
     throw InputError(name + ": " + problem);
@@ -29,7 +70,6 @@ std::string_view trim(std::string_view s) {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-// One CSV line into fields; quoted fields may hold commas and doubled quotes (csv_field writes them).
 std::vector<std::string> split_csv(std::string_view line) {
     std::vector<std::string> fields(1);
     bool quoted = false;
@@ -55,14 +95,15 @@ std::vector<std::string> split_csv(std::string_view line) {
     return fields;
 }
 
-int64_t to_int(const std::string& field, const std::string& name, int line_no, const char* column) {
+int64_t to_int(const std::string& field, const std::string& name, int line_no, std::string_view column) {
     try {
         std::size_t used = 0;
         const long long v = std::stoll(field, &used);
         if (used == field.size() && v >= 0) return v;
     } catch (const std::exception&) {
     }
-    fail(name, "line " + std::to_string(line_no) + ": " + column + " is \"" + field + "\", not a whole number >= 0");
+    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + field +
+                   "\", not a whole number >= 0");
 }
 
 double to_double(const std::string& field) {
@@ -73,21 +114,31 @@ double to_double(const std::string& field) {
     }
 }
 
-// "AMD EPYC 9B14 (2 threads), Debian GNU/Linux 12" -> "AMD EPYC 9B14".
-std::string cpu_model_of(std::string_view text) {
-    const std::size_t threads = text.rfind(" threads)");
-    if (threads != std::string_view::npos) {
-        const std::size_t open = text.rfind(" (", threads);
-        if (open != std::string_view::npos) return std::string(trim(text.substr(0, open)));
-    }
-    return std::string(trim(text));
+}  // namespace cmp
+
+// [SECTION] the generic model
+
+int CompareTable::column(std::string_view name) const {
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        if (columns[i] == name) return static_cast<int>(i);
+    return -1;
 }
 
-}  // namespace
+const std::string& CompareTable::cell(std::size_t row, std::string_view name) const {
+    static const std::string kEmpty;
+    const int c = column(name);
+    return c < 0 || row >= rows.size() ? kEmpty : rows[row][static_cast<std::size_t>(c)];
+}
 
-const ImportedBackend* ImportedRun::find(std::string_view backend) const {
-    for (const auto& b : backends)
-        if (b.backend == backend) return &b;
+std::string CompareFile::caption_after(std::string_view prefix) const {
+    for (const auto& line : caption)
+        if (cmp::starts_with(line, prefix)) return line.substr(prefix.size());
+    return {};
+}
+
+const CompareTable* CompareFile::table(std::string_view first_column) const {
+    for (const auto& t : tables)
+        if (!t.columns.empty() && t.columns.front() == first_column) return &t;
     return nullptr;
 }
 
@@ -96,8 +147,9 @@ std::string machine_label(const std::string& cpu_model, const std::string& gpu_n
            (gpu_name.empty() ? std::string("no GPU") : gpu_name);
 }
 
-ImportedRun parse_compare_summary(std::string_view text, const std::string& name) {
-    ImportedRun out;
+CompareFile parse_compare_file(std::string_view text, const std::string& name) {
+    using namespace cmp;
+    CompareFile out;
     out.path = name;
     std::vector<std::string_view> lines;
     for (std::size_t pos = 0; pos < text.size();) {
@@ -107,11 +159,10 @@ ImportedRun parse_compare_summary(std::string_view text, const std::string& name
         pos = end + 1;
     }
     if (lines.empty() || !starts_with(lines.front(), "# gpulab "))
-        fail(name,
-             "not a gpulab summary CSV (its first line should be \"# gpulab <version>  |  <lesson>  |  <date>\")");
+        fail(name, "not a gpulab export CSV (its first line should be \"# gpulab <version>  |  <lesson>  |  <date>\")");
 
     // First line: "# gpulab <version>  |  <lesson title>  |  <date>".
-    std::string_view first = lines.front().substr(2);
+    const std::string_view first = lines.front().substr(2);
     std::vector<std::string_view> parts;
     for (std::size_t pos = 0;;) {
         const std::size_t sep = first.find(kCaptionSeparator, pos);
@@ -119,68 +170,130 @@ ImportedRun parse_compare_summary(std::string_view text, const std::string& name
         if (sep == std::string_view::npos) break;
         pos = sep + kCaptionSeparator.size();
     }
-    if (parts.size() < 3) fail(name, "not a gpulab summary CSV (the first line has no lesson and date)");
+    if (parts.size() < 3) {
+        // gpulab 0.1.0's sweep CSV began "# gpulab 0.1.0 latency sweep, relu, <date>" and named no GPU.
+        if (first.find(" latency sweep, ") != std::string_view::npos)
+            fail(name, "a latency sweep CSV from an older gpulab that does not name the machine's GPU; export it "
+                       "again with this version to compare with it");
+        fail(name, "not a gpulab export CSV (the first line has no lesson and date)");
+    }
     out.version = std::string(trim(parts[0].substr(7)));
-    const std::string lesson_title(trim(parts[1]));
+    out.lesson_title = std::string(trim(parts[1]));
     out.date = std::string(trim(parts[2]));
 
-    std::size_t i = 1;
-    for (; i < lines.size() && starts_with(lines[i], "#"); ++i) {
-        const std::string_view l = trim(lines[i].substr(1));
-        if (starts_with(l, "CPU: ")) {
-            out.cpu = cpu_model_of(l.substr(5));
-        } else if (starts_with(l, "GPU: ")) {
-            const std::string_view g = l.substr(5);
-            out.gpu = std::string(trim(g.substr(0, g.find(" (CC"))));
-        } else if (starts_with(l, "no GPU")) {
-            out.gpu = "no GPU";
-        } else if (starts_with(l, "Op: ")) {
-            const std::string_view op = l.substr(4);
-            const std::size_t on = op.find(" on ");
-            const std::size_t el = op.find(" elements");
-            if (on != std::string_view::npos && el != std::string_view::npos && el > on) {
-                out.op = std::string(op.substr(0, on));
-                out.elements = std::string(op.substr(on + 4, el - on - 4));
-            }
+    // Captions anywhere; a blank line ends a table; the first line after it is the next header.
+    CompareTable* current = nullptr;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        const std::string_view l = lines[i];
+        const int line_no = static_cast<int>(i) + 1;
+        if (starts_with(l, "#")) {
+            out.caption.emplace_back(trim(l.substr(1)));
+            continue;
+        }
+        if (l.empty()) {
+            current = nullptr;
+            continue;
+        }
+        std::vector<std::string> fields = split_csv(l);
+        if (!current) {
+            // The lesson is known from the first header, before any row can fail to match it.
+            if (out.tables.empty()) out.workload = workload_of(name, out.lesson_title, l);
+            out.tables.emplace_back();
+            current = &out.tables.back();
+            current->columns = std::move(fields);
+            continue;
+        }
+        if (fields.size() < current->columns.size())
+            fail(name, "line " + std::to_string(line_no) + " has " + std::to_string(fields.size()) +
+                           " columns, its table's header has " + std::to_string(current->columns.size()));
+        // Extra fields would be an unquoted comma in the last column; they are kept out of the way.
+        fields.resize(current->columns.size());
+        current->rows.push_back(std::move(fields));
+        current->line_numbers.push_back(line_no);
+    }
+
+    for (const auto& c : out.caption) {
+        if (starts_with(c, "CPU: ")) {
+            if (out.cpu.empty()) out.cpu = cpu_model_of(std::string_view(c).substr(5));
+        } else if (starts_with(c, "GPU: ")) {
+            const std::string_view g = std::string_view(c).substr(5);
+            if (out.gpu.empty()) out.gpu = std::string(trim(g.substr(0, g.find(" (CC"))));
+        } else if (starts_with(c, "no GPU")) {
+            if (out.gpu.empty()) out.gpu = "no GPU";
         }
     }
-    if (i >= lines.size() || !starts_with(lines[i], kSummaryHeader) || out.op.empty())
-        fail(name, "wrong lesson or file: an export of \"" + lesson_title +
-                       "\" that is not the elementwise-activations per-backend summary (use "
-                       "elementwise-activations-summary.csv)");
-    if (out.cpu.empty()) fail(name, "not a gpulab summary CSV (no \"# CPU: ...\" caption line)");
+    if (out.tables.empty()) fail(name, "no table under the caption lines: nothing to compare with");
+    if (out.cpu.empty()) fail(name, "not a gpulab export CSV (no \"# CPU: ...\" caption line)");
     if (out.gpu.empty()) out.gpu = "no GPU";
     out.machine_label = machine_label(out.cpu, out.gpu == "no GPU" ? std::string() : out.gpu);
-
-    for (++i; i < lines.size(); ++i) {
-        if (lines[i].empty()) continue;
-        const int line_no = static_cast<int>(i) + 1;
-        const std::vector<std::string> f = split_csv(lines[i]);
-        if (f.size() < 7)
-            fail(name, "line " + std::to_string(line_no) + " has " + std::to_string(f.size()) +
-                           " columns, the summary has at least 7");
-        ImportedBackend b;
-        b.backend = f[0];
-        b.ran = f[2] == "1";
-        b.samples = static_cast<int>(to_int(f[3], name, line_no, "samples"));
-        b.median_ns = to_int(f[4], name, line_no, "median_ns");
-        b.min_ns = to_int(f[5], name, line_no, "min_ns");
-        b.max_ns = to_int(f[6], name, line_no, "max_ns");
-        if (f.size() > 12) b.gbps = to_double(f[12]);
-        if (b.backend.empty()) fail(name, "line " + std::to_string(line_no) + " has no backend name");
-        out.backends.push_back(std::move(b));
-    }
-    if (out.backends.empty()) fail(name, "no backend rows under the column header: nothing to compare with");
+    if (out.tables.front().rows.empty())
+        fail(name, "no rows under the column header: nothing to compare with");
     return out;
 }
 
-ImportedRun load_compare_summary(const std::string& path) {
+CompareFile load_compare_file(const std::string& path) {
     if (path.empty()) throw InputError("compare: no file given");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path + ": cannot open the file to compare with (missing or unreadable)");
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_compare_summary(text.str(), path);
+    return parse_compare_file(text.str(), path);
+}
+
+void require_workload(const CompareFile& file, std::string_view workload) {
+    if (file.workload == workload) return;
+    throw InputError(file.path + " is an export of lesson '" + file.lesson_title +
+                     "'; open that lesson to compare with it");
+}
+
+// [SECTION] elementwise activations
+
+const ImportedBackend* ImportedRun::find(std::string_view backend) const {
+    for (const auto& b : backends)
+        if (b.backend == backend) return &b;
+    return nullptr;
+}
+
+ImportedRun activation_comparison(const CompareFile& file) {
+    using namespace cmp;
+    ImportedRun out;
+    static_cast<ImportedMachine&>(out) = file;
+    const std::string& name = file.path;
+    const std::string op = file.caption_after("Op: ");
+    const std::size_t on = op.find(" on ");
+    const std::size_t el = op.find(" elements");
+    if (on == std::string::npos || el == std::string::npos || el < on)
+        fail(name, "the \"# Op: <op> on <n> elements\" caption line is missing: not an elementwise-activations "
+                   "summary");
+    out.op = op.substr(0, on);
+    out.elements = op.substr(on + 4, el - on - 4);
+    const CompareTable& t = file.tables.front();
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        const int line_no = t.line_numbers[i];
+        ImportedBackend b;
+        b.backend = t.cell(i, "backend");
+        b.ran = t.cell(i, "ran") == "1";
+        b.samples = static_cast<int>(to_int(t.cell(i, "samples"), name, line_no, "samples"));
+        b.median_ns = to_int(t.cell(i, "median_ns"), name, line_no, "median_ns");
+        b.min_ns = to_int(t.cell(i, "min_ns"), name, line_no, "min_ns");
+        b.max_ns = to_int(t.cell(i, "max_ns"), name, line_no, "max_ns");
+        b.gbps = to_double(t.cell(i, "gbps"));
+        if (b.backend.empty()) fail(name, "line " + std::to_string(line_no) + " has no backend name");
+        out.backends.push_back(std::move(b));
+    }
+    return out;
+}
+
+ImportedRun parse_compare_summary(std::string_view text, const std::string& name) {
+    const CompareFile file = parse_compare_file(text, name);
+    require_workload(file, "activation");
+    return activation_comparison(file);
+}
+
+ImportedRun load_compare_summary(const std::string& path) {
+    const CompareFile file = load_compare_file(path);
+    require_workload(file, "activation");
+    return activation_comparison(file);
 }
 
 }  // namespace gpulab::core

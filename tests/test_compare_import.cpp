@@ -1,6 +1,7 @@
-// Reading another machine's activation summary (core/compare_import.h): a file written by hand in
-// the shape app/export.cpp writes, then each bad case the app must answer with a one-line message
-// naming the file: missing, not a gpulab summary, another lesson or file, no rows, a broken number.
+// Reading another machine's export of each lesson (core/compare_import.h): one file written by hand
+// per lesson in the shape its view writes (activation summary, latency sweep, SIMD-vs-MIMD tables,
+// convolution), then each bad case the app must answer with a one-line message naming the file:
+// missing, not a gpulab export, another lesson's export, the samples file, no rows, a broken number.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -41,6 +42,7 @@ std::string message_of(const std::string& text) {
 TEST_SUITE("compare") {
     TEST_CASE("a hand written summary gives machine and date and op and medians") {
         const auto run = gpulab::core::parse_compare_summary(kGoodSummary, "laptop.csv");
+        CHECK(run.lesson_title == "Elementwise activations");
         CHECK(run.version == "0.1.0");
         CHECK(run.date == "2026-03-04 10:20:30 UTC");
         CHECK(run.cpu == "Intel(R) Core(TM) i7-1165G7 @ 2.80GHz");
@@ -92,28 +94,160 @@ TEST_SUITE("compare") {
         std::filesystem::remove(path);
     }
 
-    TEST_CASE("a file that is not a gpulab summary is refused") {
-        CHECK(message_of("").find("laptop.csv: not a gpulab summary CSV") == 0);
-        CHECK(message_of("a,b,c\n1,2,3\n").find("laptop.csv: not a gpulab summary CSV") == 0);
-        CHECK(message_of("# gpulab 0.1.0 only\n").find("laptop.csv: not a gpulab summary CSV") == 0);
+    TEST_CASE("a file that is not a gpulab export is refused") {
+        CHECK(message_of("").find("laptop.csv: not a gpulab export CSV") == 0);
+        CHECK(message_of("a,b,c\n1,2,3\n").find("laptop.csv: not a gpulab export CSV") == 0);
+        CHECK(message_of("# gpulab 0.1.0 only\n").find("laptop.csv: not a gpulab export CSV") == 0);
+        const std::string unknown = "# gpulab 0.1.0  |  Something  |  2026-03-04 10:20:30 UTC\n# CPU: X (2 threads)\n"
+                                    "a,b\n1,2\n";
+        CHECK(message_of(unknown).find("laptop.csv: not a gpulab lesson export this version can read") == 0);
     }
 
-    TEST_CASE("another lesson or the samples file is the wrong lesson") {
+    TEST_CASE("another lesson's export names that lesson") {
         const std::string conv = "# gpulab 0.1.0  |  Convolution as a sliding window  |  2026-03-04 10:20:30 UTC\n"
                                  "# CPU: X (2 threads)\n"
-                                 "backend,layer,median_ns\ncpu-scalar,1,5\n";
-        const std::string m = message_of(conv);
-        CHECK(m.find("laptop.csv: wrong lesson or file") == 0);
-        CHECK(m.find("Convolution as a sliding window") != std::string::npos);
+                                 "backend,median_ns,min_ns,max_ns,samples,gflops,implementation,verdict\n"
+                                 "cpu-scalar,5,4,6,10,1.5,loops,match\n";
+        CHECK(message_of(conv) == "laptop.csv is an export of lesson 'Convolution as a sliding window'; open that "
+                                  "lesson to compare with it");
+        const auto file = gpulab::core::parse_compare_file(kGoodSummary, "laptop.csv");
+        CHECK(file.workload == "activation");
+        try {
+            gpulab::core::require_workload(file, "latency");
+            FAIL("an activation summary was accepted by the latency lesson");
+        } catch (const gpulab::core::InputError& e) {
+            CHECK(std::string(e.what()) ==
+                  "laptop.csv is an export of lesson 'Elementwise activations'; open that lesson to compare with it");
+        }
+    }
+
+    TEST_CASE("the activation samples file is the wrong file") {
         std::string samples = kGoodSummary;
         samples.replace(samples.find("backend,available"), 7, "backend,sample,total_ns");
-        CHECK(message_of(samples).find("laptop.csv: wrong lesson or file") == 0);
+        CHECK(message_of(samples).find("laptop.csv: wrong lesson or file: the per-sample table") == 0);
+    }
+
+    TEST_CASE("a table header without rows is refused") {
+        const std::string empty = "# gpulab 0.1.0  |  SIMD vs MIMD  |  2026-03-04 10:20:30 UTC\n# CPU: X (2 threads)\n"
+                                  "kind,name,value,detail\n";
+        CHECK(message_of(empty) == "laptop.csv: no rows under the column header: nothing to compare with");
+        const std::string captions_only = "# gpulab 0.1.0  |  SIMD vs MIMD  |  2026-03-04 10:20:30 UTC\n# CPU: X\n";
+        CHECK(message_of(captions_only) == "laptop.csv: no table under the caption lines: nothing to compare with");
+    }
+
+    TEST_CASE("an old latency sweep without a GPU line asks for a new export") {
+        const std::string old = "# gpulab 0.1.0 latency sweep, relu, 2026-03-04 10:20:30 UTC\n# cpu: X (2 threads)\n"
+                                "elements,backend,ran,samples,median_ns\n16,cpu-scalar,1,10,30\n";
+        CHECK(message_of(old).find("laptop.csv: a latency sweep CSV from an older gpulab") == 0);
+    }
+
+    TEST_CASE("a hand written latency sweep gives one series per backend") {
+        const char* text =
+            "# gpulab 0.1.0  |  Latency vs throughput  |  2026-03-04 10:20:30 UTC\n"
+            "# CPU: Intel(R) Core(TM) i7-1165G7 @ 2.80GHz (8 threads), Ubuntu 24.04\n"
+            "# GPU: NVIDIA GeForce RTX 3050 Laptop GPU (CC 8.6, 16 SMs, 4.0 GiB)\n"
+            "# Op: GELU over 2^4 .. 2^5 float32 elements; each point the median of >= 10 timed calls\n"
+            "elements,backend,ran,samples,median_ns,p25_ns,p75_ns,min_ns,max_ns,upload_median_ns,compute_median_ns,"
+            "download_median_ns,matches_reference,note\n"
+            "16,cpu-scalar,1,10,30,30,30,20,100,0,30,0,1,\"\"\n"
+            "16,cuda-kernel,1,10,9000,8000,9500,7000,12000,3000,2000,4000,1,\"\"\n"
+            "16,cudnn,0,0,0,0,0,0,0,0,0,0,0,\"not compiled\"\n"
+            "32,cpu-scalar,1,10,55,50,60,40,90,0,55,0,1,\"\"\n"
+            "32,cuda-kernel,1,10,9100,8000,9500,7000,12000,3000,2100,4000,1,\"\"\n";
+        const auto file = gpulab::core::parse_compare_file(text, "sweep.csv");
+        CHECK(file.workload == "latency");
+        CHECK(file.lesson_title == "Latency vs throughput");
+        CHECK(file.machine_label == "Intel(R) Core(TM) i7-1165G7 @ 2.80GHz, NVIDIA GeForce RTX 3050 Laptop GPU");
+        const auto sweep = gpulab::core::sweep_comparison(file);
+        CHECK(sweep.op == "GELU");
+        CHECK(sweep.date == "2026-03-04 10:20:30 UTC");
+        REQUIRE(sweep.series.size() == 2);
+        const auto* k = sweep.find("cuda-kernel");
+        REQUIRE(k != nullptr);
+        CHECK(k->elements == std::vector<int64_t>{16, 32});
+        CHECK(k->median_ns == std::vector<int64_t>{9000, 9100});
+        CHECK(sweep.find("cudnn") == nullptr);
+    }
+
+    TEST_CASE("a hand written SIMD and MIMD export gives the table rows") {
+        const char* text =
+            "# gpulab 0.1.0  |  SIMD vs MIMD  |  2026-03-04 10:20:30 UTC\n"
+            "# CPU: Apple M2 (8 threads)\n"
+            "# no GPU: CUDA driver missing\n"
+            "kind,name,value,detail\n"
+            "simd,isa,NEON,4 floats per instruction\n"
+            "simd,activation,sigmoid,\n"
+            "simd,elements,262144,\n"
+            "simd,scalar_median_ns,900000,10 samples\n"
+            "simd,simd_median_ns,250000,10 samples\n"
+            "simd,speedup,3.600,scalar median / simd median\n"
+            "mimd,threads,4,\n"
+            "mimd,wall_ns,30000000,all threads at once\n"
+            "mimd,sequential_ns,100000000,the same tasks one after another\n"
+            "\n"
+            "kind,thread,cpu,task,start_ns,end_ns\n"
+            "span,0,0,\"sigmoid, 64 Ki floats\",0,100\n"
+            "\n"
+            "kind,pattern,theoretical_factor,measured_factor,kernel_median_ns,note\n"
+            "pattern,uniform,1.000,not measured,,\"not measured: no GPU\"\n"
+            "pattern,4-way,4.000,3.800,4000,measured\n";
+        const auto file = gpulab::core::parse_compare_file(text, "simd.csv");
+        CHECK(file.workload == "simd-mimd");
+        CHECK(file.tables.size() == 3);
+        CHECK(file.machine_label == "Apple M2, no GPU");
+        const auto simd = gpulab::core::simd_comparison(file);
+        CHECK(simd.simd_ok);
+        CHECK(simd.isa == "NEON");
+        CHECK(simd.lanes == 4);
+        CHECK(simd.activation == "sigmoid");
+        CHECK(simd.elements == 262144);
+        CHECK(simd.scalar_ns == 900000);
+        CHECK(simd.simd_ns == 250000);
+        CHECK(simd.speedup == doctest::Approx(3.6));
+        CHECK(simd.mimd_ok);
+        CHECK(simd.threads == 4);
+        CHECK(simd.wall_ns == 30000000);
+        CHECK(simd.sequential_ns == 100000000);
+        REQUIRE(simd.patterns.size() == 2);
+        CHECK_FALSE(simd.find("uniform")->measured);
+        CHECK(simd.find("4-way")->measured);
+        CHECK(simd.find("4-way")->measured_factor == doctest::Approx(3.8));
+        CHECK(simd.find("4-way")->theoretical == doctest::Approx(4.0));
+    }
+
+    TEST_CASE("a hand written convolution export gives the shape and each backend") {
+        const char* text =
+            "# gpulab 0.1.0  |  Convolution as a sliding window  |  2026-03-04 10:20:30 UTC\n"
+            "# CPU: AMD Ryzen 7 7840U (16 threads), Fedora 40\n"
+            "# GPU: NVIDIA GeForce RTX 4060 Laptop GPU (CC 8.9, 24 SMs)\n"
+            "# Convolution (cross-correlation, no kernel flip): filter sobel-x on the built-in test image\n"
+            "# N=1 C=1 H=512 W=512 K=1 R=S=3 pad=zero stride=1 -> P=512 Q=512, 4.72 MFLOP per run\n"
+            "backend,median_ns,min_ns,max_ns,samples,gflops,implementation,verdict\n"
+            "cpu-scalar,1590000,1550000,5620000,10,2.960,\"direct loops, one core\",match\n"
+            "cudnn,40000,39000,45000,20,118.000,IMPLICIT_GEMM,\"match (max abs 1e-06)\"\n"
+            "cuda-naive,,,,0,,,\"not run: no device\"\n";
+        const auto file = gpulab::core::parse_compare_file(text, "conv.csv");
+        CHECK(file.workload == "conv2d");
+        const auto conv = gpulab::core::conv_comparison(file);
+        CHECK(conv.gpu == "NVIDIA GeForce RTX 4060 Laptop GPU");
+        CHECK(conv.shape == "N=1 C=1 H=512 W=512 K=1 R=S=3 pad=zero stride=1 -> P=512 Q=512");
+        REQUIRE(conv.backends.size() == 3);
+        const auto* d = conv.find("cudnn");
+        REQUIRE(d != nullptr);
+        CHECK(d->ran);
+        CHECK(d->median_ns == 40000);
+        CHECK(d->samples == 20);
+        CHECK(d->gflops == doctest::Approx(118.0));
+        CHECK(d->note == "IMPLICIT_GEMM");
+        CHECK(conv.find("cpu-scalar")->note == "direct loops, one core");
+        CHECK_FALSE(conv.find("cuda-naive")->ran);
+        CHECK(conv.find("cuda-naive")->note == "not run: no device");
     }
 
     TEST_CASE("a summary with no backend rows is refused") {
         std::string text = kGoodSummary;
         text.erase(text.find("cpu-scalar,1,1"));
-        CHECK(message_of(text) == "laptop.csv: no backend rows under the column header: nothing to compare with");
+        CHECK(message_of(text) == "laptop.csv: no rows under the column header: nothing to compare with");
     }
 
     TEST_CASE("a broken number names its line and column") {

@@ -78,15 +78,17 @@ TEST_SUITE("latency-sweep") {
         SweepConfig c = tiny();
         c.max_exp = 6;
         SweepResult r = run_latency_sweep(c, raw(cpu));
-        std::istringstream csv(sweep_csv(r));
+        std::istringstream csv(sweep_csv(r, {"gpulab 0.1.0  |  Latency  |  2026-01-01 00:00:00 UTC", "CPU: test (2 threads)"}));
         std::string line;
         int rows = 0;
-        bool header = false;
+        bool header = false, captioned = false;
         while (std::getline(csv, line)) {
             if (line.rfind("elements,backend,", 0) == 0) header = true;
+            else if (line == "# CPU: test (2 threads)") captioned = true;
             else if (!line.empty() && line[0] != '#') ++rows;
         }
         CHECK(header);
+        CHECK(captioned);
         CHECK(rows == static_cast<int>(3 * cpu.size()));
     }
     TEST_CASE("cancel stops the sweep") {

@@ -1,8 +1,8 @@
 // File > "Compare with another machine...": a modal with a path field for another machine's
-// exported elementwise-activations-summary.csv. Load hands it to the current lesson's view
-// (ActivationView::load_comparison); a bad file keeps the popup open with the reason in red and
-// leaves any comparison already shown in place. Shell::load_comparison is also what --compare
-// calls. Checked by the compare.* tests (headless) and by eye in the GUI.
+// export of the open lesson (its CSV: -summary.csv, -sweep.csv, -simd.csv or -conv.csv). Load hands
+// it to the current lesson's view (LessonView::load_comparison); a bad file keeps the popup open
+// with the reason in red and leaves any comparison already shown in place.
+// Shell::load_comparison is also what --compare calls. Checked by the compare.* tests (headless) and by eye in the GUI.
 #include <cstring>
 
 #include "shell.h"
@@ -28,7 +28,7 @@ void Shell::draw_compare_popup() {
     }
     if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
     ImGui::TextUnformatted(
-        "Path of another machine's elementwise-activations-summary.csv (from Export or gpulab export):");
+        "Path of another machine's copy of this lesson's exported CSV (from Export or gpulab export):");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 36.0f);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("##compare_path", compare_path_buf_, sizeof compare_path_buf_,

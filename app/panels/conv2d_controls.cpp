@@ -284,6 +284,7 @@ void Conv2dView::draw_timing() {
         ImGui::TextColored(kAccentColour, "Showing the last %s run; press Run for the new mode.",
                            m->run.params.layer_mode ? "CNN-layer" : "single-channel");
     draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
+    if (other_) draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
     ImGui::TextWrapped(

@@ -105,8 +105,9 @@ void LatencyView::draw_timing() {
         ImGui::TextColored(transfers_ ? ImVec4(1.0f, 0.88f, 0.35f, 1.0f) : kMutedColour, "%s", with.c_str());
         ImGui::TextColored(!transfers_ ? ImVec4(1.0f, 0.88f, 0.35f, 1.0f) : kMutedColour, "%s", without.c_str());
     }
+    if (other_) draw_comparison_legend(ImGui::GetContentRegionAvail().x);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    draw_sweep_throughput_plot(r, {transfers_, -1}, {avail.x, std::max(avail.y, ImGui::GetFontSize() * 8)});
+    draw_sweep_throughput_plot(r, plot_options(), {avail.x, std::max(avail.y, ImGui::GetFontSize() * 8)});
 }
 
 }  // namespace gpulab::app

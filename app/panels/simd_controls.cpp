@@ -123,6 +123,10 @@ void SimdMimdView::draw_timing() {
         ImGui::TextColored(kMutedColour, "The cost of every pattern appears here once you have answered the prompt.");
     else
         draw_cost_table(m, pattern_);
+    if (other_) {
+        ImGui::Spacing();
+        draw_comparison(ImGui::GetContentRegionAvail().x, hidden_pattern().has_value());
+    }
 }
 
 }  // namespace gpulab::app

@@ -6,7 +6,6 @@
 
 #include "crossover.h"
 #include "format.h"
-#include "machine_info.h"
 #include "memory.h"
 
 namespace gpulab::core {
@@ -132,13 +131,9 @@ SweepCrossover sweep_crossover(const SweepResult& result) {
     return out;
 }
 
-std::string sweep_csv(const SweepResult& r) {
+std::string sweep_csv(const SweepResult& r, const std::vector<std::string>& caption) {
     std::ostringstream s;
-    const MachineInfo& m = host_machine();
-    s << "# gpulab " << GPULAB_VERSION << " latency sweep, " << activation_name(r.activation) << ", "
-      << utc_timestamp(r.started_unix_s) << "\n";
-    s << "# cpu: " << m.cpu_model << " (" << m.hardware_threads << " threads)\n";
-    if (!r.plan.capped.empty()) s << "# " << r.plan.capped << "\n";
+    for (const auto& line : caption) s << "# " << line << "\n";
     s << "elements,backend,ran,samples,median_ns,p25_ns,p75_ns,min_ns,max_ns,upload_median_ns,compute_median_ns,"
          "download_median_ns,matches_reference,note\n";
     for (std::size_t i = 0; i < r.plan.sizes.size(); ++i) {
