@@ -35,6 +35,7 @@ struct ApplyOptions {
     long long filter_size = 3;  // box / gaussian size
     std::string pad = "zero";
     long long stride = 1;
+    bool per_channel = false;  // each input plane filtered on its own (a picture: R, G, B)
 };
 int cmd_apply(const ApplyOptions& options);
 int cmd_apply_conv(const ApplyOptions& options);

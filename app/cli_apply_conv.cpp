@@ -1,8 +1,13 @@
 // `gpulab apply conv2d --filter NAME|--kernel FILE.npy [--filter-size R] [--pad zero|none]
-// [--stride S] --input F --output F [--backend B]`: one convolution on a file, so results can be
-// checked against NumPy / SciPy (scipy.signal.correlate2d) or PyTorch (torch.nn.functional.conv2d).
-// Cross-correlation as CNNs compute it: the kernel is not flipped. Output: float32 .npy (K, P, Q),
-// or (P, Q) for one filter. Usage problems exit 2, file problems 1, each with one line.
+// [--stride S] [--per-channel] --input F --output F [--backend B]`: one convolution on a file, so
+// results can be checked against NumPy / SciPy (scipy.signal.correlate2d) or PyTorch
+// (torch.nn.functional.conv2d). Cross-correlation as CNNs compute it: the kernel is not flipped.
+// Inputs: a picture (grayscale) or a .npy (H, W) is one plane; a .npy (C, H, W) is one C-channel
+// input that a (K, C, R, S) kernel sums over, as a CNN layer does. With --per-channel the planes
+// are filtered on their own instead (N = planes, C = 1, a depthwise convolution): a picture is read
+// as R, G, B, a .npy (C, H, W) gives its C planes, and the kernel must have one input channel.
+// Output: float32 .npy (K, P, Q), or (P, Q) for one filter; with --per-channel (planes, P, Q) for
+// one filter, else (planes, K, P, Q). Usage problems exit 2, file problems 1, each with one line.
 // Verified by tests/cli_tests.cmake (apply_conv2d_* cases).
 #include <algorithm>
 #include <cstdio>
@@ -71,14 +76,20 @@ int cmd_apply_conv(const ApplyOptions& o) {
     // [SECTION] files
     try {
         if (!o.kernel_path.empty()) filters = core::load_filter_file(o.kernel_path);
-        core::Tensor input = has_npy_extension(o.input) ? core::read_npy(o.input) : core::load_image_gray(o.input);
+        const bool npy = has_npy_extension(o.input);
+        core::Tensor input = npy              ? core::read_npy(o.input)
+                             : o.per_channel ? core::load_image_rgb(o.input)
+                                             : core::load_image_gray(o.input);
         if (input.shape.size() == 2) input.shape.insert(input.shape.begin(), 1);
         if (input.shape.size() != 3) {
             return failure(o.input + ": expected an image or a .npy of shape (H, W) or (C, H, W), got " +
                            input.shape_string());
         }
         core::Conv2dDesc d;
-        d.channels = input.shape[0];
+        // Per channel, the planes become a batch of one-channel pictures, so every backend runs the
+        // same filter on each of them with no change: N = planes, C = 1.
+        d.batch = o.per_channel ? input.shape[0] : 1;
+        d.channels = o.per_channel ? 1 : input.shape[0];
         d.height = input.shape[1];
         d.width = input.shape[2];
         d.filters = filters.shape[0];
@@ -87,19 +98,26 @@ int cmd_apply_conv(const ApplyOptions& o) {
         d.stride = o.stride;
         if (filters.shape[1] != d.channels) {
             return failure("the filter has " + std::to_string(filters.shape[1]) + " input channel(s) but " + o.input +
-                           " has " + std::to_string(d.channels));
+                           (o.per_channel ? " is filtered one plane at a time (--per-channel needs a one-channel "
+                                            "kernel)"
+                                          : " has " + std::to_string(d.channels)));
         }
         if (std::string bad = d.validate(); !bad.empty()) return failure(o.input + ": " + bad);
         const std::size_t out_bytes = static_cast<std::size_t>(d.output_elements()) * sizeof(float);
         const core::Availability fits = backend->can_allocate(input.bytes() + filters.bytes() + out_bytes);
         if (!fits.ok) return failure(o.input + ": " + fits.reason);
         if (!backend->supports_conv2d(d)) return failure("backend " + o.backend + " does not offer conv2d");
-        input.shape = {1, d.channels, d.height, d.width};
-        core::Tensor out = core::Tensor::zeros({1, d.filters, d.out_height(), d.out_width()});
+        input.shape = {d.batch, d.channels, d.height, d.width};
+        core::Tensor out = core::Tensor::zeros({d.batch, d.filters, d.out_height(), d.out_width()});
         const core::RunResult r = backend->run_conv2d(d, input, filters, out);
         if (!r.ok) return failure(o.backend + " failed: " + r.error);
-        out.shape = d.filters == 1 ? std::vector<int64_t>{d.out_height(), d.out_width()}
-                                   : std::vector<int64_t>{d.filters, d.out_height(), d.out_width()};
+        if (o.per_channel) {
+            out.shape = d.filters == 1 ? std::vector<int64_t>{d.batch, d.out_height(), d.out_width()}
+                                       : std::vector<int64_t>{d.batch, d.filters, d.out_height(), d.out_width()};
+        } else {
+            out.shape = d.filters == 1 ? std::vector<int64_t>{d.out_height(), d.out_width()}
+                                       : std::vector<int64_t>{d.filters, d.out_height(), d.out_width()};
+        }
         core::write_npy(o.output, out);
         std::printf("%s: conv2d (cross-correlation, %s) %s on %s -> %s %s\n", o.input.c_str(),
                     o.kernel_path.empty() ? o.filter.c_str() : o.kernel_path.c_str(), d.to_string().c_str(),

@@ -1,6 +1,8 @@
 // The convolution view's state changes: steps, the measurement job (every backend on the worker,
 // then 2x2 max pooling of the reference output), textures for the pictures, the thread-block
-// schedule of the "all at once" tab, the CSV, the caption and the export. See conv2d_view.h; the
+// schedule of the "all at once" tab, the CSV, the caption and the export. Per channel the output
+// textures follow the sliding window's plane, and the Channels tab gets each plane and their
+// recombination. See conv2d_view.h; the
 // panels are drawn in app/panels/conv2d_*.cpp.
 // Verified by the gui.conv_* tests (tests/conv_gui_tests.cmake) and the screenshots.
 #include "conv2d_view.h"
@@ -114,11 +116,13 @@ std::shared_ptr<const ConvMeasurement> measure(const core::Conv2dParams& params,
 
 // [SECTION] block schedule
 
-BlockSchedule block_schedule(int64_t out_h, int64_t out_w) {
+BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes) {
     BlockSchedule s;
     s.blocks_x = (std::max<int64_t>(out_w, 0) + BlockSchedule::kTile - 1) / BlockSchedule::kTile;
     s.blocks_y = (std::max<int64_t>(out_h, 0) + BlockSchedule::kTile - 1) / BlockSchedule::kTile;
-    s.blocks = s.blocks_x * s.blocks_y;
+    // Grid z is one plane (n, k) per block layer, as the tiled kernel launches it.
+    s.planes = std::clamp<int64_t>(planes, 1, BlockSchedule::kMaxGridZ);
+    s.blocks = s.blocks_x * s.blocks_y * s.planes;
     s.threads = s.blocks * BlockSchedule::kTile * BlockSchedule::kTile;
     const gpu::GpuProbe& g = gpu::probe();
     int threads_per_sm = 2048;
@@ -139,24 +143,61 @@ BlockSchedule block_schedule(int64_t out_h, int64_t out_w) {
     return s;
 }
 
-// [SECTION] grayscale texture
+// [SECTION] picture texture
 
-GrayTexture::~GrayTexture() {
+ImVec4 channel_tint(int64_t n) {
+    switch (n) {
+        case 0: return {1.0f, 0.22f, 0.18f, 1.0f};
+        case 1: return {0.25f, 1.0f, 0.3f, 1.0f};
+        case 2: return {0.3f, 0.45f, 1.0f, 1.0f};
+        default: return {1.0f, 1.0f, 1.0f, 1.0f};
+    }
+}
+
+namespace {
+
+uint8_t to_byte(float v, float lo, float span) {
+    const float t = std::isfinite(v) ? std::clamp((v - lo) / span, 0.0f, 1.0f) : 0.0f;
+    return static_cast<uint8_t>(std::lround(t * 255.0f));
+}
+
+}  // namespace
+
+PictureTexture::~PictureTexture() {
     if (id_) glDeleteTextures(1, &id_);
 }
 
-void GrayTexture::set(const float* data, int width, int height, float lo, float hi) {
+void PictureTexture::set_gray(const float* data, int width, int height, float lo, float hi, ImVec4 tint) {
     if (!data || width <= 0 || height <= 0) return;
-    std::vector<uint8_t> rgba(static_cast<std::size_t>(width) * height * 4);
+    const std::size_t n = static_cast<std::size_t>(width) * height;
+    std::vector<uint8_t> rgba(n * 4);
     const float span = hi > lo ? hi - lo : 1.0f;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(width) * height; ++i) {
-        const float v = std::isfinite(data[i]) ? std::clamp((data[i] - lo) / span, 0.0f, 1.0f) : 0.0f;
-        const auto b = static_cast<uint8_t>(std::lround(v * 255.0f));
-        rgba[i * 4 + 0] = b;
-        rgba[i * 4 + 1] = b;
-        rgba[i * 4 + 2] = b;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float b = static_cast<float>(to_byte(data[i], lo, span));
+        rgba[i * 4 + 0] = static_cast<uint8_t>(std::lround(b * tint.x));
+        rgba[i * 4 + 1] = static_cast<uint8_t>(std::lround(b * tint.y));
+        rgba[i * 4 + 2] = static_cast<uint8_t>(std::lround(b * tint.z));
         rgba[i * 4 + 3] = 255;
     }
+    upload(rgba, width, height);
+}
+
+void PictureTexture::set_rgb(const float* r, const float* g, const float* b, int width, int height, float lo,
+                             float hi) {
+    if (!r || !g || !b || width <= 0 || height <= 0) return;
+    const std::size_t n = static_cast<std::size_t>(width) * height;
+    std::vector<uint8_t> rgba(n * 4);
+    const float span = hi > lo ? hi - lo : 1.0f;
+    for (std::size_t i = 0; i < n; ++i) {
+        rgba[i * 4 + 0] = to_byte(r[i], lo, span);
+        rgba[i * 4 + 1] = to_byte(g[i], lo, span);
+        rgba[i * 4 + 2] = to_byte(b[i], lo, span);
+        rgba[i * 4 + 3] = 255;
+    }
+    upload(rgba, width, height);
+}
+
+void PictureTexture::upload(const std::vector<uint8_t>& rgba, int width, int height) {
     if (!id_) glGenTextures(1, &id_);
     glBindTexture(GL_TEXTURE_2D, id_);
     // Nearest when each input pixel is drawn larger than a screen pixel: the sliding window is
@@ -209,7 +250,8 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
                       m->run.params.padding == now.padding && m->run.params.stride == now.stride &&
                       m->run.params.image_path == now.image_path && m->run.params.height == now.height &&
                       m->run.params.width == now.width && m->run.params.channels == now.channels &&
-                      m->run.params.filters == now.filters && m->run.params.batch == now.batch;
+                      m->run.params.filters == now.filters && m->run.params.batch == now.batch &&
+                      (now.layer_mode || m->run.params.per_channel == now.per_channel);
     if (step.action == "run" || !same) run_on_step_ = true;
 }
 
@@ -249,10 +291,13 @@ void Conv2dView::run_blocking(bool quick) {
     finish(measure(current_params(), backends_, quick, {}));
     // The exported window shows the sliding window part-way down the picture, where the test
     // image has edges for the filter to find, rather than in the blank top-left corner.
+    // Per channel it sits in the green plane, so the export shows that the planes take turns.
     if (!params_.layer_mode && result_) {
-        const int64_t pq = positions();
+        const int64_t pq = result_->run.desc.out_height() * result_->run.desc.out_width();
         const int64_t q_count = std::max<int64_t>(result_->run.desc.out_width(), 1);
-        position_ = static_cast<double>(std::min(pq - 1, (pq / q_count) * 11 / 20 * q_count + q_count * 2 / 5));
+        const int64_t first = per_channel_result() ? pq : 0;
+        position_ = static_cast<double>(
+            std::min(positions() - 1, first + (pq / q_count) * 11 / 20 * q_count + q_count * 2 / 5));
         playing_ = false;
     }
 }
@@ -267,8 +312,10 @@ void Conv2dView::finish(std::shared_ptr<const ConvMeasurement> m) {
     }
     if (m->run.params.layer_mode) {
         layer_result_ = std::move(m);
+        device_output_current_ = false;
     } else {
         result_ = std::move(m);
+        device_output_current_ = true;
         position_ = std::min(position_, static_cast<double>(std::max<int64_t>(positions() - 1, 0)));
     }
     host_.error.clear();
@@ -282,6 +329,7 @@ void Conv2dView::update(float dt) {
         position_ += static_cast<double>(dt) * speed_;
         if (position_ >= static_cast<double>(positions())) position_ = 0.0;  // loop: class keeps watching
     }
+    if (result_ && position_channel() != output_plane_) show_output_plane(position_channel());
     if (host_.jobs->busy() || !run_on_step_) return;
     run_on_step_ = false;
     start_run();
@@ -289,19 +337,33 @@ void Conv2dView::update(float dt) {
 
 void Conv2dView::prepare_frame() {
     if (textures_dirty_) update_textures();
+    if (result_ && position_channel() != output_plane_) show_output_plane(position_channel());
     for (auto* t : {output_tex_.get(), pooled_tex_.get()})
         if (t) t->poll_timing();
 }
 
 int64_t Conv2dView::positions() const {
-    return result_ ? result_->run.desc.out_height() * result_->run.desc.out_width() : 0;
+    // N is 1 in grayscale and 3 per channel: the window visits every plane in turn.
+    return result_ ? result_->run.desc.batch * result_->run.desc.out_height() * result_->run.desc.out_width() : 0;
 }
 
 void Conv2dView::position_pq(int64_t& p, int64_t& q) const {
     const int64_t w = result_ ? std::max<int64_t>(result_->run.desc.out_width(), 1) : 1;
+    const int64_t pq = result_ ? std::max<int64_t>(result_->run.desc.out_height() * w, 1) : 1;
     const int64_t i = std::clamp<int64_t>(static_cast<int64_t>(position_), 0, std::max<int64_t>(positions() - 1, 0));
-    p = i / w;
+    p = (i % pq) / w;
     q = i % w;
+}
+
+int64_t Conv2dView::position_channel() const {
+    if (!result_) return 0;
+    const int64_t pq = std::max<int64_t>(result_->run.desc.out_height() * result_->run.desc.out_width(), 1);
+    const int64_t i = std::clamp<int64_t>(static_cast<int64_t>(position_), 0, std::max<int64_t>(positions() - 1, 0));
+    return std::min(i / pq, result_->run.desc.batch - 1);
+}
+
+bool Conv2dView::per_channel_result() const {
+    return result_ && result_->run.params.per_channel && result_->run.desc.batch == 3;
 }
 
 const ConvMeasurement* Conv2dView::shown() const {
@@ -309,37 +371,90 @@ const ConvMeasurement* Conv2dView::shown() const {
     return result_ ? result_.get() : layer_result_.get();
 }
 
+void Conv2dView::show_output_plane(int64_t channel) {
+    if (!result_) return;
+    const core::Conv2dRun& r = result_->run;
+    const core::Conv2dDesc& d = r.desc;
+    channel = std::clamp<int64_t>(channel, 0, d.batch - 1);
+    output_plane_ = channel;
+    if (!output_tex_) output_tex_ = std::make_unique<TensorTexture>();
+    const int qw = static_cast<int>(d.out_width()), ph = static_cast<int>(d.out_height());
+    const int64_t plane = d.out_height() * d.out_width();
+    // Output (N, K, P, Q): the first filter's plane of picture n.
+    const int64_t offset = channel * d.filters * plane;
+    // The GPU's own output straight from device memory where it can; else the reference.
+    display_note_.clear();
+    for (std::size_t i = 0; device_output_current_ && i < r.reports.size() && i < backends_.size(); ++i) {
+        const auto& rep = r.reports[i];
+        const void* dptr = backends_[i]->device_output();
+        if (rep.ran && rep.check.pass && rep.kind == core::BackendKind::Gpu && dptr &&
+            output_tex_->set_from_device(static_cast<const float*>(dptr) + offset, qw, ph, output_range_)) {
+            display_note_ = rep.backend + " output via CUDA-GL interop";
+            break;
+        }
+    }
+    if (display_note_.empty() && r.reference_output.size() >= offset + plane) {
+        output_tex_->set_from_host(r.reference_output.ptr() + offset, qw, ph, output_range_);
+        display_note_ = "cpu-scalar reference output, host upload";
+    }
+    if (per_channel_result()) display_note_ += std::string(", channel ") + kChannelNames[channel];
+    const auto& s = result_->pooled.shape;
+    if (result_->pooled.size() > 0 && s.size() >= 2) {
+        const int64_t pooled_plane = s.back() * s[s.size() - 2];
+        const int64_t pooled_offset = channel * d.filters * pooled_plane;
+        if (result_->pooled.size() >= pooled_offset + pooled_plane) {
+            if (!pooled_tex_) pooled_tex_ = std::make_unique<TensorTexture>();
+            pooled_tex_->set_from_host(result_->pooled.ptr() + pooled_offset, static_cast<int>(s.back()),
+                                       static_cast<int>(s[s.size() - 2]), output_range_);
+        }
+    }
+}
+
 void Conv2dView::update_textures() {
     textures_dirty_ = false;
     if (result_) {
         const core::Conv2dRun& r = result_->run;
         const core::Conv2dDesc& d = r.desc;
-        input_tex_.set(r.input.ptr(), static_cast<int>(d.width), static_cast<int>(d.height), 0.0f, 1.0f);
-        if (!output_tex_) output_tex_ = std::make_unique<TensorTexture>();
-        const int qw = static_cast<int>(d.out_width()), ph = static_cast<int>(d.out_height());
-        const int64_t plane = d.out_height() * d.out_width();
-        const float range = display_range(r.reference_output.ptr(), plane);
-        const ColorRange cr{-range, range};
-        // The GPU's own output straight from device memory where it can; else the reference.
-        display_note_.clear();
-        for (std::size_t i = 0; i < r.reports.size() && i < backends_.size(); ++i) {
-            const auto& rep = r.reports[i];
-            const void* dptr = backends_[i]->device_output();
-            if (rep.ran && rep.check.pass && rep.kind == core::BackendKind::Gpu && dptr &&
-                output_tex_->set_from_device(dptr, qw, ph, cr)) {
-                display_note_ = rep.backend + " output via CUDA-GL interop";
-                break;
+        const int w = static_cast<int>(d.width), h = static_cast<int>(d.height);
+        const int64_t in_plane = d.height * d.width, plane = d.out_height() * d.out_width();
+        const bool rgb = per_channel_result();
+        const float* in = r.input.ptr();
+        if (rgb && r.input.size() >= 3 * in_plane)
+            input_tex_.set_rgb(in, in + in_plane, in + 2 * in_plane, w, h, 0.0f, 1.0f);
+        else
+            input_tex_.set_gray(in, w, h, 0.0f, 1.0f);
+        // One range for all planes: the same edge reads as equally strong whichever plane it is in.
+        const float range =
+            display_range(r.reference_output.ptr(), std::min(r.reference_output.size(), rgb ? 3 * d.filters * plane
+                                                                                              : plane));
+        output_range_ = {-range, range};
+        show_output_plane(position_channel());
+        if (rgb && r.reference_output.size() >= 3 * d.filters * plane) {
+            const int qw = static_cast<int>(d.out_width()), ph = static_cast<int>(d.out_height());
+            const float* out[3];
+            for (int64_t n = 0; n < 3; ++n) {
+                plane_in_tex_[n].set_gray(in + n * in_plane, w, h, 0.0f, 1.0f, channel_tint(n));
+                if (!plane_out_tex_[n]) plane_out_tex_[n] = std::make_unique<TensorTexture>();
+                out[n] = r.reference_output.ptr() + n * d.filters * plane;
+                plane_out_tex_[n]->set_from_host(out[n], qw, ph, output_range_);
             }
-        }
-        if (display_note_.empty() && r.reference_output.size() >= plane) {
-            output_tex_->set_from_host(r.reference_output.ptr(), qw, ph, cr);
-            display_note_ = "cpu-scalar reference output, host upload";
-        }
-        if (result_->pooled.size() > 0 && result_->pooled.shape.size() >= 2) {
-            if (!pooled_tex_) pooled_tex_ = std::make_unique<TensorTexture>();
-            const auto& s = result_->pooled.shape;
-            pooled_tex_->set_from_host(result_->pooled.ptr(), static_cast<int>(s.back()),
-                                       static_cast<int>(s[s.size() - 2]), cr);
+            // Recombined: a filter whose weights sum to about 1 keeps the picture's brightness, so
+            // its outputs are shown as they are; a zero-sum filter (edges) answers around 0, so
+            // 0 becomes mid-grey; any other sum is divided out.
+            double sum = 0.0;
+            for (int64_t i = 0; i < d.kernel * d.kernel && i < r.filters.size(); ++i) sum += r.filters.data[i];
+            if (std::fabs(sum - 1.0) < 0.05) {
+                recombined_tex_.set_rgb(out[0], out[1], out[2], qw, ph, 0.0f, 1.0f);
+                recombined_note_ = "weights sum to 1, values shown as they are (0 black, 1 full colour)";
+            } else if (std::fabs(sum) < 0.05) {
+                recombined_tex_.set_rgb(out[0], out[1], out[2], qw, ph, -range, range);
+                recombined_note_ = "weights sum to 0, so 0 is mid-grey, brighter above, darker below";
+            } else {
+                const float fsum = static_cast<float>(sum);
+                const float lo = sum > 0 ? 0.0f : fsum, hi = sum > 0 ? fsum : 0.0f;
+                recombined_tex_.set_rgb(out[0], out[1], out[2], qw, ph, lo, hi);
+                recombined_note_ = "weights sum to " + fixed(sum, 2) + ", values divided by it";
+            }
         }
     }
     if (layer_result_) {
@@ -374,7 +489,7 @@ void Conv2dView::update_textures() {
 
 bool Conv2dView::try_load_image(const std::string& path) {
     try {
-        core::Tensor t = core::load_image_gray(path);
+        core::Tensor t = params_.per_channel ? core::load_image_rgb(path) : core::load_image_gray(path);
         loaded_image_ = path;
         host_.info = "loaded " + path + " " + t.shape_string();
         host_.error.clear();
@@ -419,7 +534,8 @@ std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::str
             ? "CNN layer, random data and filters"
             : "filter " + run.params.filter + " on " +
                   (run.params.image_path.empty() ? std::string("the built-in test image")
-                                                 : std::filesystem::path(run.params.image_path).filename().string());
+                                                 : std::filesystem::path(run.params.image_path).filename().string()) +
+                  (run.params.per_channel ? ", per channel (R, G, B filtered separately: N=3, C=1)" : ", grayscale");
     lines.push_back("Convolution (cross-correlation, no kernel flip): " + what);
     lines.push_back(run.desc.to_string() + ", " + fixed(run.desc.flops() / 1e6, 2) + " MFLOP per run");
     return lines;
@@ -467,6 +583,7 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
 
     const std::filesystem::path png = out.path("-conv.png");
     const bool pictures = !run.params.layer_mode && result_ && input_tex_.id() != 0 && output_tex_;
+    const bool colour = pictures && per_channel_result() && recombined_tex_.id() != 0;
     const bool ok = render_panel_png(in.ui_scale, 1200, png.string(), error, [&](const Fonts& fonts, float scale) {
         auto heading = [&](const std::string& text) {
             ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
@@ -485,7 +602,9 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
                 ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(id)), {w * s, h * s});
                 ImGui::EndGroup();
             };
-            image(("input " + std::to_string(run.desc.height) + " x " + std::to_string(run.desc.width)).c_str(),
+            image(("input " + std::string(colour ? "R, G, B " : "") + std::to_string(run.desc.height) + " x " +
+                   std::to_string(run.desc.width))
+                      .c_str(),
                   input_tex_.id(), static_cast<float>(input_tex_.width()), static_cast<float>(input_tex_.height()));
             ImGui::SameLine();
             ImGui::BeginGroup();
@@ -494,12 +613,19 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
             draw_filter_grid(run.filters, run.desc.kernel, 150.0f * scale);
             ImGui::EndGroup();
             ImGui::SameLine();
-            image(("output " + std::to_string(run.desc.out_height()) + " x " + std::to_string(run.desc.out_width()))
-                      .c_str(),
-                  output_tex_->rgba_texture(), static_cast<float>(output_tex_->width()),
-                  static_cast<float>(output_tex_->height()));
-            ImGui::TextColored(kMutedColour, "output: %s; blue below zero, white at zero, red above",
-                               display_note_.c_str());
+            const std::string out_size =
+                std::to_string(run.desc.out_height()) + " x " + std::to_string(run.desc.out_width());
+            if (colour) {
+                image(("output R, G, B " + out_size).c_str(), recombined_tex_.id(),
+                      static_cast<float>(recombined_tex_.width()), static_cast<float>(recombined_tex_.height()));
+                ImGui::TextColored(kMutedColour, "each colour plane filtered on its own (N=3, C=1), recombined: %s",
+                                   recombined_note_.c_str());
+            } else {
+                image(("output " + out_size).c_str(), output_tex_->rgba_texture(),
+                      static_cast<float>(output_tex_->width()), static_cast<float>(output_tex_->height()));
+                ImGui::TextColored(kMutedColour, "output: %s; blue below zero, white at zero, red above",
+                                   display_note_.c_str());
+            }
         }
         ImGui::Spacing();
         heading("Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");

@@ -109,10 +109,17 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     apply->add_option("--stride", apply_options.stride, "conv2d: step between filter positions")
         ->capture_default_str();
+    apply->add_flag("--per-channel", apply_options.per_channel,
+                      "conv2d: filter each plane on its own with the same filter (a picture: R, G, B; a .npy "
+                      "(C, H, W): its C planes, N=C, C=1). Without it a .npy (C, H, W) is one C-channel input "
+                      "that a (K, C, R, S) kernel sums over, as a CNN layer does");
     apply->add_option("--input", apply_options.input,
                       "float32 .npy (C order), or an image (read as grayscale mapped to [-1, 1]; "
-                      "conv2d: grayscale [0, 1], or .npy (H, W) or (C, H, W))")->required();
-    apply->add_option("--output", apply_options.output, "Output .npy (float32); conv2d: (K, P, Q), or (P, Q) for one filter")->required();
+                      "conv2d: grayscale [0, 1] or with --per-channel R, G, B in [0, 1], or .npy (H, W) or "
+                      "(C, H, W))")->required();
+    apply->add_option("--output", apply_options.output,
+                      "Output .npy (float32); conv2d: (K, P, Q), or (P, Q) for one filter; with --per-channel "
+                      "(planes, P, Q) for one filter, else (planes, K, P, Q)")->required();
     apply->add_option("--backend", apply_options.backend, "cpu-scalar | cpu-parallel | cuda-kernel | cudnn")
         ->capture_default_str();
     apply->add_option("--alpha", apply_options.alpha, "Slope for leaky-relu")->capture_default_str();

@@ -146,20 +146,48 @@ void write_npy(const std::string& path, const Tensor& t) {
     if (!f) throw InputError(path + ": write failed (disk full?)");
 }
 
-Tensor load_image_gray(const std::string& path) {
-    int w = 0, h = 0, channels = 0;
+namespace {
+
+// Decodes `path` with stb_image as `components` interleaved 8-bit channels per pixel, after
+// checking that the decoded bytes plus `floats_per_pixel` floats per pixel fit memory.
+// The caller frees the pixels with stbi_image_free.
+unsigned char* decode_image(const std::string& path, int components, int floats_per_pixel, int& w, int& h) {
+    int channels = 0;
     if (!stbi_info(path.c_str(), &w, &h, &channels)) {
         std::ifstream probe(path);
         if (!probe) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
         throw InputError(path + ": cannot decode image (" + std::string(stbi_failure_reason()) +
                          "); PNG, JPG, BMP, TGA, GIF, PSD, HDR and PNM are supported");
     }
-    Availability fits = check_host_allocation(static_cast<std::size_t>(w) * h * (4 + sizeof(float)));
+    const std::size_t per_pixel = 4 + static_cast<std::size_t>(floats_per_pixel) * sizeof(float);
+    Availability fits = check_host_allocation(static_cast<std::size_t>(w) * h * per_pixel);
     if (!fits.ok) throw InputError(path + ": image is " + std::to_string(w) + "x" + std::to_string(h) + ": " + fits.reason);
-    unsigned char* pixels = stbi_load(path.c_str(), &w, &h, &channels, 1);
+    unsigned char* pixels = stbi_load(path.c_str(), &w, &h, &channels, components);
     if (!pixels) throw InputError(path + ": cannot decode image (" + std::string(stbi_failure_reason()) + ")");
+    return pixels;
+}
+
+}  // namespace
+
+Tensor load_image_gray(const std::string& path) {
+    int w = 0, h = 0;
+    unsigned char* pixels = decode_image(path, 1, 1, w, h);
     Tensor t = Tensor::zeros({h, w});
     for (int64_t i = 0; i < t.size(); ++i) t.data[static_cast<std::size_t>(i)] = pixels[i] / 255.0f;
+    stbi_image_free(pixels);
+    return t;
+}
+
+Tensor load_image_rgb(const std::string& path) {
+    int w = 0, h = 0;
+    // stb_image gives interleaved R,G,B per pixel (and expands gray to three equal values);
+    // the convolution wants planes, so each channel is gathered into its own (H, W) slice.
+    unsigned char* pixels = decode_image(path, 3, 3, w, h);
+    Tensor t = Tensor::zeros({3, h, w});
+    const int64_t plane = static_cast<int64_t>(w) * h;
+    for (int64_t i = 0; i < plane; ++i) {
+        for (int64_t c = 0; c < 3; ++c) t.data[static_cast<std::size_t>(c * plane + i)] = pixels[i * 3 + c] / 255.0f;
+    }
     stbi_image_free(pixels);
     return t;
 }

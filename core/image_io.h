@@ -17,6 +17,9 @@ public:
 
 // PNG/JPG/BMP/... via stb_image, converted to luminance in [0, 1], shape (H, W).
 Tensor load_image_gray(const std::string& path);
+// The same picture as three colour planes R, G, B in [0, 1], shape (3, H, W); a grayscale file
+// gives three equal planes. Same errors as load_image_gray.
+Tensor load_image_rgb(const std::string& path);
 // The same, recentred to [-1, 1] so activations see negative and positive values.
 Tensor load_image_as_feature_map(const std::string& path);
 

@@ -56,6 +56,8 @@ const std::vector<ParamSpec> kConv2dParams = {
     {"image", ParamSpec::Type::String, 0, 0, {}, "input picture; empty: the built-in test image"},
     {"height", ParamSpec::Type::Int, 1, 16384, {}, "built-in image height"},
     {"width", ParamSpec::Type::Int, 1, 16384, {}, "built-in image width"},
+    {"per_channel", ParamSpec::Type::Bool, 0, 0, {},
+     "colour picture: the filter runs on the R, G and B planes separately (N=3, C=1)"},
     {"layer_mode", ParamSpec::Type::Bool, 0, 0, {}, "CNN layer: C input channels, K filters of C x R x S"},
     {"batch", ParamSpec::Type::Int, 1, 64, {}, "N in layer mode"},
     {"channels", ParamSpec::Type::Int, 1, 256, {}, "C in layer mode"},

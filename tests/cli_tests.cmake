@@ -50,6 +50,11 @@ set(GPULAB_CLI_EXTRA -DEXPECT_FILE=${GPULAB_CLI_OUT}/gradient-sobel-x.npy)
 gpulab_cli_test(apply_conv2d_named_filter 0 "conv2d \\(cross-correlation, sobel-x\\).*-> .*\\(32, 64\\)" apply conv2d
                 --filter sobel-x --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png
                 --output ${GPULAB_CLI_OUT}/gradient-sobel-x.npy)
+# --per-channel: the picture as R, G, B planes, each filtered on its own: (3, P, Q)
+set(GPULAB_CLI_EXTRA -DEXPECT_FILE=${GPULAB_CLI_OUT}/gradient-rgb-sobel-x.npy)
+gpulab_cli_test(apply_conv2d_per_channel 0 "conv2d \\(cross-correlation, sobel-x\\).*N=3.*-> .*\\(3, 32, 64\\)" apply
+                conv2d --filter sobel-x --per-channel --input ${PROJECT_SOURCE_DIR}/tests/data/gradient.png
+                --output ${GPULAB_CLI_OUT}/gradient-rgb-sobel-x.npy)
 set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
 gpulab_cli_test(apply_conv2d_even_kernel 1 "kernel_even_4x4.npy: the filter must have an odd size" apply conv2d
                 --kernel ${PROJECT_SOURCE_DIR}/tests/data/kernel_even_4x4.npy

@@ -1,7 +1,8 @@
 // The convolution lesson's core: hand-computed tiny cases for the reference, every CPU backend
 // (and every SIMD instruction set this CPU has) equivalent to cpu-scalar on odd shapes within the
 // workload's stated tolerance (conv2d_tolerance: abs 1e-5 * C*R*S * max|in| * max|filter|,
-// rel 1e-5), named and custom filters, max pooling, the workload run, and refusals with messages.
+// rel 1e-5), named and custom filters, max pooling, the workload run, and refusals with messages;
+// the per-channel (R, G, B as N=3, C=1) input equals the grayscale path applied to each plane.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "cpu_conv2d.h"
 #include "cpu_scalar.h"
 #include "image_io.h"
+#include "lesson.h"
 #include "simd_math.h"
 #include "workloads/conv2d_workload.h"
 
@@ -351,6 +353,119 @@ TEST_CASE("lesson params apply on top of the base") {
     CHECK(p.layer_mode);
     CHECK(p.channels == 16);
     CHECK(p.height == 512);
+}
+
+TEST_CASE("the colour test image has three deterministic planes in range") {
+    Tensor rgb = core::make_test_image_rgb(41, 67);
+    REQUIRE(rgb.shape == std::vector<int64_t>{3, 41, 67});
+    for (float v : rgb.data) REQUIRE((v >= 0.0f && v <= 1.0f));
+    CHECK(core::compare(rgb, core::make_test_image_rgb(41, 67), {0.0, 0.0}).pass);
+    // Tinted regions make the planes differ: red and blue must not be the same picture.
+    const int64_t plane = 41 * 67;
+    double diff = 0.0;
+    for (int64_t i = 0; i < plane; ++i) diff += std::fabs(rgb.data[i] - rgb.data[2 * plane + i]);
+    CHECK(diff / static_cast<double>(plane) > 0.05);
+    CHECK_THROWS_AS(core::make_test_image_rgb(0, 4), core::InputError);
+}
+
+TEST_CASE("load_image_rgb gives three planes and names a bad file") {
+    const std::string png = std::string(GPULAB_TEST_DATA_DIR) + "/gradient.png";
+    Tensor gray = core::load_image_gray(png);
+    Tensor rgb = core::load_image_rgb(png);
+    REQUIRE(gray.shape.size() == 2);
+    REQUIRE(rgb.shape == std::vector<int64_t>{3, gray.shape[0], gray.shape[1]});
+    for (float v : rgb.data) REQUIRE((v >= 0.0f && v <= 1.0f));
+
+    const std::string not_image = temp_path("rgb_not_an_image.png");
+    {
+        std::ofstream f(not_image, std::ios::binary);
+        f << "plain text, no pixels";
+    }
+    try {
+        core::load_image_rgb(not_image);
+        FAIL("load_image_rgb accepted a text file");
+    } catch (const core::InputError& e) {
+        const std::string msg = e.what();
+        CHECK(msg.find(not_image) != std::string::npos);
+        CHECK(msg.find("cannot decode image") != std::string::npos);
+    }
+    std::remove(not_image.c_str());
+    CHECK_THROWS_AS(core::load_image_rgb(temp_path("absent.png")), core::InputError);
+}
+
+TEST_CASE("per channel output plane n equals the grayscale convolution of plane n") {
+    core::BackendList list = core::make_cpu_backends();
+    std::vector<core::Backend*> backends;
+    for (auto& b : list) backends.push_back(b.get());
+    core::MeasureConfig config;
+    config.warmup = 0, config.min_samples = 1, config.max_samples = 1, config.time_budget_ns = 0;
+    config.measure_limits = false;
+
+    core::Conv2dParams p;
+    p.filter = "sobel-x";
+    p.height = 29, p.width = 45;
+    p.per_channel = true;
+    core::Conv2dRun run = core::run_conv2d(p, backends, config);
+    REQUIRE_MESSAGE(run.ok, run.error);
+    CHECK(run.desc.batch == 3);
+    CHECK(run.desc.channels == 1);
+    REQUIRE(run.input.shape == std::vector<int64_t>{3, 1, 29, 45});
+    REQUIRE(run.reference_output.shape == std::vector<int64_t>{3, 1, 29, 45});
+    for (const auto& r : run.reports) {
+        INFO(r.backend);
+        CHECK((!r.availability.ok || r.check.pass));
+    }
+    const Tensor rgb = core::make_test_image_rgb(29, 45);
+    CHECK(core::compare(rgb, Tensor{{3, 29, 45}, run.input.data}, {0.0, 0.0}).pass);
+
+    // Each plane through the one-picture path (N=1, C=1) must give the same numbers.
+    const int64_t plane = 29 * 45;
+    const Conv2dDesc one = desc_of(1, 1, 29, 45, 1, 3, Padding::Zero, 1);
+    for (int64_t n = 0; n < 3; ++n) {
+        INFO("plane " << n);
+        Tensor in = Tensor::zeros({1, 1, 29, 45});
+        std::copy(rgb.data.begin() + n * plane, rgb.data.begin() + (n + 1) * plane, in.data.begin());
+        Tensor expect = reference(one, in, run.filters);
+        Tensor got = Tensor::zeros({1, 1, 29, 45});
+        std::copy(run.reference_output.data.begin() + n * plane, run.reference_output.data.begin() + (n + 1) * plane,
+                  got.data.begin());
+        CHECK(core::compare(expect, got, {0.0, 0.0}).pass);
+    }
+
+    // A picture file goes through load_image_rgb; grayscale mode is unchanged (N=1).
+    p.image_path = std::string(GPULAB_TEST_DATA_DIR) + "/gradient.png";
+    run = core::run_conv2d(p, backends, config);
+    REQUIRE_MESSAGE(run.ok, run.error);
+    CHECK(run.input.shape[0] == 3);
+    p.per_channel = false;
+    run = core::run_conv2d(p, backends, config);
+    REQUIRE_MESSAGE(run.ok, run.error);
+    CHECK(run.input.shape[0] == 1);
+
+    // Layer mode ignores the picture settings, per_channel included.
+    p = {};
+    p.per_channel = true;
+    p.layer_mode = true;
+    p.batch = 1, p.channels = 2, p.filters = 2, p.height = 9, p.width = 9;
+    run = core::run_conv2d(p, backends, config);
+    REQUIRE_MESSAGE(run.ok, run.error);
+    CHECK(run.input.shape == std::vector<int64_t>{1, 2, 9, 9});
+}
+
+TEST_CASE("per_channel is parsed from step params and type checked by the lesson parser") {
+    std::map<std::string, core::ParamValue> params = {{"per_channel", true}};
+    CHECK(core::conv2d_params_from(params, {}).per_channel);
+    CHECK_FALSE(core::conv2d_params_from({}, {}).per_channel);
+
+    const std::string head =
+        "id = \"c\"\ntitle = \"C\"\nworkload = \"conv2d\"\n[[steps]]\ntitle = \"s\"\nbody = \"b\"\n[steps.params]\n";
+    core::LessonLoad good = core::parse_lesson_text(head + "per_channel = true\n", "c.toml");
+    REQUIRE(good.lesson);
+    CHECK(core::param_bool(good.lesson->steps[0].params, "per_channel", false));
+    core::LessonLoad bad = core::parse_lesson_text(head + "per_channel = \"yes\"\n", "c.toml");
+    CHECK_FALSE(bad.lesson);
+    REQUIRE_FALSE(bad.errors.empty());
+    CHECK(bad.errors[0].message.find("per_channel") != std::string::npos);
 }
 
 }  // TEST_SUITE("conv2d")

@@ -3,7 +3,10 @@
 // of the current position (input values under the window, filter values, products, their sum)
 // while the output fills in; "All at once" tiles the same output into the 16x16 thread blocks of
 // the CUDA tiled kernel and lights them up in waves of SMs x resident blocks (this machine's GPU,
-// or an example GPU said to be one). The channels and pooling tabs are in conv2d_layer.cpp.
+// or an example GPU said to be one). Per channel (a colour picture as N=3 one-channel planes) the
+// window walks the R, G and B planes in turn, the zoom shows the current plane's numbers and the
+// output picture that plane's result; the block grid covers all three planes. The channels and
+// pooling tabs are in conv2d_layer.cpp.
 // Checked by eye in the screenshots (/tmp/conv_sliding.png, /tmp/conv_allatonce.png).
 #include <algorithm>
 #include <cmath>
@@ -95,7 +98,8 @@ void Conv2dView::draw_canvas() {
          "The same output as a GPU computes it: one thread per output pixel, in 16x16 blocks, as many blocks at "
          "once as the SMs can hold."},
         {"Channels", Panel::Channels,
-         "A CNN layer: C input channels and K filters of C x R x S. Every output map reads every input channel."},
+         "A CNN layer: C input channels and K filters of C x R x S. Every output map reads every input channel. "
+         "With a per-channel picture: its R, G and B planes, each filtered on its own."},
         {"Pooling", Panel::Pooling, "2x2 max pooling: keep the largest value of each 2x2 block; the map shrinks 4x."},
     };
     draw_panel_tabs("##conv_panels", kTabs, panel_, select_panel_,
@@ -168,9 +172,12 @@ void Conv2dView::draw_input_with_window(const core::Conv2dRun& run, int64_t p, i
     if (sz.x <= 0) return;
     const ImVec2 at{o.x + (box.x - sz.x) * 0.5f, o.y};
     image_at(input_tex_.id(), at, sz);
-    hover_tip(
-        "The input every backend received (grayscale, 0 black to 1 white). The yellow square is the "
-        "filter's window at the current position; outside the picture, zero padding reads 0.");
+    hover_tip(per_channel_result()
+                  ? "The input every backend received: a colour picture as three planes R, G, B (each 0 to 1). "
+                    "The window visits every position of the R plane, then of G, then of B; the zoom shows the "
+                    "current plane's values. Outside the picture, zero padding reads 0."
+                  : "The input every backend received (grayscale, 0 black to 1 white). The yellow square is the "
+                    "filter's window at the current position; outside the picture, zero padding reads 0.");
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float s = sz.x / static_cast<float>(d.width);
     const float x0 = at.x + static_cast<float>(q * d.stride - d.pad()) * s;
@@ -214,6 +221,12 @@ void Conv2dView::draw_output_filling(const core::Conv2dRun& run, int64_t p, int6
 
 void Conv2dView::draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 size) {
     const core::Conv2dDesc& d = run.desc;
+    // The current plane (always 0 in grayscale): its input values and its output.
+    const int64_t n = position_channel();
+    const bool rgb = per_channel_result();
+    const float* input = run.input.ptr() + n * d.height * d.width;
+    const float* output = run.reference_output.ptr() + n * d.filters * d.out_height() * d.out_width();
+    const ImVec4 tint = rgb ? channel_tint(n) : ImVec4(1, 1, 1, 1);
     const int64_t R = d.kernel;
     const float fs = ImGui::GetFontSize();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
@@ -226,12 +239,16 @@ void Conv2dView::draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t
     const float grid = cell * static_cast<float>(R);
     const float top = o.y + lh;
     const float xs[3] = {o.x, o.x + grid + sym, o.x + 2 * (grid + sym)};
-    const char* titles[3] = {"input under the window", "filter", "products"};
+    const std::string input_title = rgb ? std::string(kChannelNames[n]) + " plane under the window"
+                                        : std::string("input under the window");
+    const std::string input_short = rgb ? std::string("input ") + kChannelNames[n] : std::string("input");
+    const char* titles[3] = {input_title.c_str(), "filter", "products"};
     for (int g = 0; g < 3; ++g) {
         const char* t = titles[g];
         const ImVec2 ts = ImGui::CalcTextSize(t);
-        dl->AddText({xs[g] + std::max(0.0f, (grid - ts.x) * 0.5f), o.y}, IM_COL32(190, 190, 195, 255),
-                    ts.x <= grid + sym ? t : (g == 0 ? "input" : t));
+        const char* shown = ts.x <= grid + sym ? t : (g == 0 ? input_short.c_str() : t);
+        const float tw = ImGui::CalcTextSize(shown).x;
+        dl->AddText({xs[g] + std::max(0.0f, (grid - tw) * 0.5f), o.y}, IM_COL32(190, 190, 195, 255), shown);
     }
     dl->AddText({xs[1] - sym * 0.7f, top + grid * 0.5f - fs * 0.5f}, IM_COL32(230, 230, 230, 255), "x");
     dl->AddText({xs[2] - sym * 0.7f, top + grid * 0.5f - fs * 0.5f}, IM_COL32(230, 230, 230, 255), "=");
@@ -245,7 +262,7 @@ void Conv2dView::draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t
             const std::size_t i = static_cast<std::size_t>(r * R + c);
             const int64_t y = p * d.stride + r - d.pad(), x = q * d.stride + c - d.pad();
             padded[i] = y < 0 || y >= d.height || x < 0 || x >= d.width;
-            in_v[i] = padded[i] ? 0.0f : run.input.data[static_cast<std::size_t>(y * d.width + x)];
+            in_v[i] = padded[i] ? 0.0f : input[y * d.width + x];
             prod[i] = in_v[i] * filt[i];
             frange = std::max(frange, std::fabs(filt[i]));
             prange = std::max(prange, std::fabs(prod[i]));
@@ -255,10 +272,13 @@ void Conv2dView::draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t
         for (int64_t c = 0; c < R; ++c) {
             const std::size_t i = static_cast<std::size_t>(r * R + c);
             const float fx = static_cast<float>(c) * cell, fy = top + static_cast<float>(r) * cell;
-            // input: its own gray level; padding hatched dark so "reads 0" is visible
+            // input: its own gray level (per channel, shades of the plane's colour); padding hatched
+            // dark so "reads 0" is visible
             ImVec2 a{xs[0] + fx, fy};
-            const auto g8 = static_cast<int>(std::clamp(in_v[i], 0.0f, 1.0f) * 255.0f);
-            const ImU32 bg = padded[i] ? IM_COL32(45, 30, 50, 255) : IM_COL32(g8, g8, g8, 255);
+            const float lvl = std::clamp(in_v[i], 0.0f, 1.0f) * 255.0f;
+            const ImU32 bg = padded[i] ? IM_COL32(45, 30, 50, 255)
+                                       : IM_COL32(static_cast<int>(lvl * tint.x), static_cast<int>(lvl * tint.y),
+                                                  static_cast<int>(lvl * tint.z), 255);
             dl->AddRectFilled(a, {a.x + cell, a.y + cell}, bg);
             if (padded[i]) dl->AddLine(a, {a.x + cell, a.y + cell}, IM_COL32(120, 90, 130, 255));
             cell_text(dl, a, cell, bg, in_v[i]);
@@ -277,12 +297,16 @@ void Conv2dView::draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t
                     g == 0 ? 2.0f : 1.0f);
     // The sum written with the shared per-output formula; the reference value beside it is what
     // cpu-scalar wrote to the output, so the two agreeing is itself a check.
-    const float sum = hd::conv2d_point(run.input.ptr(), filt, 1, d.height, d.width, R, d.pad(), d.stride, p, q);
-    const float ref = run.reference_output.data[static_cast<std::size_t>(p * d.out_width() + q)];
+    const float sum = hd::conv2d_point(input, filt, 1, d.height, d.width, R, d.pad(), d.stride, p, q);
+    const float ref = output[p * d.out_width() + q];
     ImGui::SetCursorScreenPos({o.x, top + grid + 4});
     ImGui::Text("sum of the %lld products = %.4f", static_cast<long long>(R * R), sum);
-    ImGui::TextColored(kAccentColour, "-> output[%lld][%lld] = %.4f", static_cast<long long>(p),
-                       static_cast<long long>(q), ref);
+    if (rgb)
+        ImGui::TextColored(kAccentColour, "-> output %s[%lld][%lld] = %.4f", kChannelNames[n],
+                           static_cast<long long>(p), static_cast<long long>(q), ref);
+    else
+        ImGui::TextColored(kAccentColour, "-> output[%lld][%lld] = %.4f", static_cast<long long>(p),
+                           static_cast<long long>(q), ref);
     hover_tip(
         "The value cpu-scalar stored at this output position in the real run. No other output position "
         "was needed to compute it.");
@@ -303,8 +327,13 @@ void Conv2dView::draw_sliding_panel() {
     const float zoom_w = std::floor(avail.x * 0.40f);
     const float pic_w = std::floor((avail.x - zoom_w - 2 * st.ItemSpacing.x) / 2.0f);
 
+    const bool rgb = per_channel_result();
+    const int64_t n = position_channel();
     ImGui::BeginGroup();
-    ImGui::Text("input %lld x %lld", static_cast<long long>(d.height), static_cast<long long>(d.width));
+    if (rgb)
+        ImGui::Text("input R, G, B %lld x %lld", static_cast<long long>(d.height), static_cast<long long>(d.width));
+    else
+        ImGui::Text("input %lld x %lld", static_cast<long long>(d.height), static_cast<long long>(d.width));
     draw_input_with_window(run, p, q, {pic_w, h});
     ImGui::EndGroup();
     ImGui::SameLine();
@@ -316,39 +345,54 @@ void Conv2dView::draw_sliding_panel() {
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::Text("output %lld x %lld", static_cast<long long>(d.out_height()), static_cast<long long>(d.out_width()));
+    if (rgb)
+        ImGui::Text("output %s %lld x %lld", kChannelNames[n], static_cast<long long>(d.out_height()),
+                    static_cast<long long>(d.out_width()));
+    else
+        ImGui::Text("output %lld x %lld", static_cast<long long>(d.out_height()),
+                    static_cast<long long>(d.out_width()));
     draw_output_filling(run, p, q, {pic_w, h});
     ImGui::EndGroup();
 
+    const std::string where = core::format_count(static_cast<int64_t>(position_) + 1) + " of " +
+                              core::format_count(positions());
+    if (rgb) {
+        ImGui::TextColored(channel_tint(n), "Position %s: channel %s, %lld of 3.", where.c_str(), kChannelNames[n],
+                           static_cast<long long>(n + 1));
+        ImGui::SameLine();
+    }
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-    ImGui::TextWrapped(
-        "Position %s of %s. Each position reads only the %lldx%lld input values under the window and writes only "
-        "its own output pixel: none waits for another. Cross-correlation, as in CNNs: the filter is not flipped.",
-        core::format_count(static_cast<int64_t>(position_) + 1).c_str(), core::format_count(positions()).c_str(),
-        static_cast<long long>(d.kernel), static_cast<long long>(d.kernel));
+    if (rgb)
+        ImGui::TextWrapped(
+            "The same %lldx%lld filter visits every position of the R plane, then of G, then of B: each plane is "
+            "filtered on its own. Each position reads only the values under its window and writes only its own "
+            "output pixel: none waits for another.",
+            static_cast<long long>(d.kernel), static_cast<long long>(d.kernel));
+    else
+        ImGui::TextWrapped(
+            "Position %s. Each position reads only the %lldx%lld input values under the window and writes only "
+            "its own output pixel: none waits for another. Cross-correlation, as in CNNs: the filter is not "
+            "flipped.",
+            where.c_str(), static_cast<long long>(d.kernel), static_cast<long long>(d.kernel));
     ImGui::PopStyleColor();
 }
 
 // [SECTION] all at once
 
-void Conv2dView::draw_block_waves(const core::Conv2dRun& run, const BlockSchedule& s, ImVec2 box) {
-    const core::Conv2dDesc& d = run.desc;
-    const float P = static_cast<float>(d.out_height()), Q = static_cast<float>(d.out_width());
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    const ImVec2 sz = fit(Q, P, box);
-    if (sz.x <= 0 || !output_tex_ || s.blocks == 0) return;
-    image_at(output_tex_->rgba_texture(), o, sz);
+void Conv2dView::draw_block_plane(const BlockSchedule& s, GLuint texture, ImVec2 o, ImVec2 sz, int64_t first_block,
+                                  int64_t done, int64_t now_end) {
+    const float Q = static_cast<float>(result_->run.desc.out_width());
+    image_at(texture, o, sz);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float px = sz.x / Q;  // screen pixels per output pixel
     const float bw = px * BlockSchedule::kTile;
-    // One wave per 0.9 s, then a pause with everything done, then again.
-    const int64_t phases = s.waves + 2;
-    const int64_t phase = static_cast<int64_t>(anim_time_ / 0.9f) % phases;
-    const int64_t done = std::min(phase, s.waves) * s.wave;  // blocks finished before this wave
-    const int64_t now_end = phase < s.waves ? std::min(done + s.wave, s.blocks) : done;
+    const int64_t per_plane = s.blocks_x * s.blocks_y;
     // A linear range of block indices [a, b) as at most three rectangles (partial row, full rows,
-    // partial row), so a 16,384-block grid costs a few draw calls, not thousands.
+    // partial row), so a 16,384-block grid costs a few draw calls, not thousands. Indices are the
+    // grid's (x fastest, then y, then the plane z), clipped to this plane.
     auto fill = [&](int64_t a, int64_t b, ImU32 col) {
+        a = std::clamp<int64_t>(a - first_block, 0, per_plane);
+        b = std::clamp<int64_t>(b - first_block, 0, per_plane);
         if (b <= a) return;
         auto rect = [&](int64_t row, int64_t c0, int64_t c1, int64_t rows) {
             ImVec2 p0{o.x + static_cast<float>(c0) * bw, o.y + static_cast<float>(row) * bw};
@@ -382,12 +426,70 @@ void Conv2dView::draw_block_waves(const core::Conv2dRun& run, const BlockSchedul
         }
     }
     dl->AddRect(o, {o.x + sz.x, o.y + sz.y}, IM_COL32(120, 120, 130, 255));
-    ImGui::SetCursorScreenPos(o);
-    ImGui::InvisibleButton("##blocks", {std::max(sz.x, 1.0f), std::max(sz.y, 1.0f)});
-    hover_tip(
-        "Each square is one thread block of 16 x 16 threads; each thread computes one output pixel. Green: "
-        "the blocks running in this wave; dark: waiting for a free SM; clear: done.");
+}
+
+void Conv2dView::draw_block_waves(const core::Conv2dRun& run, const BlockSchedule& s, ImVec2 box) {
+    const core::Conv2dDesc& d = run.desc;
+    const float P = static_cast<float>(d.out_height()), Q = static_cast<float>(d.out_width());
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    if (!output_tex_ || s.blocks == 0) return;
+    // Per channel the grid's z covers the three planes: draw each with its share of the blocks.
+    struct Plane {
+        GLuint texture;
+        int64_t first_block;
+        const char* label;
+    };
+    std::vector<Plane> planes;
+    const int64_t per_plane = s.blocks_x * s.blocks_y;
+    if (per_channel_result()) {
+        for (int64_t n = 0; n < 3; ++n)
+            if (plane_out_tex_[n]) planes.push_back({plane_out_tex_[n]->rgba_texture(), n * d.filters * per_plane,
+                                                     kChannelNames[n]});
+    }
+    if (planes.empty()) planes.push_back({output_tex_->rgba_texture(), 0, nullptr});
+    // The arrangement (columns x rows) that gives each plane the most room.
+    const float gap = ImGui::GetFontSize() * 0.5f;
+    const int64_t count = static_cast<int64_t>(planes.size());
+    ImVec2 sz{0, 0};
+    int64_t cols = 1;
+    for (int64_t c = 1; c <= count; ++c) {
+        const int64_t rows = (count + c - 1) / c;
+        const ImVec2 cell{(box.x - gap * static_cast<float>(c - 1)) / static_cast<float>(c),
+                          (box.y - gap * static_cast<float>(rows - 1)) / static_cast<float>(rows)};
+        const ImVec2 f = fit(Q, P, cell);
+        if (f.x > sz.x) {
+            sz = f;
+            cols = c;
+        }
+    }
+    if (sz.x <= 0) return;
+    // One wave per 0.9 s, then a pause with everything done, then again.
+    const int64_t phases = s.waves + 2;
+    const int64_t phase = static_cast<int64_t>(anim_time_ / 0.9f) % phases;
+    const int64_t done = std::min(phase, s.waves) * s.wave;  // blocks finished before this wave
+    const int64_t now_end = phase < s.waves ? std::min(done + s.wave, s.blocks) : done;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
+    ImVec2 extent{0, 0};
+    for (int64_t i = 0; i < count; ++i) {
+        const ImVec2 at{o.x + static_cast<float>(i % cols) * (sz.x + gap),
+                        o.y + static_cast<float>(i / cols) * (sz.y + gap)};
+        draw_block_plane(s, planes[i].texture, at, sz, planes[i].first_block, done, now_end);
+        if (planes[i].label) {
+            const ImVec2 ls = ImGui::CalcTextSize(planes[i].label);
+            const ImVec2 a{at.x + sz.x - ls.x - 8, at.y + 4};
+            dl->AddRectFilled({a.x - 3, a.y - 1}, {a.x + ls.x + 3, a.y + fs + 1}, IM_COL32(20, 22, 26, 220));
+            dl->AddText(a, ImGui::ColorConvertFloat4ToU32(channel_tint(i)), planes[i].label);
+        }
+        extent = {std::max(extent.x, at.x + sz.x - o.x), std::max(extent.y, at.y + sz.y - o.y)};
+    }
+    ImGui::SetCursorScreenPos(o);
+    ImGui::InvisibleButton("##blocks", {std::max(extent.x, 1.0f), std::max(extent.y, 1.0f)});
+    hover_tip(count > 1 ? "Each square is one thread block of 16 x 16 threads; each thread computes one output pixel. "
+                          "The grid has one layer of blocks per colour plane (R, G, B), run one after another as "
+                          "SMs free up. Green: the blocks running in this wave; dark: waiting; clear: done."
+                        : "Each square is one thread block of 16 x 16 threads; each thread computes one output pixel. "
+                          "Green: the blocks running in this wave; dark: waiting for a free SM; clear: done.");
     const std::string wave = phase < s.waves ? "wave " + std::to_string(phase + 1) + " of " + std::to_string(s.waves)
                                              : "all " + std::to_string(s.waves) + " wave(s) done";
     dl->AddRectFilled({o.x + 4, o.y + 4}, {o.x + 8 + ImGui::CalcTextSize(wave.c_str()).x, o.y + 6 + fs},
@@ -399,7 +501,7 @@ void Conv2dView::draw_all_at_once_panel() {
     if (!draw_result_note(false)) return;
     const core::Conv2dRun& run = result_->run;
     const core::Conv2dDesc& d = run.desc;
-    const BlockSchedule s = block_schedule(d.out_height(), d.out_width());
+    const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float text_w = std::floor(avail.x * 0.46f);
     const float pic_w = avail.x - text_w - ImGui::GetStyle().ItemSpacing.x;
@@ -410,13 +512,25 @@ void Conv2dView::draw_all_at_once_panel() {
     ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + text_w);
-    ImGui::Text("Output %lld x %lld = %s pixels, one thread each.", static_cast<long long>(d.out_height()),
-                static_cast<long long>(d.out_width()), core::format_count(d.out_height() * d.out_width()).c_str());
-    ImGui::TextWrapped(
-        "The tiled CUDA kernel groups them into %lld x %lld = %s blocks of 16 x 16 = 256 threads "
-        "(%s threads in all).",
-        static_cast<long long>(s.blocks_x), static_cast<long long>(s.blocks_y), core::format_count(s.blocks).c_str(),
-        core::format_count(s.threads).c_str());
+    if (s.planes > 1) {
+        ImGui::TextWrapped("Output %lld planes of %lld x %lld = %s pixels, one thread each.",
+                           static_cast<long long>(s.planes), static_cast<long long>(d.out_height()),
+                           static_cast<long long>(d.out_width()),
+                           core::format_count(s.planes * d.out_height() * d.out_width()).c_str());
+        ImGui::TextWrapped(
+            "The tiled CUDA kernel groups them into %lld x %lld blocks per plane x %lld planes = %s blocks of "
+            "16 x 16 = 256 threads (%s threads in all).",
+            static_cast<long long>(s.blocks_x), static_cast<long long>(s.blocks_y), static_cast<long long>(s.planes),
+            core::format_count(s.blocks).c_str(), core::format_count(s.threads).c_str());
+    } else {
+        ImGui::Text("Output %lld x %lld = %s pixels, one thread each.", static_cast<long long>(d.out_height()),
+                    static_cast<long long>(d.out_width()), core::format_count(d.out_height() * d.out_width()).c_str());
+        ImGui::TextWrapped(
+            "The tiled CUDA kernel groups them into %lld x %lld = %s blocks of 16 x 16 = 256 threads "
+            "(%s threads in all).",
+            static_cast<long long>(s.blocks_x), static_cast<long long>(s.blocks_y),
+            core::format_count(s.blocks).c_str(), core::format_count(s.threads).c_str());
+    }
     ImGui::Spacing();
     if (s.example) {
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "No GPU on this machine.");

@@ -149,12 +149,23 @@ void Conv2dView::draw_controls() {
         if (ImGui::SliderInt("R = S", &ks, 1, 7, "%d", ImGuiSliderFlags_AlwaysClamp)) params_.kernel = ks | 1;
         hover_tip("Filter size of the layer (odd).");
     } else {
+        int input_mode = params_.per_channel ? 1 : 0;
+        if (ImGui::Combo("input", &input_mode,
+                         "grayscale\0"
+                         "per channel (R, G, B)\0"))
+            params_.per_channel = input_mode == 1;
+        hover_tip(
+            "Grayscale: the picture's brightness, one plane. Per channel: the colour picture as three planes R, G "
+            "and B, and the same filter runs over each plane on its own (a depthwise convolution: every backend "
+            "gets N=3 pictures of C=1 channel). A CNN layer does NOT do this: each of its filters sums over all "
+            "input channels (tick 'CNN layer' and look at the Channels tab).");
         draw_filter_controls();
         if (ImGui::RadioButton("built-in image", !use_file_)) use_file_ = false;
         hover_tip("A photo-like test picture: gradients, discs, edges, stripes and fine texture.");
         ImGui::SameLine();
         if (ImGui::RadioButton("picture file", use_file_)) use_file_ = true;
-        hover_tip("Any PNG or JPG, converted to gray. You can also drop a file on the window.");
+        hover_tip("Any PNG or JPG, converted to gray (or split into R, G, B per channel). You can also drop a file "
+                  "on the window.");
         if (use_file_) {
             ImGui::InputText("path", path_buf_, sizeof path_buf_);
             ImGui::SameLine();
@@ -199,8 +210,8 @@ void Conv2dView::draw_predict() {
         return;
     }
     const core::Conv2dDesc& d = result_->run.desc;
-    const int64_t outputs = d.out_height() * d.out_width();
-    const BlockSchedule s = block_schedule(d.out_height(), d.out_width());
+    const int64_t outputs = d.batch * d.filters * d.out_height() * d.out_width();
+    const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters);
     ImGui::TextWrapped(
         "All %s of them: each output pixel reads only the input under its own window and writes only "
         "itself, so none waits for another. A GPU runs them as %s threads in %s blocks, %s blocks at "
@@ -277,12 +288,17 @@ void Conv2dView::draw_timing() {
     }
     const core::Conv2dRun& run = m->run;
     ImGui::TextColored(kAccentColour, "%s",
-                       run.params.layer_mode ? "CNN layer" : ("filter " + run.params.filter).c_str());
+                       run.params.layer_mode    ? "CNN layer"
+                       : run.params.per_channel ? ("filter " + run.params.filter + ", per channel (R, G, B)").c_str()
+                                                : ("filter " + run.params.filter).c_str());
     ImGui::SameLine();
     ImGui::TextColored(kMutedColour, "%s, %.2f MFLOP per run", run.desc.to_string().c_str(), run.desc.flops() / 1e6);
     if (m->run.params.layer_mode != params_.layer_mode)
         ImGui::TextColored(kAccentColour, "Showing the last %s run; press Run for the new mode.",
                            m->run.params.layer_mode ? "CNN-layer" : "single-channel");
+    else if (!params_.layer_mode && m->run.params.per_channel != params_.per_channel)
+        ImGui::TextColored(kAccentColour, "Showing the last %s run; press Run for the new input.",
+                           m->run.params.per_channel ? "per-channel" : "grayscale");
     draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
     if (other_) draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
     ImGui::Spacing();

@@ -1,8 +1,11 @@
 // The convolution canvas's last two tabs. "Channels" shows a CNN layer honestly: every input
 // channel, the filter bank (K filters, each C x R x S, one small weight grid per channel) and
 // every output feature map as small multiples, so the channel sum is on screen rather than hidden.
-// "Pooling" shows the single-channel output before and after 2x2 max pooling with both sizes, and
-// one 4x4 patch of real output values next to the 2x2 values pooling keeps.
+// For a per-channel picture it shows instead what that mode computes: the R, G and B planes, the
+// one filter, each plane's own output and the three recombined into a colour picture.
+// "Pooling" shows the single-channel output (per channel: the current plane's) before and after
+// 2x2 max pooling with both sizes, and one 4x4 patch of real output values next to the 2x2 values
+// pooling keeps.
 // Checked by eye in the screenshots (/tmp/conv_channels.png).
 #include <algorithm>
 #include <cmath>
@@ -41,9 +44,92 @@ void tile(TensorTexture* t, float side, const char* label) {
     ImGui::EndGroup();
 }
 
+
+// A picture of w x h fitted into a square of `side` (aspect kept), with a label under it.
+void picture_tile(GLuint id, float w, float h, float side, const char* label, ImVec4 label_colour) {
+    ImGui::BeginGroup();
+    const float s = side / std::max({w, h, 1.0f});
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    if (id != 0)
+        ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(id)), {w * s, h * s});
+    else
+        ImGui::Dummy({w * s, h * s});
+    ImGui::SetCursorScreenPos({at.x, at.y + h * s + ImGui::GetStyle().ItemSpacing.y});
+    ImGui::TextColored(label_colour, "%s", label);
+    ImGui::EndGroup();
+}
+
 }  // namespace
 
+void Conv2dView::draw_colour_planes_panel() {
+    const core::Conv2dRun& run = result_->run;
+    const core::Conv2dDesc& d = run.desc;
+    const float lh = ImGui::GetTextLineHeightWithSpacing();
+    const float fs = ImGui::GetFontSize();
+    const ImGuiStyle& st = ImGui::GetStyle();
+    ImGui::TextWrapped(
+        "A colour picture is three pictures, the R, G and B planes. Each plane is filtered on its own with the "
+        "same weights: N=3, C=1 in N,C,H,W terms. A CNN layer instead sums over all its input channels "
+        "(tick 'CNN layer').");
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float foot = lh * 1.2f;
+    const float gap = std::floor(fs * 0.8f);
+    const float W = static_cast<float>(d.width), H = static_cast<float>(d.height);
+    const float QW = static_cast<float>(d.out_width()), PH = static_cast<float>(d.out_height());
+    // The filter at the left, then two rows of four: the input planes and the colour input above,
+    // each plane's output and the colour output below; a column per plane.
+    const float filter_w = std::floor(std::min(avail.x * 0.15f, fs * 9.0f));
+    const float side = std::max(
+        8.0f, std::floor(std::min((avail.y - foot - 2.0f * lh - gap) / 2.0f,
+                                  (avail.x - filter_w - 5.0f * gap) / 4.0f)));
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + filter_w);
+    ImGui::TextColored(kMutedColour, "the same filter (%s) on each plane", run.params.filter.c_str());
+    ImGui::PopTextWrapPos();
+    draw_filter_grid(run.filters, d.kernel, filter_w);
+    ImGui::EndGroup();
+
+    const float x0 = o.x + filter_w + gap * 2.0f;
+    const float row_h = side + lh + gap;
+    auto cell = [&](int col, int row, GLuint id, float w, float h, const char* label, ImVec4 colour) {
+        ImGui::SetCursorScreenPos({x0 + static_cast<float>(col) * (side + gap), o.y + static_cast<float>(row) * row_h});
+        picture_tile(id, w, h, side, label, colour);
+    };
+    for (int64_t n = 0; n < 3; ++n) {
+        char in_label[32], out_label[32];
+        std::snprintf(in_label, sizeof in_label, "%s plane (n = %lld)", kChannelNames[n], static_cast<long long>(n));
+        std::snprintf(out_label, sizeof out_label, "%s filtered", kChannelNames[n]);
+        const int col = static_cast<int>(n);
+        cell(col, 0, plane_in_tex_[n].id(), W, H, in_label, channel_tint(n));
+        cell(col, 1, plane_out_tex_[n] ? plane_out_tex_[n]->rgba_texture() : 0, QW, PH, out_label, channel_tint(n));
+        hover_tip("This plane's output in the diverging map (blue below zero, white at zero, red above); one range "
+                  "for all three planes, so they compare.");
+    }
+    cell(3, 0, input_tex_.id(), W, H, "colour input: R, G, B together", kMutedColour);
+    cell(3, 1, recombined_tex_.id(), QW, PH, "colour output: the 3 planes as R, G, B", kMutedColour);
+    hover_tip(recombined_note_.c_str());
+    // Arrows from each input plane down to its output: the filter applied to that plane alone.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (int col = 0; col < 4; ++col) {
+        const float cx = x0 + static_cast<float>(col) * (side + gap) + side * 0.5f;
+        const float y1 = o.y + side + lh - st.ItemSpacing.y, y2 = o.y + row_h;
+        if (y2 - y1 < 4.0f) continue;
+        dl->AddLine({cx, y1}, {cx, y2 - 1}, IM_COL32(200, 200, 205, 160), 1.5f);
+    }
+    ImGui::SetCursorScreenPos({o.x, o.y + 2.0f * row_h});
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    ImGui::TextWrapped("Colour output: %s.", recombined_note_.c_str());
+    ImGui::PopStyleColor();
+}
+
 void Conv2dView::draw_channels_panel() {
+    // A per-channel picture result is shown as what it is: three planes, one filter.
+    if (!params_.layer_mode && per_channel_result()) {
+        draw_colour_planes_panel();
+        return;
+    }
     if (!draw_result_note(true)) {
         ImGui::BeginDisabled(host_.jobs->busy());
         if (ImGui::Button("Run a CNN layer (C=3, K=4)")) {
@@ -168,8 +254,14 @@ void Conv2dView::draw_pooling_panel() {
     const float side = std::floor(std::min(h, (avail.x - patch_w) * 0.5f - ImGui::GetStyle().ItemSpacing.x * 2));
     const float half = std::floor(side * 0.5f);
 
+    // Per channel the pictures and numbers are the sliding window's current plane.
+    const bool rgb = per_channel_result();
+    const int64_t n = position_channel();
+    // Each plane is pooled on its own; the one shown is the sliding window's current plane.
+    const std::string plane_label = rgb ? std::string(" (") + kChannelNames[n] + " plane)" : std::string();
     ImGui::BeginGroup();
-    ImGui::Text("before: %lld x %lld", static_cast<long long>(d.out_height()), static_cast<long long>(d.out_width()));
+    ImGui::Text("before%s: %lld x %lld", plane_label.c_str(), static_cast<long long>(d.out_height()),
+                static_cast<long long>(d.out_width()));
     if (output_tex_)
         ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(output_tex_->rgba_texture())), {side, side});
     ImGui::EndGroup();
@@ -188,7 +280,7 @@ void Conv2dView::draw_pooling_panel() {
     int64_t p = 0, q = 0;
     position_pq(p, q);
     const int64_t P = d.out_height(), Q = d.out_width();
-    const float* out = run.reference_output.ptr();
+    const float* out = run.reference_output.ptr() + n * d.filters * d.out_height() * d.out_width();
     float range = 1e-6f;
     int64_t peak = 0;
     for (int64_t i = 0; i < P * Q; ++i)
@@ -208,8 +300,9 @@ void Conv2dView::draw_pooling_panel() {
     for (int64_t y = y0; y < std::min(y0 + 4, P); ++y)
         for (int64_t x = x0; x < std::min(x0 + 4, Q); ++x) patch_max = std::max(patch_max, std::fabs(out[y * Q + x]));
     if (patch_max < 0.1f * range) origin(peak / Q - 1, peak % Q - 1, y0, x0);
-    ImGui::Text("output[%lld..%lld][%lld..%lld]", static_cast<long long>(y0), static_cast<long long>(y0 + 3),
-                static_cast<long long>(x0), static_cast<long long>(x0 + 3));
+    ImGui::Text("output%s%s[%lld..%lld][%lld..%lld]", rgb ? " " : "", rgb ? kChannelNames[n] : "",
+                static_cast<long long>(y0), static_cast<long long>(y0 + 3), static_cast<long long>(x0),
+                static_cast<long long>(x0 + 3));
     const float cell = std::floor(std::min((patch_w - 16) / 7.0f, (h - lh * 2) / 4.0f));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 o = ImGui::GetCursorScreenPos();

@@ -71,11 +71,77 @@ std::string to_lower(std::string s) {
 
 // [SECTION] inputs and filters
 
-Tensor make_test_image(int64_t height, int64_t width) {
+namespace {
+
+// The regions of the built-in scene: the grayscale picture uses only the brightness, the colour
+// picture tints each region so the three planes differ from one another.
+enum class SceneRegion { Sky, BrightDisc, DarkDisc, Rectangle, Stripes, CheckerOn, CheckerOff };
+
+struct SceneSample {
+    double value = 0.0;  // brightness before the film grain
+    SceneRegion region = SceneRegion::Sky;
+};
+
+void check_test_image_size(int64_t height, int64_t width) {
     if (height < 1 || width < 1) {
         throw InputError("the test image must be at least 1x1 (got " + std::to_string(height) + "x" +
                          std::to_string(width) + ")");
     }
+}
+
+// One pixel of the scene at integer position (x, y) and centre-of-pixel coordinates (u, v) in [0, 1].
+SceneSample scene_at(int64_t x, int64_t y, double u, double v, double aspect) {
+    // Sky-like gradient: something for the box and Gaussian filters to leave alone.
+    SceneSample s{0.2 + 0.45 * (0.65 * u + 0.35 * (1.0 - v)), SceneRegion::Sky};
+    // A shaded bright disc (smooth edges for blur, a rim for Sobel).
+    const double dx1 = (u - 0.3) * aspect, dy1 = v - 0.38;
+    const double d1 = std::sqrt(dx1 * dx1 + dy1 * dy1);
+    if (d1 < 0.2) s = {0.95 - 0.35 * d1 / 0.2 * (0.5 + 0.5 * (dx1 + dy1) / 0.4), SceneRegion::BrightDisc};
+    // A dark disc with a hard edge (Laplacian and sharpen light up its outline).
+    const double dx2 = (u - 0.72) * aspect, dy2 = v - 0.68;
+    if (dx2 * dx2 + dy2 * dy2 < 0.13 * 0.13) s = {0.08, SceneRegion::DarkDisc};
+    // A flat rectangle: vertical edges for Sobel-x, horizontal ones for Sobel-y.
+    if (u > 0.55 && u < 0.92 && v > 0.1 && v < 0.34) s = {0.78, SceneRegion::Rectangle};
+    // Fine stripes (period 6 pixels) and a checkerboard: detail that blurs away.
+    if (u > 0.05 && u < 0.45 && v > 0.66 && v < 0.94) {
+        s = {0.5 + 0.4 * std::sin(2.0 * M_PI * static_cast<double>(x + y / 2) / 6.0), SceneRegion::Stripes};
+    }
+    if (u > 0.52 && u < 0.6 && v > 0.45 && v < 0.95) {
+        s = ((x / 4 + y / 4) % 2) ? SceneSample{0.85, SceneRegion::CheckerOn}
+                                  : SceneSample{0.2, SceneRegion::CheckerOff};
+    }
+    return s;
+}
+
+// Film-grain texture so flat areas are not perfectly flat.
+double grain_at(int64_t x, int64_t y) {
+    return 0.05 * (hash_unit(static_cast<uint32_t>(x), static_cast<uint32_t>(y)) - 0.5);
+}
+
+// Red, green and blue factors for a region: each plane of the colour scene is the brightness
+// times its factor, so edges sit in the same places in all three planes but with different
+// strengths (the Channels tab shows a sobel edge strong in one plane and faint in another).
+struct Tint {
+    double r, g, b;
+};
+
+Tint tint_of(SceneRegion region) {
+    switch (region) {
+        case SceneRegion::Sky: return {0.55, 0.85, 1.35};         // bluish sky
+        case SceneRegion::BrightDisc: return {1.05, 0.85, 0.35};  // warm sun
+        case SceneRegion::DarkDisc: return {1.6, 0.8, 1.2};       // dark plum
+        case SceneRegion::Rectangle: return {0.35, 1.15, 0.4};    // green field
+        case SceneRegion::Stripes: return {1.15, 0.3, 1.0};       // magenta stripes
+        case SceneRegion::CheckerOn: return {1.1, 1.05, 0.25};    // yellow squares
+        case SceneRegion::CheckerOff: return {0.4, 0.6, 1.6};     // deep blue squares
+    }
+    return {1.0, 1.0, 1.0};
+}
+
+}  // namespace
+
+Tensor make_test_image(int64_t height, int64_t width) {
+    check_test_image_size(height, width);
     Tensor t = Tensor::zeros({height, width});
     const double inv_w = 1.0 / static_cast<double>(width), inv_h = 1.0 / static_cast<double>(height);
     const double aspect = static_cast<double>(width) / static_cast<double>(height);
@@ -84,25 +150,30 @@ Tensor make_test_image(int64_t height, int64_t width) {
         float* row = t.ptr() + y * width;
         for (int64_t x = 0; x < width; ++x) {
             const double u = (static_cast<double>(x) + 0.5) * inv_w;
-            // Sky-like gradient: something for the box and Gaussian filters to leave alone.
-            double value = 0.2 + 0.45 * (0.65 * u + 0.35 * (1.0 - v));
-            // A shaded bright disc (smooth edges for blur, a rim for Sobel).
-            const double dx1 = (u - 0.3) * aspect, dy1 = v - 0.38;
-            const double d1 = std::sqrt(dx1 * dx1 + dy1 * dy1);
-            if (d1 < 0.2) value = 0.95 - 0.35 * d1 / 0.2 * (0.5 + 0.5 * (dx1 + dy1) / 0.4);
-            // A dark disc with a hard edge (Laplacian and sharpen light up its outline).
-            const double dx2 = (u - 0.72) * aspect, dy2 = v - 0.68;
-            if (dx2 * dx2 + dy2 * dy2 < 0.13 * 0.13) value = 0.08;
-            // A flat rectangle: vertical edges for Sobel-x, horizontal ones for Sobel-y.
-            if (u > 0.55 && u < 0.92 && v > 0.1 && v < 0.34) value = 0.78;
-            // Fine stripes (period 6 pixels) and a checkerboard: detail that blurs away.
-            if (u > 0.05 && u < 0.45 && v > 0.66 && v < 0.94) {
-                value = 0.5 + 0.4 * std::sin(2.0 * M_PI * static_cast<double>(x + y / 2) / 6.0);
-            }
-            if (u > 0.52 && u < 0.6 && v > 0.45 && v < 0.95) value = ((x / 4 + y / 4) % 2) ? 0.85 : 0.2;
-            // Film-grain texture so flat areas are not perfectly flat.
-            value += 0.05 * (hash_unit(static_cast<uint32_t>(x), static_cast<uint32_t>(y)) - 0.5);
+            const double value = scene_at(x, y, u, v, aspect).value + grain_at(x, y);
             row[x] = static_cast<float>(std::clamp(value, 0.0, 1.0));
+        }
+    }
+    return t;
+}
+
+Tensor make_test_image_rgb(int64_t height, int64_t width) {
+    check_test_image_size(height, width);
+    Tensor t = Tensor::zeros({3, height, width});
+    const double inv_w = 1.0 / static_cast<double>(width), inv_h = 1.0 / static_cast<double>(height);
+    const double aspect = static_cast<double>(width) / static_cast<double>(height);
+    const int64_t plane = height * width;
+    for (int64_t y = 0; y < height; ++y) {
+        const double v = (static_cast<double>(y) + 0.5) * inv_h;
+        for (int64_t x = 0; x < width; ++x) {
+            const double u = (static_cast<double>(x) + 0.5) * inv_w;
+            const SceneSample s = scene_at(x, y, u, v, aspect);
+            const Tint tint = tint_of(s.region);
+            const double grain = grain_at(x, y);
+            float* px = t.ptr() + y * width + x;
+            px[0] = static_cast<float>(std::clamp(s.value * tint.r + grain, 0.0, 1.0));
+            px[plane] = static_cast<float>(std::clamp(s.value * tint.g + grain, 0.0, 1.0));
+            px[2 * plane] = static_cast<float>(std::clamp(s.value * tint.b + grain, 0.0, 1.0));
         }
     }
     return t;
@@ -222,6 +293,7 @@ Conv2dParams conv2d_params_from(const std::map<std::string, ParamValue>& params,
     base.image_path = param_string(params, "image", base.image_path);
     base.height = param_int(params, "height", base.height);
     base.width = param_int(params, "width", base.width);
+    base.per_channel = param_bool(params, "per_channel", base.per_channel);
     base.layer_mode = param_bool(params, "layer_mode", base.layer_mode);
     base.batch = param_int(params, "batch", base.batch);
     base.channels = param_int(params, "channels", base.channels);
@@ -259,7 +331,7 @@ std::string prepare_inputs(const Conv2dParams& p, Conv2dRun& run) {
         run.filters = make_random_tensor({d.filters, d.channels, d.kernel, d.kernel}, p.seed + 1000u);
         return "";
     }
-    // Image mode: one grayscale channel, one or more filters.
+    // Image mode: one grayscale channel (or three colour planes, see below), one or more filters.
     if (p.filter == "custom") {
         if (!p.filter_path.empty()) {
             run.filters = load_filter_file(p.filter_path);
@@ -284,19 +356,22 @@ std::string prepare_inputs(const Conv2dParams& p, Conv2dRun& run) {
     if (d.channels != 1) {
         return "the filter has " + std::to_string(d.channels) + " input channels but a picture has 1";
     }
+    // Per channel: the colour picture's three planes become a batch of three one-channel
+    // pictures (N=3, C=1), so every backend applies the same filter to each plane on its own.
+    d.batch = p.per_channel ? 3 : 1;
     if (!p.image_path.empty()) {
-        Tensor img = load_image_gray(p.image_path);
-        d.height = img.shape[0];
-        d.width = img.shape[1];
+        Tensor img = p.per_channel ? load_image_rgb(p.image_path) : load_image_gray(p.image_path);
+        d.height = img.shape[img.shape.size() - 2];
+        d.width = img.shape[img.shape.size() - 1];
         if (std::string why = refuse_if_too_big(); !why.empty()) return why;
         run.input = std::move(img);
     } else {
         d.height = p.height;
         d.width = p.width;
         if (std::string why = refuse_if_too_big(); !why.empty()) return why;
-        run.input = make_test_image(d.height, d.width);
+        run.input = p.per_channel ? make_test_image_rgb(d.height, d.width) : make_test_image(d.height, d.width);
     }
-    run.input.shape = {1, 1, d.height, d.width};
+    run.input.shape = {d.batch, 1, d.height, d.width};
     return "";
 }
 

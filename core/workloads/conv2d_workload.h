@@ -20,6 +20,9 @@ namespace gpulab::core {
 // A deterministic photo-like grayscale image in [0, 1], shape (H, W): smooth gradients, discs,
 // edges, stripes and fine texture, so every filter has something to show.
 Tensor make_test_image(int64_t height, int64_t width);
+// The same scene in colour, shape (3, H, W), planes R, G, B in [0, 1]: a bluish sky, a warm disc,
+// a green rectangle, magenta stripes, a yellow and blue checkerboard. Deterministic.
+Tensor make_test_image_rgb(int64_t height, int64_t width);
 
 // Named filters: identity, box, gaussian, sharpen, sobel-x, sobel-y, laplacian, emboss.
 // `kernel` is the size for box / gaussian (odd, 3..7); the others are 3x3. Shape (1, 1, R, S).
@@ -49,6 +52,9 @@ struct Conv2dParams {
     int64_t stride = 1;
     std::string image_path;          // empty: the built-in test image of size height x width
     int64_t height = 512, width = 512;
+    // The picture as three colour channels R, G, B, the filter applied to each on its own: the
+    // input is (N=3, C=1, H, W), a depthwise convolution. Image mode only; the filter has C=1.
+    bool per_channel = false;
     // CNN-layer mode: random C-channel input and K random filters (ignores filter / image)
     bool layer_mode = false;
     int64_t batch = 1, channels = 3, filters = 4;
@@ -76,7 +82,7 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
 Tolerance conv2d_tolerance(const Conv2dDesc& desc, const Tensor& input, const Tensor& filters);
 
 // Applies a lesson step's parameters (filter, kernel, padding, stride, image, height, width,
-// layer_mode, batch, channels, filters) on top of `base`.
+// per_channel, layer_mode, batch, channels, filters) on top of `base`.
 Conv2dParams conv2d_params_from(const std::map<std::string, ParamValue>& params, Conv2dParams base);
 
 }  // namespace gpulab::core
