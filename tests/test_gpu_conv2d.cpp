@@ -33,6 +33,7 @@
 #include "gpu_backends.h"
 #include "gpu_test_support.h"
 #include "tensor.h"
+#include "workloads/conv2d_workload.h"
 
 using namespace gpulab;
 using testing::find_backend;
@@ -184,6 +185,36 @@ TEST_SUITE("gpu") {
         const std::string impl = b->conv2d_implementation(make_desc(1, 1, 33, 65, 1, 3, core::Padding::Zero, 1));
         CHECK(impl.find("CUDNN_CONVOLUTION_FWD_ALGO_") == 0);
         std::cout << "cudnn conv2d 33x65 3x3: " << impl << "\n";
+    }
+
+    TEST_CASE("the lesson's per-channel run matches cpu-scalar on every GPU backend") {
+        if (!gpu_ready()) return;
+        // The colour picture as the lesson sends it: N=3 planes of C=1, one filter, through
+        // run_conv2d with cpu-scalar first, exactly as the view measures. 37 x 53 leaves partial
+        // tiles on both edges of every plane.
+        core::BackendList cpu = core::make_cpu_backends();
+        core::BackendList gpus = all_gpu_backends();
+        std::vector<core::Backend*> backends = {find_backend(cpu, "cpu-scalar")};
+        REQUIRE(backends[0] != nullptr);
+        for (auto& b : gpus) backends.push_back(b.get());
+        core::MeasureConfig config;
+        config.warmup = 0, config.min_samples = 1, config.max_samples = 1, config.time_budget_ns = 0;
+        config.measure_limits = false;
+        core::Conv2dParams p;
+        p.filter = "gaussian";
+        p.kernel = 5;
+        p.height = 37, p.width = 53;
+        p.per_channel = true;
+        const core::Conv2dRun run = core::run_conv2d(p, backends, config);
+        REQUIRE_MESSAGE(run.ok, run.error);
+        CHECK(run.desc.batch == 3);
+        for (const core::BackendReport& r : run.reports) {
+            CAPTURE(r.backend);
+            if (r.backend == "cudnn" && !gpu::probe().cudnn_ok) continue;
+            const std::string why = r.availability.reason + r.error;
+            REQUIRE_MESSAGE(r.ran, why);
+            CHECK_MESSAGE(r.check.pass, r.check.verdict);
+        }
     }
 
     TEST_CASE("GPU conv2d refuses shapes that do not fit with a message before allocating") {
