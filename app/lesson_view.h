@@ -91,6 +91,8 @@ class LessonView {
     // a one-line `error` when the file is unusable or another lesson's export; a comparison already
     // shown stays.
     virtual bool load_comparison(const std::string& path, std::string& error) = 0;
+    // The end of the export file name load_comparison reads ("-sweep.csv"), for the prompt.
+    virtual std::string comparison_file_suffix() const = 0;
 
     // Needs a current GL context. Never throws.
     virtual ExportResult export_files(const ViewExport& in) = 0;

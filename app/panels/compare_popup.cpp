@@ -29,6 +29,9 @@ void Shell::draw_compare_popup() {
     if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
     ImGui::TextUnformatted(
         "Path of another machine's copy of this lesson's exported CSV (from Export or gpulab export):");
+    if (view_ && lesson())
+        ImGui::TextColored(kMutedColour, "for this lesson: %s%s (or a -step-NN.csv of export --all-steps)",
+                           lesson()->id.c_str(), view_->comparison_file_suffix().c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 36.0f);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("##compare_path", compare_path_buf_, sizeof compare_path_buf_,

@@ -15,7 +15,8 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
         if (ImGui::MenuItem("Run measurement", "R", false, !jobs_.busy())) request_run();
         if (ImGui::MenuItem("Export PNG + CSV", "F12")) request_export();
         if (ImGui::MenuItem("Compare with another machine...")) compare_popup_requested_ = true;
-        hover_tip("Show the medians of another machine's elementwise-activations-summary.csv beside this machine's.");
+        hover_tip("Show another machine's export of this lesson (its CSV) beside this machine's numbers, both "
+                  "machines named.");
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
