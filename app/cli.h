@@ -23,6 +23,9 @@ struct BenchOptions {
     std::string suite = "all";          // "activation", "latency" or "all"
 };
 int cmd_bench(const BenchOptions& options);
+// A bench progress line on stderr, printf-style. Flushes stdout first, so that when both go to one
+// pipe or file the progress lines and the tables stay in the order they were written.
+void bench_progress(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 struct ApplyOptions {
     std::string op;

@@ -3,6 +3,7 @@
 // The numbers come from the same workload code the GUI uses (core/workloads/activation_workload).
 // Targets live in ../shared/TARGETS.md and results in docs/benchmarks.md; nothing here is a test.
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 
@@ -73,6 +74,14 @@ void print_table(const core::ActivationRun& run) {
 
 }  // namespace
 
+void bench_progress(const char* format, ...) {
+    std::fflush(stdout);
+    va_list args;
+    va_start(args, format);
+    std::vfprintf(stderr, format, args);
+    va_end(args);
+}
+
 int cmd_bench(const BenchOptions& o) {
     std::vector<core::Activation> ops;
     for (const auto& name : o.ops) {
@@ -132,7 +141,7 @@ int cmd_bench(const BenchOptions& o) {
             core::ActivationParams p;
             p.activation = a;
             p.elements = n;
-            std::fprintf(stderr, "bench: %s at %s elements...\n", std::string(core::activation_name(a)).c_str(),
+            bench_progress("bench: %s at %s elements...\n", std::string(core::activation_name(a)).c_str(),
                          core::format_pow2(n).c_str());
             core::ActivationRun run = core::run_activation(p, chosen, config);
             if (!run.ok) {

@@ -5,6 +5,7 @@
 // and the implementation each backend ran. cpu-scalar would take seconds per sample on the big
 // shapes, so above kScalarFlopLimit it is left out (saying so) and the same kernels are checked
 // against it on a smaller shape first. Targets are measured here, never asserted in tests.
+#include "cli.h"
 #include "cli_bench_conv.h"
 
 #include <cstdio>
@@ -70,7 +71,11 @@ void print_records(bool& first, const core::Conv2dRun& run) {
 }
 
 void print_table(const std::string& label, const core::Conv2dRun& run) {
-    std::printf("\n%s: %s, %.2f GFLOP per run\n", label.c_str(), run.desc.to_string().c_str(), run.desc.flops() / 1e9);
+    const double flops = run.desc.flops();
+    if (flops >= 1e8)
+        std::printf("\n%s: %s, %.2f GFLOP per run\n", label.c_str(), run.desc.to_string().c_str(), flops / 1e9);
+    else
+        std::printf("\n%s: %s, %.2f MFLOP per run\n", label.c_str(), run.desc.to_string().c_str(), flops / 1e6);
     std::printf("  %-13s %10s %22s %9s %9s  %s\n", "backend", "median", "min .. max", "GFLOP/s", "vs oneDNN",
                 "check; implementation");
     double onednn = 0.0;
@@ -145,7 +150,7 @@ int bench_conv(const BenchOptions& o, const std::vector<core::Backend*>& shared_
                         "backends were checked against it on the smaller shapes above)",
                         c.label.c_str(), shape.flops() / 1e9);
         }
-        std::fprintf(stderr, "bench: conv2d %s...\n", c.label.c_str());
+        bench_progress("bench: conv2d %s...\n", c.label.c_str());
         const core::Conv2dRun run = core::run_conv2d(c.params, chosen, config);
         if (!run.ok) {
             std::fprintf(stderr, "gpulab: conv2d %s: %s\n", c.label.c_str(), run.error.c_str());

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli.h"
 #include "cli_bench_latency.h"
 #include "format.h"
 #include "gpu_backends.h"
@@ -31,7 +32,7 @@ void sweep_part(const BenchOptions& o, const std::vector<core::Backend*>& backen
     config.time_per_point_ns = o.quick ? 0 : 60'000'000;
     config.min_samples_small = o.quick ? 3 : 10;
     config.min_samples_large = o.quick ? 3 : 10;  // the bench keeps the 10-sample minimum even where one call is long
-    std::fprintf(stderr, "bench: relu size sweep 2^%d..2^%d...\n", config.min_exp, config.max_exp);
+    bench_progress("bench: relu size sweep 2^%d..2^%d...\n", config.min_exp, config.max_exp);
     core::SweepResult r = core::run_latency_sweep(config, backends);
     if (!r.ok) {
         std::fprintf(stderr, "gpulab: sweep failed: %s\n", r.error.c_str());
@@ -106,7 +107,7 @@ void gpu_part(const BenchOptions& o, bool& first) {
             json_record(first, "\"op\": \"copy-d2h\", \"backend\": \"cuda\", \"memory\": \"pageable\", \"gbps\": " +
                                    json_number(copy.d2h_pageable_gbps) + bytes);
         }
-        if (!launch.ok) std::fprintf(stderr, "bench: GPU fixed costs not measured: %s\n", launch.error.c_str());
+        if (!launch.ok) bench_progress("bench: GPU fixed costs not measured: %s\n", launch.error.c_str());
         return;
     }
     std::printf("\nGPU fixed costs\n");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "cli_bench_simd.h"
 #include "divergence.h"
 #include "format.h"
@@ -42,7 +43,7 @@ int cpu_simd_part(const BenchOptions& o, bool& first) {
     }
     for (core::Activation a : {core::Activation::Relu, core::Activation::Sigmoid}) {
         const std::string name(core::activation_name(a));
-        std::fprintf(stderr, "bench: scalar vs SIMD %s at %s elements...\n", name.c_str(),
+        bench_progress("bench: scalar vs SIMD %s at %s elements...\n", name.c_str(),
                      core::format_pow2(elements).c_str());
         const core::SimdComparison r = core::measure_simd_vs_scalar(a, elements, config);
         if (!r.ok) {
@@ -69,7 +70,7 @@ int cpu_simd_part(const BenchOptions& o, bool& first) {
 }
 
 int cpu_mimd_part(const BenchOptions& o, bool& first) {
-    std::fprintf(stderr, "bench: %d different tasks on %d threads...\n", kMimdThreads, kMimdThreads);
+    bench_progress("bench: %d different tasks on %d threads...\n", kMimdThreads, kMimdThreads);
     const core::MimdTimeline t = core::run_mimd_demo(kMimdThreads, 1);
     if (!t.ok) {
         std::fprintf(stderr, "gpulab: MIMD demo: %s\n", t.error.c_str());
@@ -102,14 +103,14 @@ void gpu_divergence_part(const BenchOptions& o, bool& first) {
                     "uniform median\n",
                     core::format_pow2(elements).c_str(), iterations);
     }
-    std::fprintf(stderr, "bench: divergence kernel, %d patterns...\n", simt::kPatternCount);
+    bench_progress("bench: divergence kernel, %d patterns...\n", simt::kPatternCount);
     std::vector<gpu::DivergenceRun> runs;
     for (simt::Pattern p : core::kAllPatterns) {
         runs.push_back(gpu::run_divergence(p, elements, iterations, samples, 0));
         if (!runs.back().ok) {
             // One reason is enough: without a device every pattern fails the same way.
             const std::string& why = runs.back().error;
-            if (o.json) std::fprintf(stderr, "bench: divergence not measured: %s\n", why.c_str());
+            if (o.json) bench_progress("bench: divergence not measured: %s\n", why.c_str());
             else std::printf("  not measured: %s\n", why.c_str());
             return;
         }
