@@ -78,7 +78,7 @@ bool ActivationView::start_run(bool live) {
     const core::MeasureConfig config = measure_config(live, false);
     std::vector<core::Backend*> backends = host_.backends;
     return host_.submit(
-        live ? "live run" : "measuring",
+        live ? "live run" : "activations",
         [this, params, config, backends, live](const core::ProgressFn& progress) {
             auto run = std::make_shared<core::ActivationRun>(core::run_activation(params, backends, config, progress));
             return std::function<void()>([this, run, live] { finish_run(run, live); });

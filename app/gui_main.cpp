@@ -12,6 +12,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -172,7 +173,18 @@ int run_gui(const GuiOptions& options) {
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-    GLFWwindow* window = glfwCreateWindow(1600, 900, "gpulab: why deep learning runs on GPUs", nullptr, nullptr);
+    // 1600x900, or the primary monitor's work area when that is smaller: on a 1280x720 screen a
+    // 1600x900 window hides the Controls column and the status bar off the edge.
+    int win_w = 1600, win_h = 900;
+    if (GLFWmonitor* primary = glfwGetPrimaryMonitor()) {
+        int ax = 0, ay = 0, aw = 0, ah = 0;
+        glfwGetMonitorWorkarea(primary, &ax, &ay, &aw, &ah);
+        if (aw > 0 && ah > 0) {
+            win_w = std::min(win_w, aw);
+            win_h = std::min(win_h, ah);
+        }
+    }
+    GLFWwindow* window = glfwCreateWindow(win_w, win_h, "gpulab: why deep learning runs on GPUs", nullptr, nullptr);
     if (!window) {
         print_no_display(g_glfw_error.empty() ? "glfwCreateWindow failed (OpenGL 3.3 core needed)" : g_glfw_error);
         glfwTerminate();

@@ -429,8 +429,10 @@ void draw_throughput_table(const core::ActivationRun& run) {
             std::string t = core::format_gbps(r.gbps);
             if (r.limit.ok && r.limit.gbps > 0.0) {
                 char pct[32];
+                // "41.2 GB/s = 104 % of 39.8 GB/s copy (...)": the limit's figure right after "of", so the
+                // two GB/s values read as a ratio even when the limit's name wraps onto a second line.
                 std::snprintf(pct, sizeof pct, " = %.0f %% of ", 100.0 * r.gbps / r.limit.gbps);
-                t += pct + r.limit.name + " " + core::format_gbps(r.limit.gbps);
+                t += pct + core::format_gbps(r.limit.gbps) + " " + r.limit.name;
             } else if (!r.limit.error.empty()) {
                 t += " (limit: " + r.limit.error + ")";
             }
@@ -495,7 +497,9 @@ void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& hist
         return;
     }
     ImGui::Spacing();
+    ImGui::PushTextWrapPos(0.0f);  // one line at 1x; wraps at larger UI scales instead of running off
     ImGui::TextColored(kMuted, "median time per run (bar), fastest to slowest sample (whisker), speed-up vs cpu-scalar");
+    ImGui::PopTextWrapPos();
     if (other) draw_comparison_legend(*run, *other, w);
     draw_median_bars(*run, w, other);
     ImGui::Spacing();

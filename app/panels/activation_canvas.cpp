@@ -282,17 +282,24 @@ void ActivationView::draw_element_grid(float width, float height) {
         for (std::size_t k = 0; k < host_.backends.size(); ++k) {
             const core::Backend* be = host_.backends[k];
             if ((be->kind() == core::BackendKind::Gpu) != gpu) continue;
-            std::string t = std::string(be->name()) + " ";
+            std::string t = std::string(be->name());
             const core::BackendReport* rep = nullptr;
             if (last_run_ && last_run_->ok && k < last_run_->reports.size()) rep = &last_run_->reports[k];
             ImU32 col = IM_COL32(230, 230, 230, 255);
             if (rep && rep->ran) {
+                t += ' ';
                 t += core::format_duration(rep->total.median_ns);
             } else {
                 core::Availability av = be->availability();
                 // The first clause names the cause; the Devices panel shows the full reason.
                 std::string why = av.reason.substr(0, av.reason.find(':'));
-                t += av.ok ? "not measured yet" : "\u2014: " + why;
+                if (av.ok) {
+                    t += " not measured yet";
+                } else {
+                    t += " not run (";
+                    t += why;
+                    t += ")";
+                }
                 col = IM_COL32(150, 150, 150, 255);
             }
             const float tw = ImGui::CalcTextSize(t.c_str()).x;

@@ -18,10 +18,13 @@ void ActivationView::draw_timing() {
         hover_tip(other_error_.c_str());
     }
     if (run && run->ok) {
+        // Wrapped: at UI scale 2x the caption is wider than the Timing window.
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(kMutedColour, "%s on %s elements (%s), %d samples per backend after warm-up",
                            run->op.label().c_str(), core::format_pow2(run->input.size()).c_str(),
                            core::format_bytes(static_cast<double>(run->input.bytes())).c_str(),
                            run->reports.empty() ? 0 : run->reports.front().total.samples);
+        ImGui::PopTextWrapPos();
     }
     // The rolling plot takes the height the bars and the table leave over (measured on the last
     // frame), so at 1600x900 the last table row shows without scrolling; it never gets shorter than

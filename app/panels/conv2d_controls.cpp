@@ -107,7 +107,9 @@ void Conv2dView::draw_filter_controls() {
         "the picture from one side; custom is yours to edit.");
     if (params_.filter == "box" || params_.filter == "gaussian") {
         int k = static_cast<int>(params_.kernel);
-        if (ImGui::SliderInt("size", &k, 3, 7, "%d", ImGuiSliderFlags_AlwaysClamp)) params_.kernel = k | 1;
+        // Its own label: "size" was also the picture's slider, and two items with one id in a window
+        // share their drag state in ImGui.
+        if (ImGui::SliderInt("filter size", &k, 3, 7, "%d", ImGuiSliderFlags_AlwaysClamp)) params_.kernel = k | 1;
         hover_tip("Filter width and height (odd). A larger blur averages more neighbours: more work per output.");
     }
     if (params_.filter == "custom") draw_custom_editor();
@@ -140,11 +142,15 @@ void Conv2dView::draw_controls() {
     if (params_.layer_mode) {
         int c = static_cast<int>(params_.channels), k = static_cast<int>(params_.filters);
         if (ImGui::SliderInt("channels C", &c, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp)) params_.channels = c;
+        hover_tip("Input channels: 3 for a colour picture, dozens to hundreds inside a CNN. Every filter reads all "
+                  "of them, so each output value costs C x R x S multiply-adds.");
         if (ImGui::SliderInt("filters K", &k, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp)) params_.filters = k;
+        hover_tip("Number of filters, one output map each. More filters: more output maps, all independent.");
         int side = static_cast<int>(params_.height);
-        if (ImGui::SliderInt("H = W", &side, 16, 512, "%d",
+        if (ImGui::SliderInt("H = W", &side, 16, 512, "%d px",
                              ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
             params_.height = params_.width = side;
+        hover_tip("Height and width of each input channel (random values, as in an untrained layer).");
         int ks = static_cast<int>(params_.kernel);
         if (ImGui::SliderInt("R = S", &ks, 1, 7, "%d", ImGuiSliderFlags_AlwaysClamp)) params_.kernel = ks | 1;
         hover_tip("Filter size of the layer (odd).");
@@ -167,12 +173,18 @@ void Conv2dView::draw_controls() {
         hover_tip("Any PNG or JPG, converted to gray (or split into R, G, B per channel). You can also drop a file "
                   "on the window.");
         if (use_file_) {
-            ImGui::InputText("path", path_buf_, sizeof path_buf_);
+            ImGui::InputTextWithHint("path", "path to a .png or .jpg", path_buf_, sizeof path_buf_);
+            hover_tip("Path of a picture; or drag and drop a file onto the window.");
             ImGui::SameLine();
             if (ImGui::SmallButton("Load") && try_load_image(path_buf_) && !host_.jobs->busy()) start_run();
+            hover_tip("Read the picture now and run on it; an unreadable file leaves the previous input in place.");
+            if (!loaded_image_.empty())
+                ImGui::TextColored(kMutedColour, "in use: %s", loaded_image_.c_str());
+            else
+                ImGui::TextColored(kMutedColour, "no picture loaded yet");
         } else {
             int side = static_cast<int>(params_.height);
-            if (ImGui::SliderInt("size", &side, 32, 4096, "%d px",
+            if (ImGui::SliderInt("image size", &side, 32, 4096, "%d px",
                                  ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
                 params_.height = params_.width = side;
             hover_tip(

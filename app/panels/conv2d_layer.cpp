@@ -310,9 +310,15 @@ void Conv2dView::draw_pooling_panel() {
         const ImU32 bg = weight_colour(v, range);
         dl->AddRectFilled(a, {a.x + cell, a.y + cell}, bg);
         if (kept) dl->AddRect(a, {a.x + cell, a.y + cell}, IM_COL32(255, 210, 60, 255), 0.0f, 0, 2.0f);
+        // "-0.32" is wider than "0.32": a negative value falls back to one decimal instead of losing
+        // its number, so every cell of the patch, kept or not, shows what max pooling compared.
         char t[16];
         std::snprintf(t, sizeof t, "%.2f", v);
-        const ImVec2 ts = ImGui::CalcTextSize(t);
+        ImVec2 ts = ImGui::CalcTextSize(t);
+        if (ts.x >= cell - 2) {
+            std::snprintf(t, sizeof t, "%.1f", v);
+            ts = ImGui::CalcTextSize(t);
+        }
         const ImVec4 c = ImGui::ColorConvertU32ToFloat4(bg);
         const ImU32 fg =
             0.3f * c.x + 0.55f * c.y + 0.15f * c.z > 0.55f ? IM_COL32(20, 20, 24, 255) : IM_COL32(240, 240, 240, 255);
@@ -341,7 +347,10 @@ void Conv2dView::draw_pooling_panel() {
                             o.y + cell + static_cast<float>(by) * (cell + 4)},
                            out[best], false);
         }
-    dl->AddText({o.x + 4 * cell + 6, o.y + cell * 2 - ImGui::GetFontSize() * 0.5f}, IM_COL32(230, 230, 230, 255), "->");
+    // The arrow sits in the middle of the gap between the 4x4 patch and the pooled 2x2, clear of the frames.
+    const float arrow_w = ImGui::CalcTextSize("->").x;
+    dl->AddText({o.x + 4 * cell + 4 + (cell + 8 - arrow_w) * 0.5f, o.y + cell * 2 - ImGui::GetFontSize() * 0.5f},
+                IM_COL32(230, 230, 230, 255), "->");
     ImGui::Dummy({patch_w, 4 * cell + 4});
     ImGui::TextColored(kMutedColour, "framed: the largest of each 2x2 block");
     ImGui::EndGroup();

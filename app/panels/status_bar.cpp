@@ -1,6 +1,6 @@
 // The status bar: CPU frame time (ImGui's estimate), GPU frame time (GL timer queries), the
-// lesson view's own part (the activation view: display path, its measured cost, and why interop
-// is impossible when it is), and the running measurement. Checked in the GUI screenshots.
+// running measurement, and the lesson view's own part (the activation view: display path, its measured
+// cost, and why interop is impossible when it is). Checked in the GUI screenshots.
 #include "format.h"
 #include "shell.h"
 #include "ui_helpers.h"
@@ -21,14 +21,17 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
     else
         ImGui::TextColored(kMutedColour, "GPU frame: no timer result yet");
     hover_tip("Time the GPU spent drawing the frame, from GL_TIME_ELAPSED queries read a few frames late.");
+    // The running measurement comes before the longer, optional items: on a narrow window the bar
+    // cuts off its right end, and "is it still measuring?" is what a student looks here for.
+    if (jobs_.busy()) {
+        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+        ImGui::TextColored(kAccentColour, "%s %.0f %%", jobs_.label().c_str(), 100.0f * jobs_.progress());
+        hover_tip("The measurement running in the background; Cancel is beside the progress bar in Controls.");
+    }
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
     draw_presenter_status();  // GPU warm-up result and presenter messages (app/presenter_frame.cpp)
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
     if (view_) view_->draw_status();
-    if (jobs_.busy()) {
-        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-        ImGui::TextColored(kAccentColour, "%s %.0f %%", jobs_.label().c_str(), 100.0f * jobs_.progress());
-    }
 }
 
 }  // namespace gpulab::app
