@@ -11,6 +11,7 @@
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
+#include "panels/ui_helpers.h"
 #include "presenter_palette.h"
 
 namespace gpulab::app {
@@ -274,6 +275,8 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
     }
     const char* scale_note = log_y ? "time per run, log scale, newest right" : "time per run, newest right";
     ImVec2 ts = ImGui::CalcTextSize(scale_note);
+    // On a dark backing like the legend: the newest points run under this corner.
+    dl->AddRectFilled({a1.x - ts.x - 8, a1.y - ts.y - 4}, {a1.x, a1.y}, IM_COL32(25, 27, 32, 220));
     dl->AddText({a1.x - ts.x - 4, a1.y - ts.y - 2}, kGrey, scale_note);
     dl->PopClipRect();
 }
@@ -437,6 +440,15 @@ void draw_throughput_table(const core::ActivationRun& run) {
                 t += " (limit: " + r.limit.error + ")";
             }
             ImGui::TextWrapped("%s", t.c_str());
+            // Nothing streams much faster than a copy of the same bytes: well above 100 % the copy was
+            // measured while something else used the memory bus, and the percentage means little.
+            if (r.limit.ok && r.limit.gbps > 0.0 && r.gbps > 1.3 * r.limit.gbps) {
+                ImGui::TextColored(kAccentColour, "copy limit measured low (busy machine?): run again");
+                hover_tip(
+                    "The copy that sets the limit ran slower than this backend's own pass over the same bytes, "
+                    "which a quiet machine does not do. Something else was probably using the memory or the "
+                    "cores while the copy was timed. Run the measurement again when the machine is idle.");
+            }
             if (r.kind == core::BackendKind::Gpu && r.total.median_ns > 0) {
                 // Same line when it fits: the host<->device copies are the GPU's hidden cost.
                 const std::string copies = "with copies: " + core::format_gbps(r.gbps_with_transfers);

@@ -20,10 +20,18 @@ void ActivationView::draw_timing() {
     if (run && run->ok) {
         // Wrapped: at UI scale 2x the caption is wider than the Timing window.
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(kMutedColour, "%s on %s elements (%s), %d samples per backend after warm-up",
+        // Backends stop sampling at their own time budget, so the counts can differ: give the range.
+        int fewest = 0, most = 0;
+        for (const auto& r : run->reports) {
+            if (!r.ran) continue;
+            fewest = fewest == 0 ? r.total.samples : std::min(fewest, r.total.samples);
+            most = std::max(most, r.total.samples);
+        }
+        const std::string samples =
+            fewest == most ? std::to_string(most) : std::to_string(fewest) + "-" + std::to_string(most);
+        ImGui::TextColored(kMutedColour, "%s on %s elements (%s), %s samples per backend after warm-up",
                            run->op.label().c_str(), core::format_pow2(run->input.size()).c_str(),
-                           core::format_bytes(static_cast<double>(run->input.bytes())).c_str(),
-                           run->reports.empty() ? 0 : run->reports.front().total.samples);
+                           core::format_bytes(static_cast<double>(run->input.bytes())).c_str(), samples.c_str());
         ImGui::PopTextWrapPos();
     }
     // The rolling plot takes the height the bars and the table leave over (measured on the last

@@ -145,12 +145,14 @@ void Conv2dView::draw_channels_panel() {
     const ImGuiStyle& st = ImGui::GetStyle();
     ImGui::TextWrapped(
         "One CNN layer: input %lld channels of %lld x %lld, %lld filters of %lld x %lld x %lld "
-        "(C x R x S), output %lld maps of %lld x %lld. %s weights, %s MFLOP.",
+        "(C x R x S), output %lld maps of %lld x %lld.",
         static_cast<long long>(d.channels), static_cast<long long>(d.height), static_cast<long long>(d.width),
         static_cast<long long>(d.filters), static_cast<long long>(d.channels), static_cast<long long>(d.kernel),
         static_cast<long long>(d.kernel), static_cast<long long>(d.filters), static_cast<long long>(d.out_height()),
-        static_cast<long long>(d.out_width()), core::format_count(d.filter_elements()).c_str(),
-        fixed_mflop(d.flops()).c_str());
+        static_cast<long long>(d.out_width()));
+    // Its own line: ImGui's word wrap may break after the "." inside "3.54".
+    ImGui::Text("%s weights, %s MFLOP per run.", core::format_count(d.filter_elements()).c_str(),
+                fixed_mflop(d.flops()).c_str());
     const int64_t C = std::min(d.channels, kMaxShown), K = std::min(d.filters, kMaxShown);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float foot = lh * 3.2f;
@@ -310,11 +312,17 @@ void Conv2dView::draw_pooling_panel() {
         const ImU32 bg = weight_colour(v, range);
         dl->AddRectFilled(a, {a.x + cell, a.y + cell}, bg);
         if (kept) dl->AddRect(a, {a.x + cell, a.y + cell}, IM_COL32(255, 210, 60, 255), 0.0f, 0, 2.0f);
-        // "-0.32" is wider than "0.32": a negative value falls back to one decimal instead of losing
-        // its number, so every cell of the patch, kept or not, shows what max pooling compared.
+        // "-0.32" is wider than "0.32": a negative value first drops its leading zero ("-.32", as
+        // wide as "0.32"), then a decimal, so every cell of the patch, kept or not, shows what max
+        // pooling compared; -0.04 never turns into a puzzling "-0.0".
         char t[16];
+        if (std::fabs(v) < 0.005f) v = 0.0f;  // the colour already says "about zero"; "-.00" would not
         std::snprintf(t, sizeof t, "%.2f", v);
         ImVec2 ts = ImGui::CalcTextSize(t);
+        if (ts.x >= cell - 2 && v < 0.0f && v > -0.995f) {
+            std::snprintf(t, sizeof t, "-.%02d", static_cast<int>(std::lround(-v * 100.0f)) % 100);
+            ts = ImGui::CalcTextSize(t);
+        }
         if (ts.x >= cell - 2) {
             std::snprintf(t, sizeof t, "%.1f", v);
             ts = ImGui::CalcTextSize(t);

@@ -404,7 +404,10 @@ void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std:
             continue;
         }
         ImGui::TableSetColumnIndex(1);
-        ImGui::Text("%.2g  (%s slower)", c.theoretical, core::format_ratio(c.theoretical).c_str());
+        if (c.theoretical <= 1.0001)
+            ImGui::Text("1  (no extra paths)");
+        else
+            ImGui::Text("%.2g  (%s slower)", c.theoretical, core::format_ratio(c.theoretical).c_str());
         ImGui::TableSetColumnIndex(2);
         if (c.measured)
             ImGui::TextUnformatted(core::format_duration(c.kernel_ns).c_str());
