@@ -12,6 +12,8 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -121,6 +123,35 @@ bool env_set(const char* name) {
     return v && *v;
 }
 
+// In presenter mode a mouse left resting over the projected picture would keep a tooltip or a
+// hover highlight on the wall for the whole lesson. After this long without moving, the pointer
+// hides and ImGui is told it is nowhere; the first movement or click brings both back.
+constexpr double kIdleMouseSeconds = 2.0;
+
+class IdleMouse {
+public:
+    // Call between ImGui_ImplGlfw_NewFrame (which reads the pointer) and ImGui::NewFrame.
+    void update(bool presenting, double now) {
+        ImGuiIO& io = ImGui::GetIO();
+        bool pressed = false;
+        for (bool down : io.MouseDown) pressed = pressed || down;
+        const bool moved = io.MousePos.x != last_.x || io.MousePos.y != last_.y || pressed;
+        if (moved || !presenting) last_move_ = now;
+        last_ = io.MousePos;
+        idle_ = presenting && now - last_move_ > kIdleMouseSeconds;
+        if (idle_) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
+    // Call inside the frame: the GLFW backend hides the pointer at the next NewFrame.
+    void hide_pointer() const {
+        if (idle_) ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+    }
+
+private:
+    ImVec2 last_{-FLT_MAX, -FLT_MAX};
+    double last_move_ = 0.0;
+    bool idle_ = false;
+};
+
 struct WindowedPlacement {
     int x = 100, y = 100, w = 1600, h = 900;
 };
@@ -147,6 +178,19 @@ void set_fullscreen(GLFWwindow* window, bool on, WindowedPlacement& saved, GLFWm
     } else {
         glfwSetWindowMonitor(window, nullptr, saved.x, saved.y, saved.w, saved.h, GLFW_DONT_CARE);
     }
+}
+
+// A 1600x900 window hangs off a 1280x720 laptop or projector: shrink it into the work area.
+void fit_to_primary_monitor(GLFWwindow* window) {
+    GLFWmonitor* primary = glfwGetPrimaryMonitor();
+    if (!primary) return;
+    int x = 0, y = 0, w = 0, h = 0, ww = 0, wh = 0;
+    glfwGetMonitorWorkarea(primary, &x, &y, &w, &h);
+    glfwGetWindowSize(window, &ww, &wh);
+    if (w <= 0 || h <= 0 || (ww <= w && wh <= h)) return;
+    const int fw = std::min(ww, w * 19 / 20), fh = std::min(wh, h * 19 / 20);
+    glfwSetWindowSize(window, fw, fh);
+    glfwSetWindowPos(window, x + (w - fw) / 2, y + (h - fh) / 2);
 }
 
 }  // namespace
@@ -178,6 +222,7 @@ int run_gui(const GuiOptions& options) {
         glfwTerminate();
         return 1;
     }
+    fit_to_primary_monitor(window);
     WindowEvents events;
     glfwSetWindowUserPointer(window, &events);
     glfwSetKeyCallback(window, on_key);
@@ -231,6 +276,7 @@ int run_gui(const GuiOptions& options) {
         set_fullscreen(window, true, placement, monitor);
         fullscreen = true;
     }
+    IdleMouse idle_mouse;
     std::size_t script_next = 0;
     float applied_scale = -1.0f;
     core::Theme applied_theme = core::Theme::Normal;
@@ -262,6 +308,7 @@ int run_gui(const GuiOptions& options) {
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        idle_mouse.update(shell->presenter_state().presenting, glfwGetTime());
         ImGui::NewFrame();
         bool toggle = false;
         for (const WindowEvents::Key& k : events.keys) {
@@ -282,6 +329,7 @@ int run_gui(const GuiOptions& options) {
         ctx.gpu_frame_ns = timer->last_ns();
         ctx.fullscreen = fullscreen;
         shell->frame(ctx);
+        idle_mouse.hide_pointer();
         ImGui::Render();
 
         int fbw = 0, fbh = 0;
