@@ -1,5 +1,8 @@
 // `gpulab lessons`: lists the lessons with their status, or validates files with --check.
+// Checked by tests/cli_tests.cmake (list, good file, broken files, an id another lesson uses).
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "cli.h"
 #include "lesson_directories.h"
@@ -10,9 +13,21 @@ namespace gpulab::app {
 
 int cmd_lessons(const std::vector<std::string>& check_files, const std::vector<std::string>& lesson_dirs) {
     if (!check_files.empty()) {
+        // A file that parses can still be refused at start-up when another lesson already has its
+        // id (the built-in ones load first), so the check compares with what the app would load.
+        const core::LessonCatalog loaded = core::load_lessons(lesson_directories(lesson_dirs));
         int problems = 0;
         for (const auto& file : check_files) {
             core::LessonLoad load = core::parse_lesson_file(file);
+            if (load.lesson) {
+                const core::Lesson* other = loaded.find(load.lesson->id);
+                std::error_code ec;
+                if (other && !std::filesystem::equivalent(other->source, file, ec)) {
+                    load.errors.push_back({file, load.lesson->id_line, 1, "lesson id '" + load.lesson->id + "' is already used by " +
+                                                           other->source + ": pick another id (and file name)"});
+                    load.lesson.reset();
+                }
+            }
             for (const auto& e : load.errors) std::fprintf(stderr, "%s\n", e.to_string().c_str());
             problems += static_cast<int>(load.errors.size());
             if (load.lesson) {

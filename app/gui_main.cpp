@@ -13,6 +13,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -121,6 +122,35 @@ bool env_set(const char* name) {
     const char* v = std::getenv(name);
     return v && *v;
 }
+
+// In presenter mode a mouse left resting over the projected picture would keep a tooltip or a
+// hover highlight on the wall for the whole lesson. After this long without moving, the pointer
+// hides and ImGui is told it is nowhere; the first movement or click brings both back.
+constexpr double kIdleMouseSeconds = 2.0;
+
+class IdleMouse {
+public:
+    // Call between ImGui_ImplGlfw_NewFrame (which reads the pointer) and ImGui::NewFrame.
+    void update(bool presenting, double now) {
+        ImGuiIO& io = ImGui::GetIO();
+        bool pressed = false;
+        for (bool down : io.MouseDown) pressed = pressed || down;
+        const bool moved = io.MousePos.x != last_.x || io.MousePos.y != last_.y || pressed;
+        if (moved || !presenting) last_move_ = now;
+        last_ = io.MousePos;
+        idle_ = presenting && now - last_move_ > kIdleMouseSeconds;
+        if (idle_) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
+    // Call inside the frame: the GLFW backend hides the pointer at the next NewFrame.
+    void hide_pointer() const {
+        if (idle_) ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+    }
+
+private:
+    ImVec2 last_{-FLT_MAX, -FLT_MAX};
+    double last_move_ = 0.0;
+    bool idle_ = false;
+};
 
 struct WindowedPlacement {
     int x = 100, y = 100, w = 1600, h = 900;
@@ -243,6 +273,7 @@ int run_gui(const GuiOptions& options) {
         set_fullscreen(window, true, placement, monitor);
         fullscreen = true;
     }
+    IdleMouse idle_mouse;
     std::size_t script_next = 0;
     float applied_scale = -1.0f;
     core::Theme applied_theme = core::Theme::Normal;
@@ -274,6 +305,7 @@ int run_gui(const GuiOptions& options) {
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        idle_mouse.update(shell->presenter_state().presenting, glfwGetTime());
         ImGui::NewFrame();
         bool toggle = false;
         for (const WindowEvents::Key& k : events.keys) {
@@ -294,6 +326,7 @@ int run_gui(const GuiOptions& options) {
         ctx.gpu_frame_ns = timer->last_ns();
         ctx.fullscreen = fullscreen;
         shell->frame(ctx);
+        idle_mouse.hide_pointer();
         ImGui::Render();
 
         int fbw = 0, fbh = 0;

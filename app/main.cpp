@@ -64,6 +64,9 @@ int main(int argc, char** argv) {
     auto* lessons = cli.add_subcommand("lessons", "List the lessons, or validate lesson files with --check");
     std::vector<std::string> check_files;
     lessons->add_option("--check", check_files, "Validate these lesson files; print file:line for each problem");
+    // `gpulab lessons --lesson-dir DIR` is how an instructor writes it: the subcommand passes the
+    // main options it does not know (--lesson-dir) up to the main command instead of refusing them.
+    lessons->fallthrough();
 
     auto* info = cli.add_subcommand("info", "Show CPU, GPU, driver, CUDA, cuDNN, interop and every backend's status");
 
@@ -80,6 +83,7 @@ int main(int argc, char** argv) {
     exp->add_option("--compare", export_options.compare_path,
                     "Another machine's export of the same lesson's CSV (<id>-summary.csv, -sweep.csv, -simd.csv "
                     "or -conv.csv): its numbers beside this machine's in the lesson's PNG");
+    exp->fallthrough();  // `export --lesson-dir DIR`, as for `lessons`
     exp->add_option("--theme", export_options.theme, "Look of the pictures: normal or presenter")
         ->check(CLI::IsMember({"normal", "presenter"}))
         ->capture_default_str();

@@ -88,8 +88,11 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
         ImGui::TextUnformatted(l ? l->title.c_str() : "gpulab");
         if (fonts_.heading) ImGui::PopFont();
         draw_step_progress(fs * 0.32f);
-        ImGui::SameLine(0, fs * 2.0f);
-        ImGui::TextColored(kMutedColour, "? keys   B blank   R run   E export   N notes   F5 leave");
+        // The key hints help the person at the keyboard; an exported slide has no keyboard.
+        if (!ctx.headless) {
+            ImGui::SameLine(0, fs * 2.0f);
+            ImGui::TextColored(kMutedColour, "? keys   B blank   R run   E export   N notes   F5 leave");
+        }
     }
     ImGui::End();
 

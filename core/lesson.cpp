@@ -6,10 +6,14 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "op_desc.h"
 
@@ -72,6 +76,8 @@ const std::set<std::string> kLessonKeys = {"id", "title", "summary", "workload",
 const std::set<std::string> kStepKeys = {"title", "body", "params", "action", "notes", "predict", "show"};
 const std::set<std::string> kActions = {"", "run", "animate", "sweep"};
 const std::vector<std::string> kPresenterPanels = {"canvas", "timing"};
+// `order` is kept as an int; anything this far out only sorts first or last anyway.
+constexpr int64_t kOrderLimit = 1000000;
 
 class Collector {
 public:
@@ -229,6 +235,59 @@ void parse_params(const toml::table& params, const std::string& workload, Lesson
     }
 }
 
+// `reveal` names the live result that answers a predict prompt, and each workload's view knows
+// its own: catching a typo here beats a prompt that silently never reveals in front of a class.
+std::string check_reveal(const std::string& workload, const std::string& reveal) {
+    if (reveal.empty()) return "";
+    auto starts = [&](const char* prefix) { return reveal.rfind(prefix, 0) == 0; };
+    if (workload == "latency") {
+        const std::string size = starts("faster-at:") ? reveal.substr(10) : "";
+        char* end = nullptr;
+        const double n = size.empty() ? 0.0 : std::strtod(size.c_str(), &end);
+        if (n >= 1.0 && end && *end == '\0') return "";
+        return "reveal \"" + reveal + "\" is not one the latency lesson knows (expected faster-at:<elements>, "
+               "e.g. faster-at:1000)";
+    }
+    if (workload == "simd-mimd") {
+        const auto spec = std::find_if(kSimdMimdParams.begin(), kSimdMimdParams.end(),
+                                       [](const ParamSpec& p) { return p.name == "pattern"; });
+        const std::vector<std::string>& patterns = spec->choices;
+        const std::string pattern = starts("divergence:") ? reveal.substr(11) : "";
+        if (std::find(patterns.begin(), patterns.end(), pattern) != patterns.end()) return "";
+        std::string list;
+        for (const auto& p : patterns) list += (list.empty() ? "" : ", ") + p;
+        return "reveal \"" + reveal + "\" is not one the SIMD-vs-MIMD lesson knows (expected divergence:<pattern>, "
+               "pattern one of: " + list + ")";
+    }
+    if (workload == "conv2d") {
+        if (reveal == "independent-outputs") return "";
+        return "reveal \"" + reveal + "\" is not one the convolution lesson knows (expected independent-outputs)";
+    }
+    return "the " + workload + " workload has no live answer to reveal: leave 'reveal' out";
+}
+
+// Checks that need more than one parameter, on what a step sees: its own params over those of
+// the steps before it (a step keeps earlier settings). Only a step that sets one of the keys
+// involved is blamed, so one mistake gives one message. Returns the key to point at and why.
+std::pair<std::string, std::string> check_param_combination(const std::string& workload,
+                                                            const std::map<std::string, ParamValue>& seen,
+                                                            const std::map<std::string, ParamValue>& own) {
+    if (workload == "latency" && seen.count("min_exp") && seen.count("max_exp") &&
+        (own.count("min_exp") || own.count("max_exp"))) {
+        const int64_t lo = param_int(seen, "min_exp", 0), hi = param_int(seen, "max_exp", 0);
+        if (lo > hi) {
+            return {own.count("max_exp") ? "max_exp" : "min_exp",
+                    "min_exp = " + std::to_string(lo) + " is larger than max_exp = " + std::to_string(hi) +
+                        " (the sweep would be empty)"};
+        }
+    }
+    if (workload == "conv2d" && own.count("kernel") && param_int(own, "kernel", 1) % 2 == 0) {
+        return {"kernel", "parameter 'kernel' = " + std::to_string(param_int(own, "kernel", 1)) +
+                              " must be odd (1, 3, 5 or 7), so the filter has a centre pixel"};
+    }
+    return {};
+}
+
 LessonLoad build_lesson(const toml::table& root, const std::string& source, Collector& c) {
     toml::source_region top;
     top.begin = {1, 1};
@@ -238,10 +297,13 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
     lesson.source = source;
     lesson.id = get_string(root, "id", c, true, top);
     lesson.title = get_string(root, "title", c, true, top);
+    if (const toml::node* t = root.get("title"); t && t->is_string() && lesson.title.empty())
+        c.add(t->source(), "'title' must not be empty: the lesson list and the window show it");
     lesson.summary = get_string(root, "summary", c, false, top);
     lesson.workload = get_string(root, "workload", c, true, top);
 
     if (!lesson.id.empty()) {
+        lesson.id_line = static_cast<int>(root.get("id")->source().begin.line);
         bool ok = std::all_of(lesson.id.begin(), lesson.id.end(),
                               [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-'; });
         if (!ok) c.add(root.get("id")->source(), "id '" + lesson.id + "' may use only a-z, 0-9 and '-'");
@@ -260,8 +322,14 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
         }
     }
     if (const toml::node* n = root.get("order")) {
-        if (!n->is_integer()) c.add(n->source(), "'order' must be an integer, not " + type_name(*n));
-        else lesson.order = static_cast<int>(*n->value<int64_t>());
+        if (!n->is_integer()) {
+            c.add(n->source(), "'order' must be an integer, not " + type_name(*n));
+        } else if (const int64_t order = *n->value<int64_t>(); order < -kOrderLimit || order > kOrderLimit) {
+            c.add(n->source(), "'order' = " + std::to_string(order) + " is out of range [" +
+                                   std::to_string(-kOrderLimit) + ", " + std::to_string(kOrderLimit) + "]");
+        } else {
+            lesson.order = static_cast<int>(order);
+        }
     }
     const std::string status = get_string(root, "status", c, false, top);
     if (status == "coming") lesson.coming = true;
@@ -275,12 +343,15 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
     } else {
         const toml::array& arr = *steps->as_array();
         if (arr.empty()) c.add(steps->source(), "a lesson needs at least one step");
+        std::map<std::string, ParamValue> seen;  // the parameters in force, step after step
         for (const toml::node& sn : arr) {
             const toml::table& st = *sn.as_table();
             const std::string where = "[[steps]] #" + std::to_string(lesson.steps.size() + 1);
             check_unknown_keys(st, kStepKeys, where, c);
             LessonStep step;
             step.title = get_string(st, "title", c, true, st.source());
+            if (const toml::node* t = st.get("title"); t && t->is_string() && step.title.empty())
+                c.add(t->source(), "'title' of " + where + " must not be empty: it is the step's heading");
             step.body = get_string(st, "body", c, true, st.source());
             step.notes = get_string(st, "notes", c, false, st.source());
             step.action = get_string(st, "action", c, false, st.source());
@@ -296,6 +367,10 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
                     PredictPrompt prompt;
                     prompt.question = get_string(pt, "question", c, true, pt.source());
                     prompt.reveal = get_string(pt, "reveal", c, false, pt.source());
+                    if (const std::string why = check_reveal(lesson.workload, prompt.reveal);
+                        !why.empty() && !lesson.workload.empty() && workload_params(lesson.workload)) {
+                        c.add(pt.get("reveal")->source(), why);
+                    }
                     if (const toml::node* ch = pt.get("choices")) {
                         const toml::array* arr = ch->as_array();
                         if (!arr || arr->empty()) {
@@ -314,12 +389,19 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
             if (const toml::node* p = st.get("params")) {
                 if (!p->is_table()) c.add(p->source(), "'params' must be a table ([steps.params])");
                 else parse_params(*p->as_table(), lesson.workload, step, c);
+                for (const auto& [key, value] : step.params) seen[key] = value;
+                const auto [key, why] = check_param_combination(lesson.workload, seen, step.params);
+                if (!why.empty()) c.add(p->as_table()->get(key)->source(), why);
             }
             lesson.steps.push_back(std::move(step));
         }
     }
     LessonLoad out;
     out.errors = std::move(c.errors());
+    // toml++ walks tables in key order, not file order; an author fixes a file top to bottom.
+    std::stable_sort(out.errors.begin(), out.errors.end(), [](const LessonError& a, const LessonError& b) {
+        return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
     if (out.errors.empty()) out.lesson = std::move(lesson);
     return out;
 }
@@ -360,8 +442,16 @@ LessonLoad parse_lesson_text(std::string_view text, const std::string& source_na
 }
 
 LessonLoad parse_lesson_file(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        return {std::nullopt, {{path, 0, 0, "is a folder, not a lesson file (check its files: " +
+                                                (fs::path(path) / "*.toml").string() + ")"}}};
+    }
     std::ifstream f(path, std::ios::binary);
-    if (!f) return {std::nullopt, {{path, 0, 0, "cannot open lesson file"}}};
+    if (!f) {
+        const int why = errno;
+        return {std::nullopt, {{path, 0, 0, std::string("cannot open lesson file: ") + std::strerror(why)}}};
+    }
     std::stringstream ss;
     ss << f.rdbuf();
     return parse_lesson_text(ss.str(), path);
@@ -386,13 +476,18 @@ LessonCatalog load_lessons(const std::vector<std::string>& directories) {
         for (const auto& e : fs::directory_iterator(dir, ec)) {
             if (e.path().extension() == ".toml") files.push_back(e.path());
         }
+        // An unreadable folder (no read permission) would otherwise look like an empty one.
+        if (ec) {
+            cat.errors.push_back({dir, 0, 0, "cannot read lesson folder: " + ec.message()});
+            continue;
+        }
         std::sort(files.begin(), files.end());
         for (const auto& file : files) {
             LessonLoad load = parse_lesson_file(file.string());
             for (auto& err : load.errors) cat.errors.push_back(std::move(err));
             if (!load.lesson) continue;
             if (const Lesson* dup = cat.find(load.lesson->id)) {
-                cat.errors.push_back({file.string(), 1, 1, "lesson id '" + load.lesson->id + "' is already used by " + dup->source});
+                cat.errors.push_back({file.string(), load.lesson->id_line, 1, "lesson id '" + load.lesson->id + "' is already used by " + dup->source});
                 continue;
             }
             cat.lessons.push_back(std::move(*load.lesson));

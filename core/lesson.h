@@ -48,6 +48,7 @@ struct Lesson {
     int order = 100;       // position in the lesson list
     std::vector<LessonStep> steps;
     std::string source;    // the file it came from
+    int id_line = 1;       // where `id` is written, for "id already used" messages
 };
 
 struct LessonError {

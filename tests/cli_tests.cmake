@@ -75,3 +75,10 @@ add_test(NAME cli.lessons_from_config_dir
                  "-DEXPECT_REGEX=instructor-relu +ready" -P ${GPULAB_CHECK})
 set_tests_properties(cli.lessons_from_config_dir PROPERTIES LABELS cli ENVIRONMENT
                      "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};XDG_CONFIG_HOME=${CMAKE_CURRENT_LIST_DIR}/data/config-home")
+
+# An instructor's checks: `lessons --lesson-dir DIR` is accepted after the subcommand, and a file
+# whose id a built-in lesson already uses fails --check with the line of its id.
+gpulab_cli_test(lessons_lesson_dir_after_subcommand 0 "elementwise-activations +ready.*lessons-clash.*already used by"
+                lessons --lesson-dir ${CMAKE_CURRENT_LIST_DIR}/data/lessons-clash)
+gpulab_cli_test(lessons_check_id_clash 1 "elementwise-activations.toml:2: lesson id 'elementwise-activations' is already used"
+                lessons --check ${CMAKE_CURRENT_LIST_DIR}/data/lessons-clash/elementwise-activations.toml)

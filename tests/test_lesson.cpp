@@ -177,4 +177,111 @@ body = "b"
         REQUIRE(cat.errors.size() == 1);
         CHECK(cat.errors[0].message == "lesson folder not found");
     }
+
+    TEST_CASE("a reveal the workload cannot answer is refused with its line") {
+        const std::string head = "title = \"T\"\n[[steps]]\ntitle = \"s\"\nbody = \"b\"\n[steps.predict]\n"
+                                 "question = \"q\"\n";
+        LessonLoad lat = parse_lesson_text("id = \"l\"\nworkload = \"latency\"\n" + head + "reveal = \"faster-at:lots\"\n",
+                                           "l.toml");
+        INFO(all(lat.errors));
+        CHECK(any_error_contains(lat.errors, "l.toml:9: reveal \"faster-at:lots\" is not one the latency lesson knows"));
+        LessonLoad simd = parse_lesson_text("id = \"m\"\nworkload = \"simd-mimd\"\n" + head +
+                                                "reveal = \"divergence:5-way\"\n", "m.toml");
+        CHECK(any_error_contains(simd.errors, "m.toml:9: reveal \"divergence:5-way\" is not one the SIMD-vs-MIMD"));
+        LessonLoad conv = parse_lesson_text("id = \"c\"\nworkload = \"conv2d\"\n" + head + "reveal = \"outputs\"\n",
+                                            "c.toml");
+        CHECK(any_error_contains(conv.errors, "c.toml:9: reveal \"outputs\" is not one the convolution lesson knows"));
+        LessonLoad act = parse_lesson_text("id = \"a\"\nworkload = \"activation\"\n" + head +
+                                               "reveal = \"faster-at:1000\"\n", "a.toml");
+        CHECK(any_error_contains(act.errors, "a.toml:9: the activation workload has no live answer to reveal"));
+        LessonLoad ok = parse_lesson_text("id = \"d\"\nworkload = \"simd-mimd\"\n" + head +
+                                              "reveal = \"divergence:32-way\"\n", "d.toml");
+        INFO(all(ok.errors));
+        CHECK(ok.lesson);
+    }
+
+    TEST_CASE("parameters that clash with each other are refused once, at the step that sets them") {
+        LessonLoad l = parse_lesson_text(R"(id = "k"
+title = "K"
+workload = "latency"
+[[steps]]
+title = "s"
+body = "b"
+[steps.params]
+min_exp = 20
+[[steps]]
+title = "t"
+body = "b"
+[steps.params]
+max_exp = 10
+[[steps]]
+title = "u"
+body = "b"
+)", "k.toml");
+        INFO(all(l.errors));
+        CHECK_FALSE(l.lesson);
+        REQUIRE(l.errors.size() == 1);
+        CHECK(l.errors[0].to_string() == "k.toml:13: min_exp = 20 is larger than max_exp = 10 (the sweep would be empty)");
+
+        LessonLoad even = parse_lesson_text("id = \"e\"\ntitle = \"E\"\nworkload = \"conv2d\"\n[[steps]]\ntitle = \"s\"\n"
+                                            "body = \"b\"\n[steps.params]\nkernel = 4\n", "e.toml");
+        CHECK(any_error_contains(even.errors, "e.toml:8: parameter 'kernel' = 4 must be odd"));
+    }
+
+    TEST_CASE("empty titles, an order out of range, and errors in file order") {
+        LessonLoad l = parse_lesson_text(R"(id = "o"
+title = ""
+workload = "activation"
+order = 99999999999
+[[steps]]
+title = ""
+body = "b"
+[steps.params]
+leaky_alpha = 3.0
+elements = 12
+)", "o.toml");
+        INFO(all(l.errors));
+        CHECK_FALSE(l.lesson);
+        CHECK(any_error_contains(l.errors, "o.toml:2: 'title' must not be empty"));
+        CHECK(any_error_contains(l.errors, "o.toml:4: 'order' = 99999999999 is out of range [-1000000, 1000000]"));
+        CHECK(any_error_contains(l.errors, "o.toml:6: 'title' of [[steps]] #1 must not be empty"));
+        // toml++ visits keys alphabetically (elements before leaky_alpha); the author reads top down.
+        for (std::size_t i = 1; i < l.errors.size(); ++i) CHECK(l.errors[i - 1].line <= l.errors[i].line);
+    }
+
+    TEST_CASE("a folder given as a lesson file, and a folder that cannot be read, are named as such") {
+        LessonLoad dir = parse_lesson_file(std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad");
+        CHECK_FALSE(dir.lesson);
+        REQUIRE(dir.errors.size() == 1);
+        CHECK(dir.errors[0].message.find("is a folder, not a lesson file") == 0);
+
+        LessonLoad missing = parse_lesson_file("/nonexistent/x.toml");
+        REQUIRE(missing.errors.size() == 1);
+        CHECK(missing.errors[0].to_string() == "/nonexistent/x.toml: cannot open lesson file: No such file or directory");
+
+        // Permissions do not stop root, so the unreadable case is only checked as another user.
+        const std::filesystem::path locked = std::filesystem::temp_directory_path() / "gpulab-test-locked-lessons";
+        std::error_code ec;
+        std::filesystem::create_directories(locked, ec);
+        std::filesystem::permissions(locked, std::filesystem::perms::none, ec);
+        std::filesystem::directory_iterator probe(locked, ec);
+        if (ec) {
+            LessonCatalog cat = load_lessons({locked.string()});
+            REQUIRE(cat.errors.size() == 1);
+            CHECK(cat.errors[0].message.find("cannot read lesson folder: ") == 0);
+        }
+        std::filesystem::permissions(locked, std::filesystem::perms::owner_all, ec);
+        std::filesystem::remove_all(locked, ec);
+    }
+
+    TEST_CASE("a lesson whose id a built-in lesson already uses is refused, the built-in one kept") {
+        LessonCatalog cat = load_lessons({std::string(GPULAB_SOURCE_DIR) + "/lessons",
+                                          std::string(GPULAB_TEST_DATA_DIR) + "/lessons-clash"});
+        INFO(all(cat.errors));
+        REQUIRE(cat.errors.size() == 1);
+        CHECK(cat.errors[0].to_string().find("lessons-clash/elementwise-activations.toml:2: lesson id "
+                                             "'elementwise-activations' is already used by ") != std::string::npos);
+        REQUIRE(cat.find("elementwise-activations"));
+        CHECK(cat.find("elementwise-activations")->title == "Elementwise activations");
+    }
 }
