@@ -193,6 +193,13 @@ void Shell::draw_presenter_overlays(const FrameContext& ctx) {
 }
 
 void Shell::draw_presenter_status() {
+    const float wanted = core::kPresenterScales[presenter_.scale_index], used = presenter_scale();
+    if (presenter_.presenting && used < wanted) {
+        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+        ImGui::TextColored(kMutedColour, "text %gx (%gx does not fit this screen)", used, wanted);
+        hover_tip("The presenter layout needs about 33 lines of text height; a larger size would cut the "
+                  "pictures and plots. A taller screen (or a 4K projector) can show the larger size.");
+    }
     if (!warmup_status_.empty()) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
         const bool pending = warmup_status_.rfind("warming", 0) == 0;

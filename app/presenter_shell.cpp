@@ -3,7 +3,9 @@
 // Verified by tests/test_presenter.cpp (the state machine) and the presenter GUI test, which
 // drives these functions with --script-keys and checks the printed summary.
 #include <algorithm>
+#include <cstdio>
 
+#include "fonts.h"
 #include "shell.h"
 
 namespace gpulab::app {
@@ -43,12 +45,28 @@ bool Shell::handle_presenter_key(core::PresenterKey key, bool repeat) {
         presenter_message_ = fx.message;
         presenter_message_age_ = 0.0f;
     }
+    // Said, not hidden: the instructor asked for a size the screen cannot hold.
+    if (fx.scale_changed || fx.entered_presenter) {
+        const float wanted = core::kPresenterScales[presenter_.scale_index], used = presenter_scale();
+        if (used < wanted) {
+            char line[160];
+            std::snprintf(line, sizeof line, "%gx does not fit a %.0f-pixel-high screen: showing %gx", wanted,
+                          ImGui::GetIO().DisplaySize.y, used);
+            presenter_message_ = line;
+            presenter_message_age_ = 0.0f;
+        }
+    }
     return fx.consumed;
 }
 
 void Shell::set_presenting(bool on) {
     if (on) core::enter_presenter(presenter_);
     else core::leave_presenter(presenter_);
+}
+
+float Shell::presenter_scale() const {
+    return core::fitting_presenter_scale(presenter_.scale_index, ImGui::GetIO().DisplaySize.y,
+                                         kBaseFontPixels * content_scale_);
 }
 
 void Shell::set_presenter_scale_index(int index) {

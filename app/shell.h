@@ -76,10 +76,10 @@ public:
     ExportResult export_now(std::vector<uint8_t> window_rgba, int width, int height);
     void set_export_dir(const std::string& dir);
 
-    // The font scale the UI asks for: the presenter's preset while presenting.
-    float user_scale() const {
-        return presenter_.presenting ? core::kPresenterScales[presenter_.scale_index] : kUserScales[user_scale_index_];
-    }
+    // The font scale the UI asks for: while presenting, the presenter's preset lowered to what fits
+    // the screen (core::fitting_presenter_scale).
+    float user_scale() const { return presenter_.presenting ? presenter_scale() : kUserScales[user_scale_index_]; }
+    float presenter_scale() const;
     void set_content_scale(float s) { content_scale_ = s; }
     const std::string& lesson_id() const;
     const std::vector<core::LessonError>& lesson_errors() const { return catalog_.errors; }

@@ -38,6 +38,15 @@ enum class Theme { Normal, Presenter };
 inline constexpr float kPresenterScales[] = {1.0f, 1.5f, 2.0f, 3.0f};
 inline constexpr int kPresenterScaleCount = 4;
 
+// The presenter layout (step text, a canvas of labelled pictures, a plot) needs about this many
+// lines of text height; 3x on a 1080-pixel projector leaves 22 and was unusable.
+inline constexpr float kMinPresenterLines = 33.0f;
+
+// The scale presenter mode really uses: the preset asked for, lowered to the largest preset that
+// still leaves kMinPresenterLines lines of `font_px_at_1x` pixels on a screen `screen_px` high
+// (1080p: up to 2x; 720p: 1x; 2160p: 3x). Never below the smallest preset.
+float fitting_presenter_scale(int scale_index, float screen_px, float font_px_at_1x);
+
 struct PresenterState {
     int lesson = 0;  // index into the lesson list
     int step = 0;    // index into that lesson's steps

@@ -233,6 +233,18 @@ TEST_CASE("reduced motion toggles") {
     CHECK_FALSE(s.reduced_motion);
 }
 
+TEST_CASE("a preset too large for the screen is lowered to the largest that fits") {
+    constexpr float kFont = 16.0f;  // app/fonts.h kBaseFontPixels
+    CHECK(fitting_presenter_scale(3, 2160.0f, kFont) == 3.0f);  // 4K projector: 3x fits
+    CHECK(fitting_presenter_scale(3, 1080.0f, kFont) == 2.0f);  // 1080p: 3x would leave 22 lines
+    CHECK(fitting_presenter_scale(2, 1080.0f, kFont) == 2.0f);
+    CHECK(fitting_presenter_scale(1, 1080.0f, kFont) == 1.5f);  // never raised above the preset
+    CHECK(fitting_presenter_scale(1, 720.0f, kFont) == 1.0f);   // 720p: 1.5x would leave 30 lines
+    CHECK(fitting_presenter_scale(3, 300.0f, kFont) == 1.0f);   // tiny: the smallest preset, not less
+    CHECK(fitting_presenter_scale(2, 0.0f, kFont) == 2.0f);     // no screen size yet: as asked
+    CHECK(fitting_presenter_scale(1, 1080.0f, 32.0f) == 1.0f);  // HiDPI fonts count double
+}
+
 TEST_CASE("N toggles the speaker notes in presenter mode only") {
     PresenterState s = presenting_at(0, 0);
     CHECK_FALSE(s.notes_shown);

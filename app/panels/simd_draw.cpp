@@ -67,24 +67,35 @@ ImU32 task_color(const std::string& task, float alpha) {
 void draw_simd_bars(const core::SimdComparison& s, float width) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
-    const float label_w = std::min(width * 0.36f, lh * 17.0f);
-    const float value_w = lh * 6.0f;
-    const float bar_w = std::max(width - label_w - value_w, lh * 4.0f);
     // Scaled to the slower side's p75: one outlier on a shared machine must not squash the bars.
     const double longest = 1.08 * static_cast<double>(std::max({s.scalar.p75_ns, s.simd.p75_ns, int64_t{1}}));
     struct Row {
-        std::string label;
+        std::string label, short_label;
         const core::Stats* stats;
         ImU32 colour;
     };
+    const std::string lanes = std::to_string(s.lanes);
     const Row rows[] = {
-        {"scalar: 1 float per instruction", &s.scalar, backend_color("cpu-scalar")},
-        {s.isa + ": " + std::to_string(s.lanes) + " floats per instruction", &s.simd, path_color(0)},
+        {"scalar: 1 float per instruction", "scalar: 1 float", &s.scalar, backend_color("cpu-scalar")},
+        {s.isa + ": " + lanes + " floats per instruction", s.isa + ": " + lanes + " floats", &s.simd, path_color(0)},
     };
+    // The label column is as wide as the labels, up to 45 % of the row; at large presenter scales the
+    // short labels take over rather than run into the bars.
+    const float gap = lh * 0.6f;
+    bool use_short = false;
+    float label_w = 0.0f;
+    for (const Row& r : rows) label_w = std::max(label_w, ImGui::CalcTextSize(r.label.c_str()).x + gap);
+    if (label_w > width * 0.45f) {
+        use_short = true;
+        label_w = 0.0f;
+        for (const Row& r : rows) label_w = std::max(label_w, ImGui::CalcTextSize(r.short_label.c_str()).x + gap);
+    }
+    const float value_w = ImGui::CalcTextSize("999.9 ms median").x + lh;
+    const float bar_w = std::max(width - label_w - value_w, lh * 4.0f);
     for (const Row& r : rows) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float h = lh * 1.5f;
-        dl->AddText({p.x, p.y + (h - lh) * 0.5f}, kTextColour, r.label.c_str());
+        dl->AddText({p.x, p.y + (h - lh) * 0.5f}, kTextColour, (use_short ? r.short_label : r.label).c_str());
         const float x0 = p.x + label_w;
         auto x_of = [&](int64_t ns) {
             return x0 + bar_w * static_cast<float>(std::min(static_cast<double>(ns) / longest, 1.0));
@@ -238,8 +249,11 @@ void draw_mimd_timeline(const core::MimdTimeline& t, ImVec2 size, float playhead
     const double ratio = t.wall_ns > 0 ? static_cast<double>(t.sequential_ns) / static_cast<double>(t.wall_ns) : 0.0;
     ImGui::TextColored(ImVec4(1.0f, 0.88f, 0.35f, 1.0f), "all at once: %s", core::format_duration(t.wall_ns).c_str());
     ImGui::SameLine();
-    ImGui::TextColored(kMutedColour, "the same tasks one after another: %s, so %s faster together",
+    // Wrapped: at presenter scales the sentence is wider than the canvas.
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    ImGui::TextWrapped("the same tasks one after another: %s, so %s faster together",
                        core::format_duration(t.sequential_ns).c_str(), core::format_ratio(ratio).c_str());
+    ImGui::PopStyleColor();
     // On a shared or busy machine the OS may put every thread on one core; then they take turns
     // (time slicing), which is concurrency but not MIMD. Say so rather than let the ratio mislead.
     std::map<int, int> cpus;
