@@ -108,6 +108,7 @@ class Conv2dView : public LessonView {
     void drop_files(const std::vector<std::string>& paths) override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
     bool load_comparison(const std::string& path, std::string& error) override;
+    bool draws_predict_prompt() const override { return true; }
     std::string comparison_file_suffix() const override { return "-conv.csv"; }
 
     ExportResult export_files(const ViewExport& in) override;

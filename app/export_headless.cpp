@@ -25,8 +25,10 @@
 #include "gpu_backends.h"
 #include "json_out.h"
 #include "machine_info.h"
+#include "memory.h"
 #include "offscreen_context.h"
 #include "shell.h"
+#include "simd_math.h"
 
 namespace gpulab::app {
 
@@ -89,6 +91,11 @@ std::string export_json(const ExportOptions& o, const std::string& lesson_id, co
     j += "  \"hardware\": {\n";
     j += "    \"cpu\": " + json_string(m.cpu_model) + ", \"hardware_threads\": " +
          std::to_string(m.hardware_threads) + ", \"os\": " + json_string(m.os) + ",\n";
+    // The instruction set the SIMD loops ran with and the memory left for inputs: what explains the
+    // CPU numbers when two machines' exports are compared.
+    j += "    \"simd_isa\": " + json_string(std::string(cpu::simd_isa())) +
+         ", \"simd_lanes\": " + std::to_string(cpu::simd_isa_lanes(cpu::best_simd_isa())) +
+         ", \"host_memory_available\": " + std::to_string(core::available_host_memory()) + ",\n";
     j += "    \"gpu\": {\"compiled_in\": " + std::string(g.compiled_in ? "true" : "false") +
          ", \"device_ok\": " + (g.device_ok ? "true" : "false") + ", \"name\": " + json_string(g.name) +
          ", \"reason\": " + json_string(g.reason) + ", \"compute_capability\": " +

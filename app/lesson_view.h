@@ -84,6 +84,9 @@ class LessonView {
     virtual void draw_controls() = 0;
     // The view's part of the status bar, after the frame times.
     virtual void draw_status() {}
+    // True when draw_timing() asks the step's predict prompt itself (answer buttons and reveal), so
+    // presenter mode does not print it a second time in the text column.
+    virtual bool draws_predict_prompt() const { return false; }
     virtual void drop_files(const std::vector<std::string>&) {}
     virtual void set_animation_time(float) {}
     // Another machine's export of this lesson (its CSV, read by core/compare_import.h) to show

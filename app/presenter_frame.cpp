@@ -106,7 +106,10 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
             if (fonts_.bold) ImGui::PopFont();
             ImGui::Spacing();
             render_markdown(step->body, fonts_);
-            if (step->predict) draw_predict_prompt(*step->predict);
+            // The view's Timing panel asks the same question with answer buttons and the reveal;
+            // the text column repeats it only when the step hides that panel.
+            const bool asked_there = step->shows("timing") && view_ && view_->draws_predict_prompt();
+            if (step->predict && !asked_there) draw_predict_prompt(*step->predict);
             if (presenter_.notes_shown) draw_speaker_notes(*step);
         } else {
             ImGui::TextColored(kMutedColour, "No lesson is open: press 1-9 to open one, or F5 to leave.");

@@ -114,6 +114,7 @@ class SimdMimdView : public LessonView {
     void draw_controls() override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
     bool load_comparison(const std::string& path, std::string& error) override;
+    bool draws_predict_prompt() const override { return true; }
     std::string comparison_file_suffix() const override { return "-simd.csv"; }
 
     ExportResult export_files(const ViewExport& in) override;

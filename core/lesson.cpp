@@ -87,6 +87,7 @@ public:
                            std::move(message)});
     }
     void add_file(std::string message) { errors_.push_back({file_, 0, 0, std::move(message)}); }
+    const std::string& file() const { return file_; }
     std::vector<LessonError>& errors() { return errors_; }
 
 private:
@@ -227,6 +228,20 @@ void parse_params(const toml::table& params, const std::string& workload, Lesson
                     for (const auto& ch : spec->choices) list += (list.empty() ? "" : ", ") + ch;
                     c.add(where, "parameter '" + key + "' = \"" + s + "\" is not one of: " + list);
                     continue;
+                }
+                if (key == "image" && !s.empty()) {
+                    // Read from the lesson file's folder, so a folder of lessons and their pictures works
+                    // wherever it is copied and whatever folder gpulab starts in.
+                    std::filesystem::path picture(s);
+                    if (picture.is_relative()) picture = std::filesystem::path(c.file()).parent_path() / picture;
+                    std::error_code ec;
+                    if (!std::filesystem::is_regular_file(picture, ec)) {
+                        c.add(where, "parameter 'image' = \"" + s + "\": no such picture file (looked for " +
+                                         picture.lexically_normal().string() +
+                                         "; a relative path is read from the lesson file's folder)");
+                        continue;
+                    }
+                    s = picture.lexically_normal().string();
                 }
                 step.params[key] = s;
                 break;

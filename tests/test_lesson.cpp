@@ -128,6 +128,23 @@ body = "b"
         CHECK(any_error_contains(bad.errors, "b.toml:11: 'show' must be a non-empty array"));
     }
 
+    TEST_CASE("an image parameter is read from the lesson file's folder and a missing one is refused") {
+        const std::string data = GPULAB_TEST_DATA_DIR;
+        const std::string text = "id = \"pic\"\ntitle = \"P\"\nworkload = \"conv2d\"\n[[steps]]\ntitle = \"s\"\n"
+                                 "body = \"b\"\n[steps.params]\nimage = \"gradient.png\"\n";
+        LessonLoad good = parse_lesson_text(text, data + "/pic.toml");
+        INFO(all(good.errors));
+        REQUIRE(good.lesson);
+        const std::string image = param_string(good.lesson->steps[0].params, "image", "");
+        CHECK(image == std::filesystem::path(data + "/gradient.png").lexically_normal().string());
+
+        LessonLoad bad = parse_lesson_text(text, data + "/lessons-bad/pic.toml");
+        CHECK_FALSE(bad.lesson);
+        INFO(all(bad.errors));
+        CHECK(any_error_contains(bad.errors, "pic.toml:8: parameter 'image' = \"gradient.png\": no such picture file"));
+        CHECK(any_error_contains(bad.errors, "read from the lesson file's folder"));
+    }
+
     TEST_CASE("an unknown key is refused with its line") {
         LessonLoad l = parse_lesson_file(std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad/unknown-key.toml");
         CHECK_FALSE(l.lesson);
