@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "conv2d_view.h"
 #include "format.h"
@@ -55,7 +56,15 @@ void picture_tile(GLuint id, float w, float h, float side, const char* label, Im
     else
         ImGui::Dummy({w * s, h * s});
     ImGui::SetCursorScreenPos({at.x, at.y + h * s + ImGui::GetStyle().ItemSpacing.y});
-    ImGui::TextColored(label_colour, "%s", label);
+    // One line as wide as the picture: a longer label is cut with "..." rather than running into the
+    // next column (the tooltip has it whole).
+    std::string text = label;
+    if (ImGui::CalcTextSize(text.c_str()).x > side) {
+        while (!text.empty() && ImGui::CalcTextSize((text + "...").c_str()).x > side) text.pop_back();
+        text += "...";
+    }
+    ImGui::TextColored(label_colour, "%s", text.c_str());
+    if (text != label) hover_tip(label);
     ImGui::EndGroup();
 }
 
@@ -107,14 +116,15 @@ void Conv2dView::draw_colour_planes_panel() {
         hover_tip("This plane's output in the diverging map (blue below zero, white at zero, red above); one range "
                   "for all three planes, so they compare.");
     }
-    cell(3, 0, input_tex_.id(), W, H, "colour input: R, G, B together", kMutedColour);
-    cell(3, 1, recombined_tex_.id(), QW, PH, "colour output: the 3 planes as R, G, B", kMutedColour);
+    cell(3, 0, input_tex_.id(), W, H, "colour input", kMutedColour);
+    cell(3, 1, recombined_tex_.id(), QW, PH, "colour output", kMutedColour);
     hover_tip(recombined_note_.c_str());
     // Arrows from each input plane down to its output: the filter applied to that plane alone.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (int col = 0; col < 4; ++col) {
         const float cx = x0 + static_cast<float>(col) * (side + gap) + side * 0.5f;
-        const float y1 = o.y + side + lh - st.ItemSpacing.y, y2 = o.y + row_h;
+        // From under the label to the next row's picture, not through the label.
+        const float y1 = o.y + side + st.ItemSpacing.y + fs + 2.0f, y2 = o.y + row_h;
         if (y2 - y1 < 4.0f) continue;
         dl->AddLine({cx, y1}, {cx, y2 - 1}, IM_COL32(200, 200, 205, 160), 1.5f);
     }
