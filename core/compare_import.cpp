@@ -249,9 +249,7 @@ void require_workload(const CompareFile& file, std::string_view workload) {
 // [SECTION] elementwise activations
 
 const ImportedBackend* ImportedRun::find(std::string_view backend) const {
-    for (const auto& b : backends)
-        if (b.backend == backend) return &b;
-    return nullptr;
+    return cmp::find_by(backends, &ImportedBackend::backend, backend);
 }
 
 ImportedRun activation_comparison(const CompareFile& file) {

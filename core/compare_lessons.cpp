@@ -27,9 +27,7 @@ int leading_int(const std::string& text) {
 // [SECTION] latency vs throughput
 
 const ImportedSweepSeries* ImportedSweep::find(std::string_view backend) const {
-    for (const auto& s : series)
-        if (s.backend == backend) return &s;
-    return nullptr;
+    return cmp::find_by(series, &ImportedSweepSeries::backend, backend);
 }
 
 ImportedSweep sweep_comparison(const CompareFile& file) {
@@ -77,9 +75,7 @@ ImportedSweep sweep_comparison(const CompareFile& file) {
 // [SECTION] SIMD vs MIMD
 
 const ImportedPattern* ImportedSimd::find(std::string_view pattern) const {
-    for (const auto& p : patterns)
-        if (p.pattern == pattern) return &p;
-    return nullptr;
+    return cmp::find_by(patterns, &ImportedPattern::pattern, pattern);
 }
 
 ImportedSimd simd_comparison(const CompareFile& file) {
@@ -144,9 +140,7 @@ ImportedSimd simd_comparison(const CompareFile& file) {
 // [SECTION] convolution
 
 const ImportedConvBackend* ImportedConv::find(std::string_view backend) const {
-    for (const auto& b : backends)
-        if (b.backend == backend) return &b;
-    return nullptr;
+    return cmp::find_by(backends, &ImportedConvBackend::backend, backend);
 }
 
 ImportedConv conv_comparison(const CompareFile& file) {

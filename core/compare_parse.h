@@ -10,6 +10,14 @@
 
 namespace gpulab::core::cmp {
 
+// The first item whose `field` equals `name`, or null: the lookup every imported table offers.
+template <typename T>
+const T* find_by(const std::vector<T>& items, std::string T::*field, std::string_view name) {
+    for (const T& item : items)
+        if (item.*field == name) return &item;
+    return nullptr;
+}
+
 // Throws InputError("<name>: <problem>").
 [[noreturn]] void fail(const std::string& name, const std::string& problem);
 std::string_view trim(std::string_view s);
