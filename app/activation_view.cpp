@@ -251,8 +251,7 @@ void ActivationView::draw_status() {
             const std::string prefix = "host upload: ";
             if (why.rfind(prefix, 0) == 0) why.erase(0, prefix.size());
             ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-            ImGui::TextColored(kMutedColour, "interop not possible: %s", why.c_str());
-            hover_tip(ds.interop_reason.c_str());
+            text_fitted(kMutedColour, "interop not possible: " + why);
         }
     } else {
         ImGui::TextColored(kMutedColour, "display: nothing shown yet");

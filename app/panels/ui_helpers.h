@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <cstddef>
+#include <string>
 
 namespace gpulab::app {
 
@@ -21,6 +22,20 @@ inline void hover_tip(const char* text) {
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+}
+
+// `text` in `colour`, cut with "..." to the width left on the current line (a status bar item on a
+// narrow window), with the whole text as its tooltip when cut. Nothing when not even "..." fits.
+inline void text_fitted(const ImVec4& colour, const std::string& text) {
+    const float room = ImGui::GetContentRegionAvail().x;
+    std::string shown = text;
+    if (ImGui::CalcTextSize(shown.c_str()).x > room) {
+        while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > room) shown.pop_back();
+        if (shown.empty()) return;
+        shown += "...";
+    }
+    ImGui::TextColored(colour, "%s", shown.c_str());
+    if (shown != text) hover_tip(text.c_str());
 }
 
 // One tab of a lesson view's canvas.
