@@ -206,12 +206,9 @@ void Shell::draw_presenter_status() {
     if (!warmup_status_.empty()) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
         const bool pending = warmup_status_.rfind("warming", 0) == 0;
-        // The first clause fits beside the frame times; the whole reason is one hover away.
-        constexpr std::size_t kShown = 48;
-        const std::string shown =
-            warmup_status_.size() > kShown ? warmup_status_.substr(0, kShown) + "..." : warmup_status_;
-        ImGui::TextColored(pending ? kAccentColour : kMutedColour, "%s", shown.c_str());
-        hover_tip(warmup_status_.c_str());
+        // Its first clause beside the frame times, leaving room for the display path after it; the
+        // whole reason is one hover away.
+        text_fitted(pending ? kAccentColour : kMutedColour, warmup_status_, ImGui::GetFontSize() * 22.0f);
     }
     if (!presenter_message_.empty() && presenter_message_age_ < kMessageSeconds) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);

@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 
@@ -25,9 +26,10 @@ inline void hover_tip(const char* text) {
 }
 
 // `text` in `colour`, cut with "..." to the width left on the current line (a status bar item on a
-// narrow window), with the whole text as its tooltip when cut. Nothing when not even "..." fits.
-inline void text_fitted(const ImVec4& colour, const std::string& text) {
-    const float room = ImGui::GetContentRegionAvail().x;
+// narrow window) or to `max_width`, with the whole text as its tooltip when cut. Nothing when not
+// even "..." fits.
+inline void text_fitted(const ImVec4& colour, const std::string& text, float max_width = 1e9f) {
+    const float room = std::min(ImGui::GetContentRegionAvail().x, max_width);
     std::string shown = text;
     if (ImGui::CalcTextSize(shown.c_str()).x > room) {
         while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > room) shown.pop_back();
