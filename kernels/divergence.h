@@ -2,7 +2,7 @@
 // branch key from memory (core/simt.h pattern_key), runs that path's body (equal-cost,
 // structurally different work that the compiler cannot merge into a select), and, for the first
 // warps, records per path the clock64() stamps and __activemask(). Implemented in divergence.cu;
-// gpu_stub.cpp answers "CUDA not compiled in". Never throws.
+// gpu_absent.cpp answers "CUDA not compiled in". Never throws.
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 //
 // Two implementations of this header exist and CMake links exactly one of them:
 //   cuda_entry.cu   when a CUDA compiler was found (the real backends), and
-//   gpu_stub.cpp    otherwise (every GPU backend reports "CUDA not compiled in").
+//   gpu_absent.cpp    otherwise (every GPU backend reports "CUDA not compiled in").
 // So the CUDA build adds files; it does not fork functions with #ifdef.
 #pragma once
 
@@ -16,7 +16,7 @@ namespace gpulab::gpu {
 
 // What `gpulab info` and the Devices panel show. Every field that could not be read says why.
 struct GpuProbe {
-    bool compiled_in = false;     // false in the stub build
+    bool compiled_in = false;     // false in the CPU-only build
     bool device_ok = false;       // a CUDA device is usable
     std::string reason;           // verbatim, e.g. "cudaErrorInsufficientDriver: CUDA driver version is ..."
     std::string name;             // "NVIDIA H100 80GB HBM3"

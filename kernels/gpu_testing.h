@@ -4,7 +4,7 @@
 // can align together. (Backend::run always uses fresh cudaMalloc buffers, which are aligned.)
 //
 // Plain C++ like gpu_backends.h; implemented in cuda_kernel_backend.cu and, for builds without
-// CUDA, in gpu_stub.cpp. Used only by tests/test_gpu_backends.cpp.
+// CUDA, in gpu_absent.cpp. Used only by tests/test_gpu_backends.cpp.
 #pragma once
 
 #include "backend.h"

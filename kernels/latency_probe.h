@@ -1,7 +1,7 @@
 // GPU fixed costs for the latency-vs-throughput lesson, behind plain C++ types: launch overhead,
 // CUDA Graphs, host<->device copy bandwidth with pinned and pageable memory, and the one-time
 // cost of creating the CUDA context. Implemented in latency_probe.cu (CUDA build) and in
-// gpu_stub.cpp (every call reports "CUDA not compiled in"). Never throws.
+// gpu_absent.cpp (every call reports "CUDA not compiled in"). Never throws.
 #pragma once
 
 #include <cstddef>
