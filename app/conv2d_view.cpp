@@ -513,22 +513,7 @@ void Conv2dView::drop_files(const std::vector<std::string>& paths) {
 // [SECTION] CSV and caption
 
 std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::string_view lesson_title) {
-    std::vector<std::string> lines;
-    const auto& mi = core::host_machine();
-    const auto& g = gpu::probe();
-    lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +
-                    core::utc_timestamp(run.started_unix_s));
-    lines.push_back("CPU: " + (mi.cpu_model.empty() ? std::string("unknown model") : mi.cpu_model) + " (" +
-                    std::to_string(mi.hardware_threads) + " threads)" + (mi.os.empty() ? "" : ", " + mi.os));
-    if (g.device_ok) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "GPU: %s (CC %d.%d, %d SMs)", g.name.c_str(), g.cc_major, g.cc_minor,
-                      g.sm_count);
-        lines.emplace_back(buf);
-    } else {
-        lines.push_back("no GPU: " + g.reason);
-    }
-    lines.push_back(gpu::version_summary());
+    std::vector<std::string> lines = machine_caption_lines(lesson_title, run.started_unix_s);
     std::string what =
         run.params.layer_mode
             ? "CNN layer, random data and filters"

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,8 @@
 #include "fonts.h"
 #include "format.h"
 #include "gl_util.h"
+#include "machine_info.h"
+#include "gpu_backends.h"
 
 namespace gpulab::app {
 
@@ -142,6 +145,26 @@ std::string samples_csv(const core::ActivationRun& run, const std::vector<std::s
         }
     }
     return out.str();
+}
+
+std::vector<std::string> machine_caption_lines(std::string_view lesson_title, int64_t started_unix_s) {
+    std::vector<std::string> lines;
+    const core::MachineInfo& m = core::host_machine();
+    const gpu::GpuProbe& g = gpu::probe();
+    lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +
+                    core::utc_timestamp(started_unix_s));
+    lines.push_back("CPU: " + (m.cpu_model.empty() ? std::string("unknown model") : m.cpu_model) + " (" +
+                    std::to_string(m.hardware_threads) + " threads)" + (m.os.empty() ? "" : ", " + m.os));
+    if (g.device_ok) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "GPU: %s (CC %d.%d, %d SMs, %s)", g.name.c_str(), g.cc_major, g.cc_minor,
+                      g.sm_count, core::format_bytes(static_cast<double>(g.total_memory)).c_str());
+        lines.emplace_back(buf);
+    } else {
+        lines.push_back("no GPU: " + g.reason);
+    }
+    lines.push_back(gpu::version_summary());
+    return lines;
 }
 
 std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fonts.h"
@@ -40,6 +41,11 @@ ExportResult write_export(const ExportInput& in);
 // The CSV pieces on their own (no GL), for tests and the CLI.
 std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
 std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
+
+// The first lines of every lesson's caption, which say where and when the numbers were measured:
+// "gpulab <version>  |  <lesson>  |  <date>", "CPU: <model> (<n> threads), <os>", the GPU (or
+// "no GPU: <reason>") and the library versions. core/compare_import.cpp reads them back.
+std::vector<std::string> machine_caption_lines(std::string_view lesson_title, int64_t started_unix_s);
 
 // Draws one auto-sized window with `draw` in a fresh ImGui context (fonts and style at
 // `ui_scale`, at least 1) into an offscreen framebuffer `logical_width` * scale pixels wide and

@@ -302,22 +302,7 @@ std::vector<WarpReplay> warp_replays(const SimdMimdMeasurement* m, simt::Pattern
 // [SECTION] CSV and caption
 
 std::vector<std::string> simd_caption_lines(const SimdMimdMeasurement& m, std::string_view lesson_title) {
-    std::vector<std::string> lines;
-    const auto& mi = core::host_machine();
-    const auto& g = gpu::probe();
-    lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +
-                    core::utc_timestamp(m.started_unix_s));
-    lines.push_back("CPU: " + (mi.cpu_model.empty() ? std::string("unknown model") : mi.cpu_model) + " (" +
-                    std::to_string(mi.hardware_threads) + " threads)" + (mi.os.empty() ? "" : ", " + mi.os));
-    if (g.device_ok) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "GPU: %s (CC %d.%d, %d SMs)", g.name.c_str(), g.cc_major, g.cc_minor,
-                      g.sm_count);
-        lines.emplace_back(buf);
-    } else {
-        lines.push_back("no GPU: " + g.reason);
-    }
-    lines.push_back(gpu::version_summary());
+    std::vector<std::string> lines = machine_caption_lines(lesson_title, m.started_unix_s);
     if (m.simd.ok)
         lines.push_back("SIMD: " + std::string(core::activation_label(m.activation)) + " over " +
                         core::format_count(m.elements) + " floats on one thread, " + m.simd.isa + " (" +
@@ -328,7 +313,7 @@ std::vector<std::string> simd_caption_lines(const SimdMimdMeasurement& m, std::s
                         std::to_string(m.mimd.spans.size()) + " timed slices");
     if (m.gpu_ran)
         lines.push_back("Warp view: masks and clock64() stamps recorded by the divergence kernel");
-    else if (!g.device_ok)
+    else if (!gpu::probe().device_ok)
         lines.push_back("Warp view: emulated on the CPU (no GPU, see above); GPU timings not measured");
     else
         lines.push_back("Warp view: emulated on the CPU; the kernel did not run: " + m.gpu_reason);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "export.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
@@ -585,22 +586,7 @@ void draw_phase_breakdown(const core::SweepResult& r, std::size_t i, const gpu::
 }
 
 std::vector<std::string> sweep_caption_lines(const core::SweepResult& r, std::string_view lesson_title) {
-    std::vector<std::string> lines;
-    const auto& m = core::host_machine();
-    const auto& g = gpu::probe();
-    lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +
-                    core::utc_timestamp(r.started_unix_s));
-    lines.push_back("CPU: " + (m.cpu_model.empty() ? std::string("unknown model") : m.cpu_model) + " (" +
-                    std::to_string(m.hardware_threads) + " threads)" + (m.os.empty() ? "" : ", " + m.os));
-    if (g.device_ok) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "GPU: %s (CC %d.%d, %d SMs, %s)", g.name.c_str(), g.cc_major, g.cc_minor,
-                      g.sm_count, core::format_bytes(static_cast<double>(g.total_memory)).c_str());
-        lines.emplace_back(buf);
-    } else {
-        lines.push_back("no GPU: " + g.reason);
-    }
-    lines.push_back(gpu::version_summary());
+    std::vector<std::string> lines = machine_caption_lines(lesson_title, r.started_unix_s);
     if (!r.plan.sizes.empty()) {
         int samples = 1 << 30;
         for (const auto& col : r.cells)

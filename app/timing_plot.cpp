@@ -117,22 +117,7 @@ bool SampleHistory::empty() const {
 // [SECTION] caption
 
 std::vector<std::string> caption_lines(const core::ActivationRun& run, std::string_view lesson_title) {
-    std::vector<std::string> lines;
-    const auto& m = core::host_machine();
-    const auto& g = gpu::probe();
-    lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +
-                    core::utc_timestamp(run.started_unix_s));
-    lines.push_back("CPU: " + (m.cpu_model.empty() ? std::string("unknown model") : m.cpu_model) + " (" +
-                    std::to_string(m.hardware_threads) + " threads)" + (m.os.empty() ? "" : ", " + m.os));
-    if (g.device_ok) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "GPU: %s (CC %d.%d, %d SMs, %s)", g.name.c_str(), g.cc_major, g.cc_minor,
-                      g.sm_count, core::format_bytes(static_cast<double>(g.total_memory)).c_str());
-        lines.emplace_back(buf);
-    } else {
-        lines.push_back("no GPU: " + g.reason);
-    }
-    lines.push_back(gpu::version_summary());
+    std::vector<std::string> lines = machine_caption_lines(lesson_title, run.started_unix_s);
     const int64_t n = run.input.size();
     const double bytes = static_cast<double>(n) * sizeof(float);
     lines.push_back("Op: " + run.op.label() + " on " + core::format_pow2(n) + " elements " + run.input.shape_string() +
