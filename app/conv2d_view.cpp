@@ -36,19 +36,6 @@ Conv2dView::Panel panel_from(const std::string& name, Conv2dView::Panel fallback
     return fallback;
 }
 
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 float max_abs(const float* d, int64_t n) {
     float m = 0.0f;
     for (int64_t i = 0; i < n; ++i)
@@ -453,7 +440,7 @@ void Conv2dView::update_textures() {
                 const float fsum = static_cast<float>(sum);
                 const float lo = sum > 0 ? 0.0f : fsum, hi = sum > 0 ? fsum : 0.0f;
                 recombined_tex_.set_rgb(out[0], out[1], out[2], qw, ph, lo, hi);
-                recombined_note_ = "weights sum to " + fixed(sum, 2) + ", values divided by it";
+                recombined_note_ = "weights sum to " + core::format_fixed(sum, 2) + ", values divided by it";
             }
         }
     }
@@ -522,7 +509,7 @@ std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::str
                                                  : std::filesystem::path(run.params.image_path).filename().string()) +
                   (run.params.per_channel ? ", per channel (R, G, B filtered separately: N=3, C=1)" : ", grayscale");
     lines.push_back("Convolution (cross-correlation, no kernel flip): " + what);
-    lines.push_back(run.desc.to_string() + ", " + fixed(run.desc.flops() / 1e6, 2) + " MFLOP per run");
+    lines.push_back(run.desc.to_string() + ", " + core::format_fixed(run.desc.flops() / 1e6, 2) + " MFLOP per run");
     return lines;
 }
 
@@ -531,17 +518,17 @@ std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>&
     for (const auto& line : caption) o << "# " << line << "\n";
     o << "backend,median_ns,min_ns,max_ns,samples,gflops,implementation,verdict\n";
     for (const core::BackendReport& r : run.reports) {
-        o << csv_field(r.backend) << ",";
+        o << core::csv_field(r.backend) << ",";
         if (r.ran) {
             o << r.total.median_ns << "," << r.total.min_ns << "," << r.total.max_ns << "," << r.total.samples << ","
-              << fixed(r.gflops, 3) << "," << csv_field(r.implementation) << ","
-              << csv_field(r.check.pass ? r.check.verdict : (r.check.verdict.empty() ? "MISMATCH" : r.check.verdict))
+              << core::format_fixed(r.gflops, 3) << "," << core::csv_field(r.implementation) << ","
+              << core::csv_field(r.check.pass ? r.check.verdict : (r.check.verdict.empty() ? "MISMATCH" : r.check.verdict))
               << "\n";
         } else {
             const std::string why = !r.availability.ok ? r.availability.reason
                                     : r.error.empty()  ? std::string("skipped")
                                                        : r.error;
-            o << ",,,0,,," << csv_field("not run: " + why) << "\n";
+            o << ",,,0,,," << core::csv_field("not run: " + why) << "\n";
         }
     }
     return o.str();

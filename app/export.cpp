@@ -26,13 +26,6 @@ namespace gpulab::app {
 
 namespace {
 
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-
 bool write_text(const std::filesystem::path& path, const std::string& text, std::string& error) {
     std::ofstream f(path, std::ios::binary);
     if (f) f << text;
@@ -132,7 +125,7 @@ std::string samples_csv(const core::ActivationRun& run, const std::vector<std::s
     out << "backend,sample,total_ns,upload_ns,compute_ns,download_ns\n";
     for (const auto& r : run.reports) {
         for (std::size_t i = 0; i < r.samples_ns.size(); ++i) {
-            out << csv_field(r.backend) << "," << i << "," << r.samples_ns[i] << ",";
+            out << core::csv_field(r.backend) << "," << i << "," << r.samples_ns[i] << ",";
             if (i < r.phases.size()) {
                 const core::PhaseTimes& p = r.phases[i];
                 out << p.upload_ns << "," << p.compute_ns << "," << p.download_ns << "\n";
@@ -177,12 +170,12 @@ std::string summary_csv(const core::ActivationRun& run, const std::vector<std::s
         std::string verdict = !r.availability.ok ? "not run: " + r.availability.reason
                               : !r.ran           ? "not run: " + r.error
                                                  : r.check.verdict;
-        out << csv_field(r.backend) << "," << (r.availability.ok ? 1 : 0) << "," << (r.ran ? 1 : 0) << ","
+        out << core::csv_field(r.backend) << "," << (r.availability.ok ? 1 : 0) << "," << (r.ran ? 1 : 0) << ","
             << r.total.samples << "," << r.total.median_ns << "," << r.total.min_ns << "," << r.total.max_ns << ","
             << r.total.p25_ns << "," << r.total.p75_ns << "," << r.upload.median_ns << "," << r.compute.median_ns
             << "," << r.download.median_ns << "," << r.gbps << "," << r.gbps_with_transfers << ","
-            << csv_field(r.limit.ok ? r.limit.name : std::string()) << "," << (r.limit.ok ? r.limit.gbps : 0.0)
-            << "," << r.fraction_of_limit << "," << speedup_vs_scalar(run, r) << "," << csv_field(verdict) << "\n";
+            << core::csv_field(r.limit.ok ? r.limit.name : std::string()) << "," << (r.limit.ok ? r.limit.gbps : 0.0)
+            << "," << r.fraction_of_limit << "," << speedup_vs_scalar(run, r) << "," << core::csv_field(verdict) << "\n";
     }
     return out.str();
 }

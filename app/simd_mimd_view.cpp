@@ -44,19 +44,6 @@ std::string lower(std::string s) {
     return s;
 }
 
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 int mimd_threads() { return std::clamp(core::host_machine().hardware_threads, 2, 8); }
 
 // The whole job, on the worker: SIMD 0..45 %, MIMD 45..75 %, the GPU patterns the rest.
@@ -268,7 +255,7 @@ DivergenceAnswer answer_divergence(const std::string& reveal, const std::vector<
                  core::format_duration(m.costs[0].kernel_ns) + " for the uniform kernel, " +
                  core::format_ratio(a.factor) + " slower (theory: " + core::format_ratio(c.theoretical) + ").";
     } else {
-        a.text = "Theoretical, not measured: a warp of " + label + " runs " + fixed(c.theoretical, 1) +
+        a.text = "Theoretical, not measured: a warp of " + label + " runs " + core::format_fixed(c.theoretical, 1) +
                  " paths one after another, so about " + core::format_ratio(a.factor) +
                  " the uniform time. No GPU measurement here: " + (c.why.empty() ? m.gpu_reason : c.why);
     }
@@ -326,15 +313,15 @@ std::string simd_csv(const SimdMimdMeasurement& m, const std::vector<std::string
     o << "kind,name,value,detail\n";
     const core::SimdComparison& s = m.simd;
     if (s.ok) {
-        o << "simd,isa," << csv_field(s.isa) << "," << s.lanes << " floats per instruction\n";
+        o << "simd,isa," << core::csv_field(s.isa) << "," << s.lanes << " floats per instruction\n";
         o << "simd,activation," << core::activation_name(m.activation) << ",\n";
         o << "simd,elements," << s.elements << ",\n";
         o << "simd,scalar_median_ns," << s.scalar.median_ns << "," << s.scalar.samples << " samples\n";
         o << "simd,simd_median_ns," << s.simd.median_ns << "," << s.simd.samples << " samples\n";
-        o << "simd,speedup," << fixed(s.speedup, 3) << ",scalar median / simd median\n";
+        o << "simd,speedup," << core::format_fixed(s.speedup, 3) << ",scalar median / simd median\n";
         o << "simd,results_equal," << (s.results_equal ? "true" : "false") << ",\n";
     } else {
-        o << "simd,error," << csv_field(s.error) << ",\n";
+        o << "simd,error," << core::csv_field(s.error) << ",\n";
     }
     const core::MimdTimeline& t = m.mimd;
     if (t.ok) {
@@ -343,18 +330,18 @@ std::string simd_csv(const SimdMimdMeasurement& m, const std::vector<std::string
         o << "mimd,sequential_ns," << t.sequential_ns << ",the same tasks one after another\n";
         o << "\nkind,thread,cpu,task,start_ns,end_ns\n";
         for (const core::TimelineSpan& sp : t.spans)
-            o << "span," << sp.thread << "," << sp.cpu << "," << csv_field(sp.task) << "," << sp.start_ns << ","
+            o << "span," << sp.thread << "," << sp.cpu << "," << core::csv_field(sp.task) << "," << sp.start_ns << ","
               << sp.end_ns << "\n";
     } else {
-        o << "mimd,error," << csv_field(t.error) << ",\n";
+        o << "mimd,error," << core::csv_field(t.error) << ",\n";
     }
     o << "\nkind,pattern,theoretical_factor,measured_factor,kernel_median_ns,note\n";
     for (const PatternCost& c : m.costs) {
-        o << "pattern," << core::pattern_name(c.pattern) << "," << fixed(c.theoretical, 3) << ",";
+        o << "pattern," << core::pattern_name(c.pattern) << "," << core::format_fixed(c.theoretical, 3) << ",";
         if (c.measured)
-            o << fixed(c.measured_factor, 3) << "," << c.kernel_ns << ",measured\n";
+            o << core::format_fixed(c.measured_factor, 3) << "," << c.kernel_ns << ",measured\n";
         else
-            o << "not measured,," << csv_field("not measured: " + c.why) << "\n";
+            o << "not measured,," << core::csv_field("not measured: " + c.why) << "\n";
     }
     return o.str();
 }

@@ -61,6 +61,19 @@ std::string format_pow2(int64_t n) {
     return format_count(n);
 }
 
+std::string format_fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
 std::string format_ratio(double r) {
     if (!std::isfinite(r)) return "-";
     return r >= 100 ? printf_string("%.0fx", r) : r >= 10 ? printf_string("%.1fx", r) : printf_string("%.2fx", r);

@@ -5,6 +5,7 @@
 
 #include "activation_view.h"
 #include "format.h"
+#include "run_row.h"
 #include "ui_helpers.h"
 
 namespace gpulab::app {
@@ -14,16 +15,9 @@ void ActivationView::draw_controls() {
     ImGui::PushItemWidth(-label_w);
 
     // [SECTION] op
-    const auto current_label = std::string(core::activation_label(params_.activation));
-    if (ImGui::BeginCombo("activation", current_label.c_str())) {
-        for (core::Activation a : core::kAllActivations) {
-            const std::string label(core::activation_label(a));
-            if (ImGui::Selectable(label.c_str(), a == params_.activation)) params_.activation = a;
-        }
-        ImGui::EndCombo();
-    }
-    hover_tip("The function applied to every element. ReLU is one comparison; sigmoid, tanh and GELU need an "
-              "exponential, yet all of them move the same bytes.");
+    draw_activation_combo(params_.activation,
+                          "The function applied to every element. ReLU is one comparison; sigmoid, tanh and GELU "
+                          "need an exponential, yet all of them move the same bytes.");
 
     const bool leaky = params_.activation == core::Activation::LeakyRelu;
     ImGui::BeginDisabled(!leaky);

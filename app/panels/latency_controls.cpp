@@ -16,15 +16,8 @@ namespace gpulab::app {
 void LatencyView::draw_controls() {
     const float label_w = ImGui::GetFontSize() * 7.0f;
     ImGui::PushItemWidth(-label_w);
-    const std::string current(core::activation_label(activation_));
-    if (ImGui::BeginCombo("activation", current.c_str())) {
-        for (core::Activation a : core::kAllActivations) {
-            const std::string label(core::activation_label(a));
-            if (ImGui::Selectable(label.c_str(), a == activation_)) activation_ = a;
-        }
-        ImGui::EndCombo();
-    }
-    hover_tip("The op swept over sizes. ReLU is nearly free per element, so fixed costs dominate longer.");
+    draw_activation_combo(activation_,
+                          "The op swept over sizes. ReLU is nearly free per element, so fixed costs dominate longer.");
     // AlwaysClamp: a value typed with Ctrl+click stays in range too (it becomes a shift count).
     if (ImGui::SliderInt("smallest", &min_exp_, 0, 20, "2^%d elements", ImGuiSliderFlags_AlwaysClamp))
         max_exp_ = std::max(max_exp_, min_exp_);

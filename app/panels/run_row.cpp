@@ -54,4 +54,21 @@ bool draw_predict_choices(const core::PredictPrompt& p, int& pick, bool& reveal_
     return answered;
 }
 
+bool draw_activation_combo(core::Activation& activation, const char* tip) {
+    bool changed = false;
+    const std::string current(core::activation_label(activation));
+    if (ImGui::BeginCombo("activation", current.c_str())) {
+        for (core::Activation a : core::kAllActivations) {
+            const std::string label(core::activation_label(a));
+            if (ImGui::Selectable(label.c_str(), a == activation) && a != activation) {
+                activation = a;
+                changed = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    hover_tip(tip);
+    return changed;
+}
+
 }  // namespace gpulab::app

@@ -5,6 +5,7 @@
 
 #include "jobs.h"
 #include "lesson.h"
+#include "op_desc.h"
 
 namespace gpulab::app {
 
@@ -17,5 +18,9 @@ bool draw_run_row(JobRunner& jobs, const char* run_label, const char* tip, const
 // `reveal_now` ("just show me") are the view's state; `ready` enables "just show me".
 // Returns true once the student has answered, i.e. when the view should reveal.
 bool draw_predict_choices(const core::PredictPrompt& prompt, int& pick, bool& reveal_now, bool ready);
+
+// The "activation" combo box over every activation the backends implement; `tip` says what the
+// choice changes in this lesson. True when the student picked another one.
+bool draw_activation_combo(core::Activation& activation, const char* tip);
 
 }  // namespace gpulab::app

@@ -17,17 +17,9 @@ namespace gpulab::app {
 void SimdMimdView::draw_controls() {
     const float label_w = ImGui::GetFontSize() * 7.0f;
     ImGui::PushItemWidth(-label_w);
-    const std::string current(core::activation_label(activation_));
-    if (ImGui::BeginCombo("activation", current.c_str())) {
-        for (core::Activation a : core::kAllActivations) {
-            const std::string label(core::activation_label(a));
-            if (ImGui::Selectable(label.c_str(), a == activation_)) activation_ = a;
-        }
-        ImGui::EndCombo();
-    }
-    hover_tip(
-        "The loop timed scalar and vectorised on one core. Sigmoid and GELU do real arithmetic per element, so "
-        "the vector unit pays off most; ReLU is so cheap that memory sets the pace.");
+    draw_activation_combo(activation_,
+                          "The loop timed scalar and vectorised on one core. Sigmoid and GELU do real arithmetic per "
+                          "element, so the vector unit pays off most; ReLU is so cheap that memory sets the pace.");
     int exp = static_cast<int>(std::lround(std::log2(static_cast<double>(std::max<int64_t>(elements_, 1)))));
     if (ImGui::SliderInt("elements", &exp, 10, 26, "2^%d floats", ImGuiSliderFlags_AlwaysClamp))
         elements_ = int64_t{1} << exp;
