@@ -9,7 +9,8 @@ namespace gpulab::cpu {
 
 namespace {
 
-constexpr const char* kReason = "oneDNN not found when gpulab was built (install libdnnl-dev and rebuild)";
+// The configure's sentence (core/CMakeLists.txt): not installed, or installed but its CMake config broken.
+constexpr const char* kReason = GPULAB_ONEDNN_WHY;
 
 class OnednnAbsent final : public core::Backend {
 public:

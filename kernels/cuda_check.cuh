@@ -83,16 +83,17 @@ inline std::string describe(cudaError_t e) {
         }                                                                                   \
     } while (0)
 
-// Usable only where <cudnn.h> is included (cudnn_backend.cu, cuda_entry's probe through it). The
-// macro, not a function, touches cuDNN types, so this header stays free of cuDNN.
+// Usable only where cudnn_library.h is included (cudnn_backend.cu): cuDNN is loaded at run time, so
+// the error strings come through cudnn_api(). The macro, not a function, touches cuDNN types, so this
+// header stays free of cuDNN.
 #define GPULAB_CUDNN_CHECK(call)                                                                            \
     do {                                                                                                    \
         const cudnnStatus_t gpulab_st_ = (call);                                                            \
         if (gpulab_st_ != CUDNN_STATUS_SUCCESS) {                                                           \
             char gpulab_detail_[256] = {0};                                                                 \
-            cudnnGetLastErrorString(gpulab_detail_, sizeof(gpulab_detail_));                                \
+            ::gpulab::cuda::cudnn_api().cudnnGetLastErrorString(gpulab_detail_, sizeof(gpulab_detail_));   \
             ::gpulab::cuda::throw_cudnn_error(                                                              \
-                static_cast<int>(gpulab_st_), cudnnGetErrorString(gpulab_st_),                              \
+                static_cast<int>(gpulab_st_), ::gpulab::cuda::cudnn_api().cudnnGetErrorString(gpulab_st_),  \
                 static_cast<int>(gpulab_st_) / 1000 == static_cast<int>(CUDNN_STATUS_NOT_SUPPORTED) / 1000, \
                 gpulab_detail_, #call, __FILE__, __LINE__);                                                 \
         }                                                                                                   \

@@ -123,7 +123,7 @@ std::string version_summary() {
     } else {
         s += ", no CUDA driver";
     }
-    if (p.cudnn_compiled_in) {
+    if (p.cudnn_compiled_in && !p.cudnn_library_missing) {
         s += ", cuDNN " + p.cudnn_version;
     } else {
         s += ", no cuDNN";

@@ -47,6 +47,7 @@
 
 #include "conv2d.cuh"
 #include "cuda_check.cuh"
+#include "cudnn_library.h"
 #include "device_buffer.cuh"
 #include "format.h"
 #include "gpu_internal.h"
@@ -58,22 +59,13 @@ namespace {
 
 constexpr int64_t kChunkElements = int64_t{1} << 30;
 
-std::string format_cudnn_version(std::size_t v) {
-    // cuDNN 9 encodes major*10000 + minor*100 + patch; cuDNN 8 used major*1000 + minor*100 + patch.
-    const bool v9_style = v >= 90000;
-    const std::size_t major = v9_style ? v / 10000 : v / 1000;
-    const std::size_t minor = v9_style ? (v % 10000) / 100 : (v % 1000) / 100;
-    const std::size_t patch = v % 100;
-    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
-}
-
 class CudnnHandle {
 public:
-    CudnnHandle() { GPULAB_CUDNN_CHECK(cudnnCreate(&h_)); }
+    CudnnHandle() { GPULAB_CUDNN_CHECK(cudnn_api().cudnnCreate(&h_)); }
     CudnnHandle(const CudnnHandle&) = delete;
     CudnnHandle& operator=(const CudnnHandle&) = delete;
     ~CudnnHandle() {
-        cudnnDestroy(h_);
+        cudnn_api().cudnnDestroy(h_);
         cudaGetLastError();
     }
     cudnnHandle_t get() const { return h_; }
@@ -84,20 +76,20 @@ private:
 
 class TensorDesc {
 public:
-    TensorDesc() { GPULAB_CUDNN_CHECK(cudnnCreateTensorDescriptor(&d_)); }
+    TensorDesc() { GPULAB_CUDNN_CHECK(cudnn_api().cudnnCreateTensorDescriptor(&d_)); }
     TensorDesc(const TensorDesc&) = delete;
     TensorDesc& operator=(const TensorDesc&) = delete;
-    ~TensorDesc() { cudnnDestroyTensorDescriptor(d_); }
+    ~TensorDesc() { cudnn_api().cudnnDestroyTensorDescriptor(d_); }
     cudnnTensorDescriptor_t get() const { return d_; }
     // (1, 1, 1, count), packed; re-set only when the count changes.
     void set_vector(int count) {
         if (count == count_) return;
-        GPULAB_CUDNN_CHECK(cudnnSetTensor4dDescriptor(d_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, count));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetTensor4dDescriptor(d_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, count));
         count_ = count;
     }
     // Packed NCHW (convolution tensors).
     void set_nchw(int n, int c, int h, int w) {
-        GPULAB_CUDNN_CHECK(cudnnSetTensor4dDescriptor(d_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetTensor4dDescriptor(d_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w));
         count_ = -1;
     }
 
@@ -108,13 +100,13 @@ private:
 
 class FilterDesc {
 public:
-    FilterDesc() { GPULAB_CUDNN_CHECK(cudnnCreateFilterDescriptor(&d_)); }
+    FilterDesc() { GPULAB_CUDNN_CHECK(cudnn_api().cudnnCreateFilterDescriptor(&d_)); }
     FilterDesc(const FilterDesc&) = delete;
     FilterDesc& operator=(const FilterDesc&) = delete;
-    ~FilterDesc() { cudnnDestroyFilterDescriptor(d_); }
+    ~FilterDesc() { cudnn_api().cudnnDestroyFilterDescriptor(d_); }
     cudnnFilterDescriptor_t get() const { return d_; }
     void set_kcrs(int k, int c, int r, int s) {
-        GPULAB_CUDNN_CHECK(cudnnSetFilter4dDescriptor(d_, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, k, c, r, s));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetFilter4dDescriptor(d_, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, k, c, r, s));
     }
 
 private:
@@ -123,10 +115,10 @@ private:
 
 class ConvDesc {
 public:
-    ConvDesc() { GPULAB_CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&d_)); }
+    ConvDesc() { GPULAB_CUDNN_CHECK(cudnn_api().cudnnCreateConvolutionDescriptor(&d_)); }
     ConvDesc(const ConvDesc&) = delete;
     ConvDesc& operator=(const ConvDesc&) = delete;
-    ~ConvDesc() { cudnnDestroyConvolutionDescriptor(d_); }
+    ~ConvDesc() { cudnn_api().cudnnDestroyConvolutionDescriptor(d_); }
     cudnnConvolutionDescriptor_t get() const { return d_; }
 
 private:
@@ -175,16 +167,16 @@ struct ConvChoice {
 
 class ActivationDesc {
 public:
-    ActivationDesc() { GPULAB_CUDNN_CHECK(cudnnCreateActivationDescriptor(&d_)); }
+    ActivationDesc() { GPULAB_CUDNN_CHECK(cudnn_api().cudnnCreateActivationDescriptor(&d_)); }
     ActivationDesc(const ActivationDesc&) = delete;
     ActivationDesc& operator=(const ActivationDesc&) = delete;
-    ~ActivationDesc() { cudnnDestroyActivationDescriptor(d_); }
+    ~ActivationDesc() { cudnn_api().cudnnDestroyActivationDescriptor(d_); }
     cudnnActivationDescriptor_t get() const { return d_; }
     // PROPAGATE_NAN: NaN in gives NaN out, the policy of core/hd_math.h. coef is used only by
     // clipped ReLU and ELU; 0 for the modes we use.
     void set_mode(cudnnActivationMode_t mode) {
         if (mode == mode_ && set_) return;
-        GPULAB_CUDNN_CHECK(cudnnSetActivationDescriptor(d_, mode, CUDNN_PROPAGATE_NAN, 0.0));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetActivationDescriptor(d_, mode, CUDNN_PROPAGATE_NAN, 0.0));
         mode_ = mode;
         set_ = true;
     }
@@ -214,10 +206,12 @@ public:
                "implementation frameworks call; offers ReLU, sigmoid, tanh and convolution.";
     }
     core::Availability availability() const override {
-        // The device checks first (no device, or a context lost to a sticky error), then cuDNN's.
+        // A missing or wrong cuDNN library first (true on any machine), then the device checks (no
+        // device, or a context lost to a sticky error), then cuDNN's own.
+        const gpu::GpuProbe& p = gpu::probe();
+        if (p.cudnn_library_missing) return {false, p.cudnn_reason};
         core::Availability av = StagedGpuBackend::availability();
         if (!av.ok) return av;
-        const gpu::GpuProbe& p = gpu::probe();
         if (!p.cudnn_ok) return {false, p.cudnn_reason};
         return {true, "cuDNN " + p.cudnn_version + " on " + p.name};
     }
@@ -235,7 +229,7 @@ public:
 protected:
     void prepare(cudaStream_t stream) override {
         handle_ = std::make_unique<CudnnHandle>();
-        GPULAB_CUDNN_CHECK(cudnnSetStream(handle_->get(), stream));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetStream(handle_->get(), stream));
         x_ = std::make_unique<TensorDesc>();
         act_ = std::make_unique<ActivationDesc>();
         conv_x_ = std::make_unique<TensorDesc>();
@@ -254,12 +248,12 @@ protected:
                           static_cast<int>(d.kernel));
         const int pad = static_cast<int>(d.pad());
         const int stride = static_cast<int>(d.stride);
-        GPULAB_CUDNN_CHECK(cudnnSetConvolution2dDescriptor(conv_->get(), pad, pad, stride, stride, 1, 1,
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolution2dDescriptor(conv_->get(), pad, pad, stride, stride, 1, 1,
                                                            CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-        GPULAB_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_->get(), CUDNN_FMA_MATH));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(conv_->get(), CUDNN_FMA_MATH));
         int n = 0, k = 0, p = 0, q = 0;
         GPULAB_CUDNN_CHECK(
-            cudnnGetConvolution2dForwardOutputDim(conv_->get(), conv_x_->get(), conv_w_->get(), &n, &k, &p, &q));
+            cudnn_api().cudnnGetConvolution2dForwardOutputDim(conv_->get(), conv_x_->get(), conv_w_->get(), &n, &k, &p, &q));
         if (n != d.batch || k != d.filters || p != d.out_height() || q != d.out_width()) {
             throw CudaError("cuDNN computes an output of " + std::to_string(n) + "x" + std::to_string(k) + "x" +
                             std::to_string(p) + "x" + std::to_string(q) + " for this shape, gpulab expects " +
@@ -284,7 +278,7 @@ protected:
             choices_[key] = current_;
         }
         // The chosen result's math type is what cudnnConvolutionForward must be told.
-        GPULAB_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_->get(), current_.math));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(conv_->get(), current_.math));
         if (current_.workspace_bytes > workspace_.capacity()) {
             const core::Availability room = device_room(current_.workspace_bytes - workspace_.capacity());
             if (!room.ok) {
@@ -297,7 +291,7 @@ protected:
     void compute_conv2d(const core::Conv2dDesc&, const float* d_in, const float* d_filters, float* d_out,
                         cudaStream_t) override {
         const float alpha = 1.0f, beta = 0.0f;
-        GPULAB_CUDNN_CHECK(cudnnConvolutionForward(handle_->get(), &alpha, conv_x_->get(), d_in, conv_w_->get(),
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnConvolutionForward(handle_->get(), &alpha, conv_x_->get(), d_in, conv_w_->get(),
                                                    d_filters, conv_->get(), current_.algo,
                                                    current_.workspace_bytes > 0 ? workspace_.data() : nullptr,
                                                    current_.workspace_bytes, &beta, conv_y_->get(), d_out));
@@ -312,7 +306,7 @@ protected:
             const int count = static_cast<int>(std::min(kChunkElements, n - first));
             x_->set_vector(count);
             // x and y have the same shape and layout, so one descriptor describes both.
-            GPULAB_CUDNN_CHECK(cudnnActivationForward(handle_->get(), act_->get(), &alpha, x_->get(), d_in + first,
+            GPULAB_CUDNN_CHECK(cudnn_api().cudnnActivationForward(handle_->get(), act_->get(), &alpha, x_->get(), d_in + first,
                                                       &beta, x_->get(), d_out + first));
         }
     }
@@ -322,10 +316,10 @@ private:
     // returns results fastest first; the first acceptable one wins.
     ConvChoice find_algorithm(const core::Conv2dDesc& d) {
         int max_count = 0;
-        GPULAB_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle_->get(), &max_count));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolutionForwardAlgorithmMaxCount(handle_->get(), &max_count));
         std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(static_cast<std::size_t>(std::max(max_count, 1)));
         int returned = 0;
-        GPULAB_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithm(handle_->get(), conv_x_->get(), conv_w_->get(),
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnFindConvolutionForwardAlgorithm(handle_->get(), conv_x_->get(), conv_w_->get(),
                                                                 conv_->get(), conv_y_->get(),
                                                                 static_cast<int>(perf.size()), &returned,
                                                                 perf.data()));
@@ -363,7 +357,7 @@ private:
             for (const auto& p : perf) {
                 why += std::string(" ") + algo_name(p.algo) + " " +
                        (p.status == CUDNN_STATUS_SUCCESS ? "needs " + core::format_bytes(static_cast<double>(p.memory))
-                                                         : std::string(cudnnGetErrorString(p.status))) +
+                                                         : std::string(cudnn_api().cudnnGetErrorString(p.status))) +
                        ";";
             }
             why.pop_back();
@@ -400,23 +394,30 @@ std::unique_ptr<core::Backend> make_cudnn_backend() { return std::make_unique<cu
 
 void probe_cudnn(GpuProbe& p) {
     p.cudnn_compiled_in = true;
-    p.cudnn_version = cuda::format_cudnn_version(cudnnGetVersion());
+    // The library first: it is loaded here, on first use, not when the program starts.
+    const cuda::CudnnLoad& lib = cuda::load_cudnn();
+    if (lib.api == nullptr) {
+        p.cudnn_reason = lib.reason;
+        p.cudnn_library_missing = true;
+        return;
+    }
+    p.cudnn_version = cuda::format_cudnn_version(lib.version);
     if (!p.device_ok) {
         p.cudnn_reason = "no CUDA device (" + p.reason + ")";
         return;
     }
     // cudnnCreate loads cuDNN's sub-libraries and touches the device: the honest test of "works".
     cudnnHandle_t h = nullptr;
-    const cudnnStatus_t st = cudnnCreate(&h);
+    const cudnnStatus_t st = cuda::cudnn_api().cudnnCreate(&h);
     if (st != CUDNN_STATUS_SUCCESS) {
         char detail[256] = {0};
-        cudnnGetLastErrorString(detail, sizeof(detail));
-        p.cudnn_reason = std::string("cudnnCreate failed: ") + cudnnGetErrorString(st);
+        cuda::cudnn_api().cudnnGetLastErrorString(detail, sizeof(detail));
+        p.cudnn_reason = std::string("cudnnCreate failed: ") + cuda::cudnn_api().cudnnGetErrorString(st);
         if (detail[0] != '\0') p.cudnn_reason += std::string(": ") + detail;
         cudaGetLastError();
         return;
     }
-    cudnnDestroy(h);
+    cuda::cudnn_api().cudnnDestroy(h);
     p.cudnn_ok = true;
     p.cudnn_reason = "cuDNN " + p.cudnn_version + " (built against " + std::to_string(CUDNN_MAJOR) + "." +
                      std::to_string(CUDNN_MINOR) + "." + std::to_string(CUDNN_PATCHLEVEL) + ")";

@@ -1,4 +1,4 @@
-// The "cudnn" backend of a CUDA build that found no cuDNN (cudnn.h / libcudnn) at configure time:
+// The "cudnn" backend of a CUDA build that found no usable cuDNN headers (cudnn.h of major 9) at configure time:
 // it is still listed, so the Devices panel and `gpulab info` can say why it is absent, and it
 // never runs. Plain C++: compiled in place of cudnn_backend.cu, without nvcc or cuDNN headers.
 //
@@ -13,8 +13,8 @@ namespace gpulab::gpu::detail {
 
 namespace {
 
-constexpr const char* kNotFound =
-    "cuDNN not found at build time: install cuDNN 9 (cudnn.h and libcudnn) and re-run CMake to build this backend";
+// The configure's sentence (cmake/Cuda.cmake): no cudnn.h, or a cudnn.h of another major version.
+constexpr const char* kNotFound = GPULAB_CUDNN_WHY;
 
 class MissingCudnnBackend final : public core::Backend {
 public:
@@ -41,3 +41,9 @@ void probe_cudnn(GpuProbe& p) {
 }
 
 }  // namespace gpulab::gpu::detail
+
+namespace gpulab::gpu {
+
+core::Availability check_cudnn_library(const std::string&) { return {false, detail::kNotFound}; }
+
+}  // namespace gpulab::gpu

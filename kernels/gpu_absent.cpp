@@ -67,6 +67,8 @@ core::BackendList make_conv2d_extra_backends() {
 
 std::string version_summary() { return "CUDA not compiled in"; }
 
+core::Availability check_cudnn_library(const std::string&) { return {false, kNotCompiled}; }
+
 InteropCheck check_gl_interop() { return {false, "host upload: CUDA not compiled in"}; }
 
 std::unique_ptr<GlTextureInterop> register_gl_texture(unsigned, int, int, std::string& why) {

@@ -30,6 +30,7 @@ struct GpuProbe {
     bool cudnn_compiled_in = false;
     bool cudnn_ok = false;
     std::string cudnn_reason;
+    bool cudnn_library_missing = false;  // libcudnn.so.9 absent or of another major version
     std::string cudnn_version;    // from cudnnGetVersion() at run time, e.g. "9.13.0"
     // The cold start, host clock, recorded by the first probe() because that is where the process
     // first touches CUDA: from before its first runtime call until the context exists.
@@ -48,6 +49,11 @@ core::BackendList make_backends();
 // one-thread-per-output kernel that cuda-kernel's tiled kernel is compared with. Kept apart so the
 // other lessons' columns stay cuda-kernel and cudnn. Always returned, even when unusable.
 core::BackendList make_conv2d_extra_backends();
+
+// Tries to load libcudnn.so.9 from exactly `dir` (not cached, unloaded again): ok with its version
+// ("9.19.0"), or the sentence the cudnn backend would show. For tests of the run-time loader; in a
+// build without cuDNN support it says that instead.
+core::Availability check_cudnn_library(const std::string& dir);
 
 // "CUDA 13.0 runtime, driver 13.0, cuDNN 9.13.0" or the reason there is none; for captions.
 std::string version_summary();

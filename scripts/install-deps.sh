@@ -1,35 +1,71 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages gpulab needs to build, run and test, and nothing else.
-# Says what it installs; asks for sudo only when not root and only when something is missing.
+# Installs the Debian 12 (or Ubuntu) packages gpulab needs to build, run, test and package, and
+# nothing else. Says what it installs; asks for sudo only when not root and only when something is
+# missing. Installs with --no-install-recommends, so every package the build touches must be named
+# here: a package that is only *recommended* by another (ocl-icd-opencl-dev by libdnnl-dev) is
+# absent on a fresh machine. scripts/check-deps.sh proves the list against what a build used.
+#
+#   scripts/install-deps.sh          the build, run and test packages
+#   scripts/install-deps.sh --ci     also the tools only CI runs (lintian for the .deb)
+#   scripts/install-deps.sh --list   print the package names (one per line) and exit
+#
 # The CUDA Toolkit and cuDNN are optional and not installed here: without them gpulab builds
 # CPU-only and says so (see README.md).
 set -euo pipefail
 
 packages=(
+    # Build tools
     cmake ninja-build g++ pkg-config make
-    python3-glad                      # generates the GL 3.3 core + EGL loaders at build time
-    libglfw3-dev libimgui-dev libstb-dev libtomlplusplus-dev libcli11-dev doctest-dev
-    libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri   # OpenGL and EGL (headless export on Mesa)
-    libdnnl-dev                       # oneDNN: the CPU library peer (optional backend)
-    fonts-dejavu-core                 # the UI font (a copy also ships in assets/fonts)
-    xvfb xauth                        # the GUI smoke test runs under xvfb-run
+    python3-glad                # generates the GL 3.3 core + EGL loaders at build time (cmake/Glad.cmake)
+    # Libraries the app and core compile and link against
+    libglfw3-dev                # window and input
+    libimgui-dev                # Dear ImGui 1.86 with its GLFW and OpenGL 3 backends
+    libstb-dev                  # stb_image / stb_image_write: pictures in and PNG export out
+    libtomlplusplus-dev         # lesson files
+    libcli11-dev                # command line
+    doctest-dev                 # the test framework (CMake config with doctest_discover_tests)
+    libboost-context-dev        # fibers for the CUDA kernel simulator (cuda-sim)
+    libegl-dev libgl-dev        # OpenGL and EGL headers (EGL: headless export)
+    libegl-mesa0 libgl1-mesa-dri  # Mesa's EGL/GL drivers, so headless export and the GUI test render
+    libdnnl-dev                 # oneDNN: the CPU library peer (optional backend)
+    ocl-icd-opencl-dev          # OpenCL headers + libOpenCL.so: oneDNN's CMake config (dnnl-config.cmake)
+                                # calls find_package(OpenCL) and fails without them; libdnnl-dev only
+                                # recommends this package
+    fonts-dejavu-core           # the UI font (a copy also ships in assets/fonts)
+    # Tests and packaging
+    xvfb xauth                  # the GUI smoke test runs under xvfb-run
+    help2man                    # the man page, generated from `gpulab --help` at build time
+    dpkg-dev file               # `make package`: CPack's .deb computes its Depends with dpkg-shlibdeps,
+                                # and CPack finds the binaries to scan with `file`
+)
+ci_packages=(
+    lintian                     # checks the .deb that `make package` builds (scripts/check-package.sh)
 )
 
+names() { local p; for p in "$@"; do [[ $p == \#* ]] || echo "$p"; done; }
+
+case "${1:-}" in
+    --list) names "${packages[@]}"; exit 0 ;;
+    --list-ci) names "${ci_packages[@]}"; exit 0 ;;
+    --ci) packages+=("${ci_packages[@]}") ;;
+    "") ;;
+    *) echo "install-deps: unknown option '$1' (use --ci or --list)" >&2; exit 2 ;;
+esac
+
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-deps: this script expects Debian/Ubuntu (apt). Install the equivalents of: ${packages[*]}" >&2
+    echo "install-deps: this script expects Debian/Ubuntu (apt). Install the equivalents of: $(names "${packages[@]}" | tr '\n' ' ')" >&2
     exit 0
 fi
 
 missing=()
-for p in "${packages[@]}"; do
-    [[ $p == \#* ]] && continue
+while read -r p; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing+=("$p")
     fi
-done
+done < <(names "${packages[@]}")
 
 if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-deps: all ${#packages[@]} Debian packages present"
+    echo "install-deps: all $(names "${packages[@]}" | wc -l) Debian packages present"
     exit 0
 fi
 

@@ -1,0 +1,1 @@
+/* Stand-in: see cudnn_version.h beside this file. */
