@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GPULAB = $(BUILD_DIR)/app/gpulab
 
-.PHONY: all deps configure build run test bench clean
+.PHONY: all deps configure build run test bench package clean
 
 all: build
 
@@ -27,6 +27,10 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j $(JOBS)
+
+# A .deb of this build (cmake/Package.cmake): apt install ./$(BUILD_DIR)/gpulab_*.deb
+package: build
+	cd $(BUILD_DIR) && cpack
 
 bench: build
 	$(GPULAB) bench

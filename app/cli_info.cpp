@@ -8,6 +8,7 @@
 #include "gpu_backends.h"
 #include "machine_info.h"
 #include "offscreen_context.h"
+#include "resources.h"
 
 namespace gpulab::app {
 
@@ -16,6 +17,8 @@ int cmd_info() {
     std::printf("gpulab %s\n\n", GPULAB_VERSION);
     std::printf("CPU        %s, %d hardware threads\n", m.cpu_model.c_str(), m.hardware_threads);
     std::printf("OS         %s\n", m.os.c_str());
+    const std::string data_problem = data_root_problem();
+    std::printf("Data       %s\n", data_problem.empty() ? data_root().string().c_str() : data_problem.c_str());
 
     const gpu::GpuProbe& g = gpu::probe();
     if (g.device_ok) {

@@ -38,7 +38,7 @@ int cmd_lessons(const std::vector<std::string>& check_files, const std::vector<s
     }
     std::vector<std::string> dirs = lesson_directories(lesson_dirs);
     if (dirs.empty()) {
-        std::fprintf(stderr, "gpulab: the built-in lessons/ folder was not found (set GPULAB_DATA_DIR)\n");
+        std::fprintf(stderr, "gpulab: %s\n", data_root_problem().c_str());
         return kExitFailure;
     }
     core::LessonCatalog cat = core::load_lessons(dirs);

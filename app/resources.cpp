@@ -17,6 +17,18 @@ namespace {
 
 // Candidate roots in search order. When GPULAB_DATA_DIR is set it is the only one, so a user (or a
 // test) can tell exactly which files are used instead of getting a silent fallback.
+// <prefix>/share/gpulab beside <prefix>/bin/gpulab: the folder an installed gpulab reads.
+fs::path installed_root() {
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec || exe.empty()) return {};
+    return exe.parent_path().parent_path() / "share" / "gpulab";
+}
+
+// Candidate roots in search order. When GPULAB_DATA_DIR is set it is the only one, so a user (or a
+// test) can tell exactly which files are used instead of getting a silent fallback. An installed
+// binary likewise reads only its own share/gpulab: a source tree that happens to be on the machine
+// must not hide a file the install lacks.
 std::vector<fs::path> candidate_roots() {
     std::vector<fs::path> roots;
     if (const char* env = std::getenv("GPULAB_DATA_DIR"); env != nullptr && env[0] != '\0') {
@@ -24,11 +36,14 @@ std::vector<fs::path> candidate_roots() {
         return roots;
     }
     std::error_code ec;
+    if (const fs::path installed = installed_root(); !installed.empty() && fs::exists(installed, ec)) {
+        roots.push_back(installed);
+        return roots;
+    }
     fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec && !exe.empty()) {
         fs::path dir = exe.parent_path();
         roots.push_back(dir / "share" / "gpulab");
-        roots.push_back(dir.parent_path() / "share" / "gpulab");  // <prefix>/bin/gpulab -> <prefix>/share/gpulab
         // The binary itself and up to three parents: covers build/app/gpulab and build/tests/x.
         for (int up = 0; up < 4 && !dir.empty(); ++up) {
             roots.push_back(dir);
@@ -70,6 +85,32 @@ fs::path data_root() {
         }
     }
     return {};
+}
+
+}  // namespace gpulab::app
+
+namespace gpulab::app {
+
+std::string data_root_problem() {
+    const std::vector<fs::path> roots = candidate_roots();
+    for (const fs::path& root : roots) {
+        std::error_code ec;
+        if (!fs::is_directory(root / "lessons", ec) || !fs::is_directory(root / "shaders", ec)) continue;
+        // Present: can we read it? (A folder copied without its permissions is the usual failure.)
+        fs::directory_iterator it(root / "lessons", ec);
+        if (ec) {
+            return "gpulab's data folder " + root.string() + " cannot be read (" + ec.message() +
+                   "): reinstall gpulab or fix the folder's permissions";
+        }
+        return "";
+    }
+    std::string where;
+    for (const fs::path& root : roots) where += (where.empty() ? "" : ", ") + root.string();
+    if (std::getenv("GPULAB_DATA_DIR") != nullptr && std::getenv("GPULAB_DATA_DIR")[0] != '\0') {
+        return "GPULAB_DATA_DIR=" + where + " holds no lessons/ and shaders/ folders: point it at the folder that does";
+    }
+    return "gpulab's data folder (lessons/, shaders/, assets/) was not found in " + where +
+           ": reinstall gpulab, or set GPULAB_DATA_DIR to the folder that holds them";
 }
 
 }  // namespace gpulab::app

@@ -1,6 +1,7 @@
-// Finds the run-time data folders (shaders/, lessons/, assets/): next to the binary, in its
-// parent folders (the build tree), in the source tree the binary was built from, or in the
-// working directory. GPULAB_DATA_DIR in the environment overrides all of them.
+// Finds the run-time data folders (shaders/, lessons/, assets/): an installed binary reads only
+// <prefix>/share/gpulab; a binary in the build tree looks next to itself, in its parent folders, in
+// the source tree it was built from, or in the working directory. GPULAB_DATA_DIR in the environment
+// overrides all of them.
 #pragma once
 
 #include <filesystem>
@@ -13,5 +14,9 @@ std::filesystem::path find_resource(const std::string& relative);
 
 // The folder that holds shaders/, lessons/ and assets/ (empty when none was found).
 std::filesystem::path data_root();
+
+// "" when the data folder was found and can be read; otherwise one sentence naming where gpulab
+// looked and what to do (reinstall, fix permissions, or set GPULAB_DATA_DIR).
+std::string data_root_problem();
 
 }  // namespace gpulab::app

@@ -22,6 +22,9 @@ Shell::Shell() = default;
 Shell::~Shell() = default;
 
 bool Shell::init(const Options& options, std::string& error) {
+    // Without its data folder the app has no shaders to draw with and no built-in lessons: one
+    // sentence saying where it looked beats an empty window.
+    if (error = data_root_problem(); !error.empty()) return false;
     catalog_ = core::load_lessons(lesson_directories(options.lesson_dirs));
 
     backends_ = make_all_backends();
@@ -35,7 +38,7 @@ bool Shell::init(const Options& options, std::string& error) {
         if (lesson_index_ < 0) {
             error = "unknown lesson '" + options.lesson_id + "'; known:";
             for (const auto& l : catalog_.lessons) error += " " + l.id;
-            if (catalog_.lessons.empty()) error += " none (no lessons/ folder found; set GPULAB_DATA_DIR)";
+            if (catalog_.lessons.empty()) error += " none";
             return false;
         }
     } else {

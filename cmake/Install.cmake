@@ -1,0 +1,49 @@
+# `cmake --install` lays gpulab out like any desktop app (GNU dirs under the prefix):
+#   bin/gpulab                                     the one binary (GUI, CLI, headless export)
+#   share/gpulab/{lessons,shaders,assets}          what it reads at run time; app/resources.cpp finds
+#                                                  <prefix>/share/gpulab from the binary's own path,
+#                                                  so it runs from any working directory
+#   share/applications/gpulab.desktop              the applications-menu entry
+#   share/icons/hicolor/scalable/apps/gpulab.svg   its icon
+#   share/man/man1/gpulab.1.gz                     generated from `gpulab --help` by help2man
+#   share/doc/gpulab/{copyright,changelog.gz}      what a Debian package must carry
+# Verified by tests/install_tests.cmake (a DESTDIR install run from an unrelated folder).
+include(GNUInstallDirs)
+
+install(TARGETS gpulab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/lessons ${PROJECT_SOURCE_DIR}/shaders ${PROJECT_SOURCE_DIR}/assets
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/gpulab
+        PATTERN desktop EXCLUDE)
+install(FILES ${PROJECT_SOURCE_DIR}/assets/desktop/gpulab.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+install(FILES ${PROJECT_SOURCE_DIR}/assets/desktop/gpulab.svg
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+
+# Debian wants man pages and changelogs compressed with gzip -9n (no name, no time stamp: reproducible).
+find_program(GPULAB_GZIP gzip)
+find_program(GPULAB_HELP2MAN help2man)
+set(GPULAB_DOC_DIR ${CMAKE_BINARY_DIR}/doc)
+add_custom_command(
+    OUTPUT ${GPULAB_DOC_DIR}/changelog.gz
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${GPULAB_DOC_DIR}
+    COMMAND ${GPULAB_GZIP} -9n -c ${PROJECT_SOURCE_DIR}/cmake/package/changelog > ${GPULAB_DOC_DIR}/changelog.gz
+    DEPENDS ${PROJECT_SOURCE_DIR}/cmake/package/changelog
+    COMMENT "Compressing the changelog")
+set(GPULAB_DOC_OUTPUTS ${GPULAB_DOC_DIR}/changelog.gz)
+if(GPULAB_HELP2MAN)
+    # --no-info: gpulab has no Texinfo manual, so the page must not point at one.
+    add_custom_command(
+        OUTPUT ${GPULAB_DOC_DIR}/gpulab.1.gz
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${GPULAB_DOC_DIR}
+        COMMAND ${GPULAB_HELP2MAN} --no-info --name "why deep learning runs on GPUs, measured live"
+                --section 1 --output ${GPULAB_DOC_DIR}/gpulab.1 $<TARGET_FILE:gpulab>
+        COMMAND ${GPULAB_GZIP} -9nf ${GPULAB_DOC_DIR}/gpulab.1
+        DEPENDS gpulab
+        COMMENT "Generating the man page from gpulab --help")
+    list(APPEND GPULAB_DOC_OUTPUTS ${GPULAB_DOC_DIR}/gpulab.1.gz)
+    install(FILES ${GPULAB_DOC_DIR}/gpulab.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+    message(STATUS "gpulab: help2man not found: no man page (install help2man; make deps does)")
+endif()
+add_custom_target(gpulab_docs ALL DEPENDS ${GPULAB_DOC_OUTPUTS})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/package/copyright ${GPULAB_DOC_DIR}/changelog.gz
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
