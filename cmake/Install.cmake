@@ -1,6 +1,7 @@
 # `cmake --install` lays gpulab out like any desktop app (GNU dirs under the prefix):
 #   bin/gpulab                                     the one binary (GUI, CLI, headless export)
-#   share/gpulab/{lessons,shaders,assets}          what it reads at run time; app/resources.cpp finds
+#   share/gpulab/{lessons,shaders,assets}          what it reads at run time (the fonts link to Debian's
+#                                                  DejaVu where it is installed); app/resources.cpp finds
 #                                                  <prefix>/share/gpulab from the binary's own path,
 #                                                  so it runs from any working directory
 #   share/applications/gpulab.desktop              the applications-menu entry
@@ -13,7 +14,23 @@ include(GNUInstallDirs)
 install(TARGETS gpulab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lessons ${PROJECT_SOURCE_DIR}/shaders ${PROJECT_SOURCE_DIR}/assets
         DESTINATION ${CMAKE_INSTALL_DATADIR}/gpulab
-        PATTERN desktop EXCLUDE)
+        PATTERN desktop EXCLUDE PATTERN *.ttf EXCLUDE)
+# The DejaVu fonts: where Debian's fonts-dejavu-core provides them (install-deps installs it, the .deb
+# depends on it) the install links to the system's files instead of carrying a second copy; elsewhere
+# it copies the ones in assets/fonts.
+set(GPULAB_SYSTEM_FONT_DIR /usr/share/fonts/truetype/dejavu)
+foreach(font DejaVuSans.ttf DejaVuSansMono.ttf)
+    if(EXISTS ${GPULAB_SYSTEM_FONT_DIR}/${font})
+        # Relative (Debian policy for links within /usr), computed for the prefix actually installed to.
+        install(CODE "
+            set(dir \${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/gpulab/assets/fonts)
+            file(RELATIVE_PATH target \${dir} ${GPULAB_SYSTEM_FONT_DIR}/${font})
+            file(MAKE_DIRECTORY \$ENV{DESTDIR}\${dir})
+            file(CREATE_LINK \${target} \$ENV{DESTDIR}\${dir}/${font} SYMBOLIC)")
+    else()
+        install(FILES ${PROJECT_SOURCE_DIR}/assets/fonts/${font} DESTINATION ${CMAKE_INSTALL_DATADIR}/gpulab/assets/fonts)
+    endif()
+endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/assets/desktop/gpulab.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES ${PROJECT_SOURCE_DIR}/assets/desktop/gpulab.svg
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)

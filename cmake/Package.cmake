@@ -10,13 +10,13 @@ set(CPACK_PACKAGE_NAME gpulab)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "gpulab developers <gpulab@users.noreply.github.com>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "lessons that show why deep learning runs on GPUs")
+# The extended description only: CPack puts the summary above it and indents each line.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "lessons that show why deep learning runs on GPUs
- gpulab runs convolutions, activations, SIMD and MIMD code and size sweeps on
- this computer's CPU (a plain loop, a threaded SIMD version and oneDNN) and,
- where there is one, on an NVIDIA GPU (hand-written CUDA kernels and cuDNN),
- checks that the results agree and plots the timings live. It has a presenter
- mode for teaching and exports its plots as PNG and CSV.")
+    "gpulab runs convolutions, activations, SIMD and MIMD code and size sweeps on
+this computer's CPU (a plain loop, a threaded SIMD version and oneDNN) and,
+where there is one, on an NVIDIA GPU (hand-written CUDA kernels and cuDNN),
+checks that the results agree and plots the timings live. It has a presenter
+mode for teaching and exports its plots as PNG and CSV.")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/gpulab/gpulab")
