@@ -9,6 +9,7 @@
 #include "machine_info.h"
 #include "offscreen_context.h"
 #include "resources.h"
+#include "wsl.h"
 
 namespace gpulab::app {
 
@@ -17,6 +18,7 @@ int cmd_info() {
     std::printf("gpulab %s\n\n", GPULAB_VERSION);
     std::printf("CPU        %s, %d hardware threads\n", m.cpu_model.c_str(), m.hardware_threads);
     std::printf("OS         %s\n", m.os.c_str());
+    if (const core::WslInfo wsl = core::detect_wsl(); wsl.wsl) std::printf("WSL        %s\n", wsl.note.c_str());
     const std::string data_problem = data_root_problem();
     std::printf("Data       %s\n", data_problem.empty() ? data_root().string().c_str() : data_problem.c_str());
 
