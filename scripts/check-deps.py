@@ -10,9 +10,9 @@ which oneDNN's CMake config needs and libdnnl-dev only recommends). So after a b
      the compiler does), and the paths CMakeCache.txt names;
   2. maps them to Debian packages with `dpkg -S`;
   3. fails, naming each package and one file it provided, when a package is neither in
-     install-deps' list, nor pulled in by it through Depends/Pre-Depends
-     (`apt-cache depends --recurse --no-recommends ...`), nor part of a minimal Debian system
-     (Essential: yes or Priority: required, and what those depend on).
+     install-deps' list, nor pulled in by it through Depends/Pre-Depends (apt's resolver, simulated
+     with --no-install-recommends on a database holding only the minimal system), nor part of a
+     minimal Debian system (Essential: yes or Priority: required).
 
 Files outside any Debian package (the optional CUDA Toolkit and cuDNN under /usr/local) are listed
 but never fail the check.
@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -106,25 +107,57 @@ def owners(paths):
     return result, pending
 
 
+def minimal_system():
+    """The installed packages a debootstrap minbase has: Essential or Priority: required, plus the
+    libraries they depend on (libraries themselves are Priority: optional), closed over Depends and
+    Pre-Depends as installed here."""
+    fmt = "${Package}\t${Essential}\t${Priority}\t${Depends}, ${Pre-Depends}\t${Provides}\n"
+    rows = [l.split("\t") for l in run(["dpkg-query", "-W", "-f", fmt]).stdout.splitlines()]
+    installed = {r[0]: r for r in rows if len(r) == 5}
+    provided = {}
+    for name, r in installed.items():
+        for prov in r[4].split(","):
+            if prov.strip():
+                provided.setdefault(prov.split()[0].split(":")[0], name)
+    todo = [n for n, r in installed.items() if r[1] == "yes" or r[2] == "required"]
+    seen = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in installed:
+            continue
+        seen.add(name)
+        for group in installed[name][3].split(","):
+            for alt in group.split("|"):  # the alternative that is installed here
+                dep = alt.split()[0].split(":")[0] if alt.split() else ""
+                dep = dep if dep in installed else provided.get(dep, "")
+                if dep:
+                    todo.append(dep)
+                    break
+    return seen
+
+
 def allowed_packages(without):
+    """What a fresh machine has after install-deps: the minimal system plus what apt would install.
+
+    apt's own resolver decides, in a simulation against a package database that holds only the
+    minimal system (Essential: yes or Priority: required, as debootstrap's minbase), so alternatives
+    ("A | B") and virtual packages resolve the way they would on a fresh machine: only the choice apt
+    makes counts, not every package that could satisfy a dependency. (`apt-cache depends --recurse`
+    follows every alternative and once let libopengl-dev pass unnoticed.)
+    """
     listed = run([os.path.join(HERE, "install-deps.sh"), "--list"]).stdout.split()
     listed = [p for p in listed if p not in without]
-    allowed = set(listed)
-    base = run(["dpkg-query", "-W", "-f", "${Package} ${Essential} ${Priority}\n"]).stdout
-    minimal = [l.split()[0] for l in base.splitlines() if len(l.split()) == 3 and (l.split()[1] == "yes" or l.split()[2] == "required")]
-    allowed.update(minimal)
-    flags = ["--recurse", "--no-recommends", "--no-suggests", "--no-conflicts", "--no-breaks", "--no-replaces", "--no-enhances"]
-    out = run(["apt-cache", "depends", *flags, *listed, *minimal]).stdout
-    for line in out.splitlines():
-        name = line.strip().lstrip("|").strip()
-        if ":" in name:  # "Depends: pkg" / "PreDepends: pkg"
-            kind, _, name = name.partition(":")
-            if kind.strip() not in ("Depends", "PreDepends"):
-                continue
-        name = name.strip().strip("<>").split(":")[0]
-        if name:
-            allowed.add(name)
-    return listed, allowed
+    minimal = sorted(minimal_system())
+    with tempfile.TemporaryDirectory() as tmp:
+        status = os.path.join(tmp, "status")
+        with open(status, "w") as f:
+            f.write(run(["dpkg-query", "-s", *minimal]).stdout)
+        sim = run(["apt-get", "-s", "-o", f"Dir::State::status={status}", "-o", "Debug::NoLocking=1",
+                   "install", "--no-install-recommends", *listed])
+    if sim.returncode != 0:
+        sys.exit("check-deps: apt could not resolve install-deps' list on a minimal system:\n" + sim.stdout + sim.stderr)
+    installed = {m.group(1).split(":")[0] for m in re.finditer(r"^Inst (\S+)", sim.stdout, re.M)}
+    return listed, set(minimal) | installed | set(listed)
 
 
 def main():
@@ -148,6 +181,7 @@ def main():
     if outside:
         print("check-deps: not from a Debian package (optional, never required): " + ", ".join(outside))
     if missing:
+        sys.stdout.flush()
         print(f"check-deps: FAIL: the build used {len(missing)} package(s) that scripts/install-deps.sh neither "
               "lists nor pulls in through Depends:", file=sys.stderr)
         for pkg, path in sorted(missing.items()):

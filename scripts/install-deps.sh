@@ -26,6 +26,8 @@ packages=(
     doctest-dev                 # the test framework (CMake config with doctest_discover_tests)
     libboost-context-dev        # fibers for the CUDA kernel simulator (cuda-sim)
     libegl-dev libgl-dev        # OpenGL and EGL headers (EGL: headless export)
+    libopengl-dev               # libOpenGL.so: CMake's FindOpenGL needs it for the OpenGL component;
+                                # libgl-dev does not depend on it (a fresh machine lacked it)
     libegl-mesa0 libgl1-mesa-dri  # Mesa's EGL/GL drivers, so headless export and the GUI test render
     libdnnl-dev                 # oneDNN: the CPU library peer (optional backend)
     ocl-icd-opencl-dev          # OpenCL headers + libOpenCL.so: oneDNN's CMake config (dnnl-config.cmake)
