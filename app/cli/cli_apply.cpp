@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "backend_set.h"
+#include "shell/backend_set.h"
 #include "cli.h"
 #include "image_io.h"
 #include "op_desc.h"

@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <string>
 
-#include "backend_set.h"
+#include "shell/backend_set.h"
 #include "cli.h"
 #include "conv2d.h"
 #include "image_io.h"

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "backend_set.h"
+#include "shell/backend_set.h"
 #include "cli.h"
 #include "cli_bench_conv.h"
 #include "cli_bench_latency.h"

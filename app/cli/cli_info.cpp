@@ -1,13 +1,13 @@
 // `gpulab info`: the machine and every backend, each with its availability and reason verbatim.
 #include <cstdio>
 
-#include "backend_set.h"
+#include "shell/backend_set.h"
 #include "cli.h"
 #include "format.h"
 #include "gl_interop.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
-#include "offscreen_context.h"
+#include "render/offscreen_context.h"
 
 namespace gpulab::app {
 

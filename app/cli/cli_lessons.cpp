@@ -5,9 +5,9 @@
 #include <system_error>
 
 #include "cli.h"
-#include "lesson_directories.h"
+#include "shell/lesson_directories.h"
 #include "lesson.h"
-#include "resources.h"
+#include "render/resources.h"
 
 namespace gpulab::app {
 

@@ -20,14 +20,14 @@
 #include <variant>
 
 #include "app_entry.h"
-#include "fonts.h"
-#include "gl_util.h"
+#include "widgets/fonts.h"
+#include "render/gl_util.h"
 #include "gpu_backends.h"
 #include "json_out.h"
 #include "machine_info.h"
 #include "memory.h"
-#include "offscreen_context.h"
-#include "shell.h"
+#include "render/offscreen_context.h"
+#include "shell/shell.h"
 #include "simd_math.h"
 
 namespace gpulab::app {

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "shell.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

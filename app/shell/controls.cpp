@@ -5,7 +5,7 @@
 #include <string>
 
 #include "shell.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

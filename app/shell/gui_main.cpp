@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "app_entry.h"
-#include "export.h"
-#include "fonts.h"
-#include "gl_util.h"
-#include "gpu_timer.h"
+#include "views/export.h"
+#include "widgets/fonts.h"
+#include "render/gl_util.h"
+#include "render/gpu_timer.h"
 #include "presenter.h"
 #include "presenter_warmup.h"
 #include "shell.h"

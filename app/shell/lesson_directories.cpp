@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <system_error>
 
-#include "resources.h"
+#include "render/resources.h"
 
 namespace gpulab::app {
 

@@ -4,7 +4,7 @@
 
 #include "markdown.h"
 #include "shell.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "fonts.h"
+#include "widgets/fonts.h"
 
 namespace gpulab::app {
 

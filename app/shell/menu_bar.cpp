@@ -3,9 +3,9 @@
 // text-size presets, the colour-blind-safe palette and reduced motion. Checked in the GUI screenshot.
 #include <cstdio>
 
-#include "presenter_palette.h"
+#include "widgets/presenter_palette.h"
 #include "shell.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -10,7 +10,7 @@
 
 #include "markdown.h"
 #include "shell.h"
-#include "panels/ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

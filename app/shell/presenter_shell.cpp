@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "fonts.h"
+#include "widgets/fonts.h"
 #include "shell.h"
 
 namespace gpulab::app {

@@ -6,14 +6,14 @@
 #include <cstring>
 #include <filesystem>
 
-#include "activation_view.h"
+#include "views/activation/activation_view.h"
 #include "backend_set.h"
-#include "conv2d_view.h"
+#include "views/conv2d/conv2d_view.h"
 #include "gpu_backends.h"
-#include "latency_view.h"
+#include "views/latency/latency_view.h"
 #include "lesson_directories.h"
-#include "simd_mimd_view.h"
-#include "resources.h"
+#include "views/simd_mimd/simd_mimd_view.h"
+#include "render/resources.h"
 
 namespace gpulab::app {
 

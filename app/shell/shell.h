@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "backend.h"
-#include "export.h"
-#include "fonts.h"
-#include "jobs.h"
+#include "views/export.h"
+#include "widgets/fonts.h"
+#include "views/jobs.h"
 #include "lesson.h"
-#include "lesson_view.h"
+#include "views/lesson_view.h"
 #include "presenter.h"
 
 namespace gpulab::app {

@@ -9,7 +9,7 @@
 #include "gpu_backends.h"
 #include "machine_info.h"
 #include "shell.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "timing_plot.h"
-#include "panels/ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

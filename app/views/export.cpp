@@ -16,9 +16,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "fonts.h"
+#include "widgets/fonts.h"
 #include "format.h"
-#include "gl_util.h"
+#include "render/gl_util.h"
 #include "machine_info.h"
 #include "gpu_backends.h"
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fonts.h"
+#include "widgets/fonts.h"
 #include "timing_plot.h"
 #include "workloads/activation_workload.h"
 

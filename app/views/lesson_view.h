@@ -12,7 +12,7 @@
 
 #include "backend.h"
 #include "export.h"
-#include "fonts.h"
+#include "widgets/fonts.h"
 #include "jobs.h"
 #include "lesson.h"
 

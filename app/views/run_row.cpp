@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

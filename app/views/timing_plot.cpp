@@ -11,8 +11,8 @@
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
-#include "panels/ui_helpers.h"
-#include "presenter_palette.h"
+#include "widgets/ui_helpers.h"
+#include "widgets/presenter_palette.h"
 
 namespace gpulab::app {
 

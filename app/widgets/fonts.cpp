@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "resources.h"
+#include "render/resources.h"
 
 namespace gpulab::app {
 

@@ -10,7 +10,7 @@
 #include "activation_view.h"
 #include "format.h"
 #include "hd_math.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

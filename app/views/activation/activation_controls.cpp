@@ -5,8 +5,8 @@
 
 #include "activation_view.h"
 #include "format.h"
-#include "run_row.h"
-#include "ui_helpers.h"
+#include "views/run_row.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -6,7 +6,7 @@
 
 #include "activation_view.h"
 #include "format.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -11,7 +11,7 @@
 
 #include "format.h"
 #include "image_io.h"
-#include "panels/ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "lesson_view.h"
-#include "tensor_texture.h"
-#include "timing_plot.h"
+#include "views/lesson_view.h"
+#include "render/tensor_texture.h"
+#include "views/timing_plot.h"
 #include "workloads/activation_workload.h"
 
 namespace gpulab::app {

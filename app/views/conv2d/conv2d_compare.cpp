@@ -7,11 +7,11 @@
 // tests and by eye in the exported PNG.
 #include <algorithm>
 
-#include "compare_view.h"
+#include "views/compare_view.h"
 #include "conv2d_view.h"
 #include "format.h"
-#include "timing_plot.h"
-#include "ui_helpers.h"
+#include "views/timing_plot.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

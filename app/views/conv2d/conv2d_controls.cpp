@@ -11,9 +11,9 @@
 
 #include "conv2d_view.h"
 #include "format.h"
-#include "run_row.h"
-#include "timing_plot.h"
-#include "ui_helpers.h"
+#include "views/run_row.h"
+#include "views/timing_plot.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -14,7 +14,7 @@
 
 #include "conv2d_view.h"
 #include "format.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

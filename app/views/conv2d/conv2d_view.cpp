@@ -16,13 +16,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "compare_view.h"
+#include "views/compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "image_io.h"
 #include "machine_info.h"
-#include "panels/ui_helpers.h"
-#include "timing_plot.h"
+#include "widgets/ui_helpers.h"
+#include "views/timing_plot.h"
 
 namespace gpulab::app {
 

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "lesson_view.h"
-#include "tensor_texture.h"
+#include "views/lesson_view.h"
+#include "render/tensor_texture.h"
 #include "workloads/conv2d_workload.h"
 
 namespace gpulab::app {

@@ -13,8 +13,8 @@
 #include "gpu_backends.h"
 #include "latency_view.h"
 #include "machine_info.h"
-#include "timing_plot.h"
-#include "ui_helpers.h"
+#include "views/timing_plot.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -10,8 +10,8 @@
 #include "format.h"
 #include "gpu_backends.h"
 #include "latency_view.h"
-#include "timing_plot.h"
-#include "ui_helpers.h"
+#include "views/timing_plot.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

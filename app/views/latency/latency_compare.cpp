@@ -4,7 +4,7 @@
 // where each machine's GPU starts to win are worth seeing even then). The curves themselves are
 // drawn by app/sweep_plot.cpp from SweepPlotOptions::other. Checked by compare.latency_* tests and
 // by eye in the exported PNG and the GUI screenshot.
-#include "compare_view.h"
+#include "views/compare_view.h"
 #include "latency_view.h"
 
 namespace gpulab::app {

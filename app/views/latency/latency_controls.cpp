@@ -7,9 +7,9 @@
 
 #include "format.h"
 #include "latency_view.h"
-#include "run_row.h"
-#include "timing_plot.h"
-#include "ui_helpers.h"
+#include "views/run_row.h"
+#include "views/timing_plot.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compare_view.h"
+#include "views/compare_view.h"
 #include "format.h"
-#include "panels/ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "latency_probe.h"
-#include "lesson_view.h"
+#include "views/lesson_view.h"
 #include "sweep_plot.h"
 #include "workloads/latency_sweep.h"
 

@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <optional>
 
-#include "export.h"
+#include "views/export.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
-#include "timing_plot.h"
+#include "views/timing_plot.h"
 
 namespace gpulab::app {
 

@@ -8,7 +8,7 @@
 
 #include "format.h"
 #include "simd_mimd_view.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

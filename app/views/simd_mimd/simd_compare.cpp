@@ -6,10 +6,10 @@
 // Checked by the compare.simd_* tests and by eye in the exported PNG.
 #include <algorithm>
 
-#include "compare_view.h"
+#include "views/compare_view.h"
 #include "format.h"
 #include "simd_mimd_view.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "format.h"
-#include "run_row.h"
+#include "views/run_row.h"
 #include "simd_mimd_view.h"
-#include "ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

@@ -14,11 +14,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "compare_view.h"
+#include "views/compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
-#include "panels/ui_helpers.h"
+#include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
 

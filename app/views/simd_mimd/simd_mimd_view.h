@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "divergence.h"
-#include "lesson_view.h"
+#include "views/lesson_view.h"
 #include "workloads/simd_mimd.h"
 
 namespace gpulab::app {
