@@ -1,4 +1,4 @@
-// The shell's state changes and frame layout: see shell.h. Panels live in app/panels/.
+// The shell's state changes and frame layout: see shell.h. Its panels are the other files in app/shell/.
 #include "shell.h"
 
 #include <algorithm>

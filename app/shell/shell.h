@@ -1,7 +1,7 @@
 // The application shell: owns the lessons, the backends, the measurement worker and one view per
 // lesson workload (lesson_view.h), lays out the windows and draws one frame of every panel. The
 // GUI (gui_main.cpp) and headless export (export_headless.cpp) both call frame(), so the exported
-// window is the screen. Each panel is one file in app/panels/. Verified by the GUI smoke tests
+// window is the screen. Each panel is one file in app/shell/. Verified by the GUI smoke tests
 // and the export tests.
 #pragma once
 
@@ -69,7 +69,7 @@ public:
     void run_blocking(bool quick);
     void show_overview_panel();
     // Another machine's exported summary beside the live run, if the current lesson's view can
-    // compare (app/panels/compare_popup.cpp). False with a one-line `error`; nothing shown is lost.
+    // compare (app/shell/compare_popup.cpp). False with a one-line `error`; nothing shown is lost.
     bool load_comparison(const std::string& path, std::string& error);
 
     // Needs the GL context; window pixels top row first (empty: no window picture).
@@ -94,7 +94,7 @@ public:
         if (view_) view_->set_animation_time(seconds);
     }
 
-    // [SECTION] presenter mode (app/presenter_shell.cpp, app/presenter_frame.cpp)
+    // [SECTION] presenter mode (app/shell/presenter_shell.cpp, app/shell/presenter_frame.cpp)
     // One key through the presenter's state machine (core/presenter.h); true when it acted.
     bool handle_presenter_key(core::PresenterKey key, bool repeat);
     void set_presenting(bool on);
@@ -112,7 +112,7 @@ public:
     std::string presenter_summary() const;
 
 private:
-    // [SECTION] panels, one file each in app/panels/
+    // [SECTION] panels, one file each in app/shell/
     void draw_menu_bar(const FrameContext& ctx);
     void draw_lesson_list();
     void draw_lesson_text();

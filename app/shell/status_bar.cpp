@@ -43,7 +43,7 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
         hover_tip("The measurement running in the background; Cancel is beside the progress bar in Controls.");
     }
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    draw_presenter_status();  // GPU warm-up result and presenter messages (app/presenter_frame.cpp)
+    draw_presenter_status();  // GPU warm-up result and presenter messages (app/shell/presenter_frame.cpp)
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
     if (view_) view_->draw_status();
 }

@@ -1,9 +1,9 @@
 // What every lesson's "this lab machine vs my laptop" comparison shares: loading another machine's
 // export into a view (refusing another lesson's file with one line), the two lines that name both
 // machines, the legend swatches, the caption lines of an exported PNG and the closing part of the
-// export message. The per-lesson pictures are in app/panels/latency_compare.cpp,
-// app/panels/simd_compare.cpp and app/panels/conv2d_compare.cpp; the activation lesson keeps its
-// own (app/timing_plot.cpp). Verified by the compare.* tests (tests/compare_tests.cmake) and by eye
+// export message. The per-lesson pictures are in app/views/latency/latency_compare.cpp,
+// app/views/simd_mimd/simd_compare.cpp and app/views/conv2d/conv2d_compare.cpp; the activation lesson keeps its
+// own (app/views/timing_plot.cpp). Verified by the compare.* tests (tests/compare_tests.cmake) and by eye
 // in the exported PNGs and the GUI screenshot.
 #pragma once
 

@@ -268,7 +268,7 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
 
 // [SECTION] median bars
 
-// The other machine's bars are outlined and hatched (draw_hatched_bar, app/compare_view.h).
+// The other machine's bars are outlined and hatched (draw_hatched_bar, app/views/compare_view.h).
 void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();

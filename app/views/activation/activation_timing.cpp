@@ -1,4 +1,4 @@
-// The elementwise-activations Timing window: the reusable timing module (app/timing_plot.h) plus
+// The elementwise-activations Timing window: the reusable timing module (app/views/timing_plot.h) plus
 // a one-line summary of what was measured, and another machine's bars when one was imported. The
 // export draws the same module with a caption block. The layout is checked in the 1600x900,
 // 1920x1080 and 1280x720 screenshots.

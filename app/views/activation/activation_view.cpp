@@ -1,7 +1,7 @@
 // The elementwise-activations view's state changes: steps, runs on the worker (single or live),
 // picture files, export (with another machine's bars when one was imported) and the status-bar
 // display path. See activation_view.h; the drawing lives
-// in app/panels/activation_*.cpp.
+// in app/views/activation/activation_*.cpp.
 #include "activation_view.h"
 
 #include <algorithm>

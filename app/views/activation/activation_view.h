@@ -42,7 +42,7 @@ public:
     std::string measurement_csv(const std::string& lesson_title) const override;
 
 private:
-    // [SECTION] canvas pieces (panels/activation_canvas.cpp)
+    // [SECTION] canvas pieces (activation_canvas.cpp)
     void draw_element_grid(float width, float height);
     void draw_activation_curve(ImVec2 size);
     void update_textures();

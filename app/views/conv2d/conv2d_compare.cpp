@@ -1,6 +1,6 @@
 // The convolution lesson's comparison with another machine: loading its exported <lesson>-conv.csv
 // and, under the live backend bars, a pair of bars per backend: this machine's solid, the other
-// machine's outlined and hatched (the activation lesson's style, app/compare_view.h), both scaled
+// machine's outlined and hatched (the activation lesson's style, app/views/compare_view.h), both scaled
 // by GFLOP/s so longer is faster as in the bars above, each with its median and GFLOP/s. When the
 // other machine convolved a different N,C,H,W,K,R,S shape a red line says so beside the bars.
 // The Timing window and the exported PNG draw the same function. Checked by the compare.conv_*

@@ -3,7 +3,7 @@
 // schedule of the "all at once" tab, the CSV, the caption and the export. Per channel the output
 // textures follow the sliding window's plane, and the Channels tab gets each plane and their
 // recombination. See conv2d_view.h; the
-// panels are drawn in app/panels/conv2d_*.cpp.
+// panels are drawn in app/views/conv2d/conv2d_*.cpp.
 // Verified by the gui.conv_* tests (tests/conv_gui_tests.cmake) and the screenshots.
 #include "conv2d_view.h"
 

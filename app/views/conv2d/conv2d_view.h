@@ -116,7 +116,7 @@ class Conv2dView : public LessonView {
     std::string measurement_csv(const std::string& lesson_title) const override;
 
   private:
-    // [SECTION] canvas (panels/conv2d_canvas.cpp, panels/conv2d_layer.cpp)
+    // [SECTION] canvas (conv2d_canvas.cpp, conv2d_layer.cpp)
     void draw_sliding_panel();
     void draw_all_at_once_panel();
     void draw_channels_panel();
@@ -131,13 +131,13 @@ class Conv2dView : public LessonView {
                           int64_t done, int64_t now_end);
     bool draw_result_note(bool layer);
 
-    // [SECTION] controls and timing (panels/conv2d_controls.cpp)
+    // [SECTION] controls and timing (conv2d_controls.cpp)
     void draw_filter_controls();
     void draw_custom_editor();
     void draw_predict();
     void draw_backend_bars(const core::Conv2dRun& run, float width);
 
-    // [SECTION] comparison with another machine (panels/conv2d_compare.cpp)
+    // [SECTION] comparison with another machine (conv2d_compare.cpp)
     // "" when the other machine ran the same N,C,H,W,K,R,S shape, else what differs.
     std::string comparison_mismatch(const core::Conv2dRun& run) const;
     // Both machines named, then per backend this machine's bar (solid) over the other's (hatched),

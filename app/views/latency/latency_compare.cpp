@@ -2,7 +2,7 @@
 // the legend naming both machines above the throughput plot in the Timing window, and, when the
 // other machine swept a different op, a red line saying so (the curves are still drawn: the sizes
 // where each machine's GPU starts to win are worth seeing even then). The curves themselves are
-// drawn by app/sweep_plot.cpp from SweepPlotOptions::other. Checked by compare.latency_* tests and
+// drawn by app/views/latency/sweep_plot.cpp from SweepPlotOptions::other. Checked by compare.latency_* tests and
 // by eye in the exported PNG and the GUI screenshot.
 #include "views/compare_view.h"
 #include "latency_view.h"

@@ -1,6 +1,6 @@
 // The latency view's state changes: steps, the measurement job (sweep, then the GPU fixed-cost
 // probes, all on the worker), the predict-prompt answer and the export. See latency_view.h; the
-// panels are drawn in app/panels/latency_*.cpp.
+// panels are drawn in app/views/latency/latency_*.cpp.
 #include "latency_view.h"
 
 #include <algorithm>

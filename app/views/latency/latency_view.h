@@ -70,7 +70,7 @@ class LatencyView : public LessonView {
     std::string measurement_csv(const std::string& lesson_title) const override;
 
   private:
-    // [SECTION] panels (panels/latency_canvas.cpp, panels/latency_analogy.cpp)
+    // [SECTION] panels (latency_canvas.cpp, latency_analogy.cpp)
     void draw_sweep_panel();
     void draw_breakdown_panel();
     void draw_one_task_panel();
@@ -78,7 +78,7 @@ class LatencyView : public LessonView {
     void draw_predict();
     void draw_result_note();
 
-    // [SECTION] comparison with another machine (panels/latency_compare.cpp)
+    // [SECTION] comparison with another machine (latency_compare.cpp)
     SweepPlotOptions plot_options() const { return {transfers_, -1, other_.get()}; }
     // "" when the other machine swept the same op, else what differs.
     std::string comparison_mismatch() const;

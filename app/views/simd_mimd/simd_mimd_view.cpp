@@ -1,6 +1,6 @@
 // The SIMD-vs-MIMD view's state changes: steps, the measurement job (SIMD on one core, the MIMD
 // timeline, then the divergence kernel per pattern, all on the worker), the predict-prompt answer,
-// the CSV and the export. See simd_mimd_view.h; the panels are drawn in app/panels/simd_*.cpp.
+// the CSV and the export. See simd_mimd_view.h; the panels are drawn in app/views/simd_mimd/simd_*.cpp.
 // Verified by the gui.simd_* tests (tests/simd_gui_tests.cmake) and the screenshots.
 #include "simd_mimd_view.h"
 

@@ -77,7 +77,7 @@ std::vector<WarpReplay> warp_replays(const SimdMimdMeasurement* m, simt::Pattern
 std::string simd_csv(const SimdMimdMeasurement& m, const std::vector<std::string>& caption);
 std::vector<std::string> simd_caption_lines(const SimdMimdMeasurement& m, std::string_view lesson_title);
 
-// [SECTION] drawing, shared by the canvas and the exported PNG (panels/simd_draw.cpp)
+// [SECTION] drawing, shared by the canvas and the exported PNG (simd_draw.cpp)
 // Scalar and vector medians as two horizontal bars, the speed-up and the instruction set.
 void draw_simd_bars(const core::SimdComparison& s, float width);
 // One row per thread, spans coloured per task, a time axis; a playhead at `playhead` (0..1, <0: none).
@@ -122,7 +122,7 @@ class SimdMimdView : public LessonView {
     std::string measurement_csv(const std::string& lesson_title) const override;
 
   private:
-    // [SECTION] panels (panels/simd_flynn.cpp, panels/simd_cpu.cpp, panels/simd_warp.cpp)
+    // [SECTION] panels (simd_flynn.cpp, simd_canvas.cpp)
     void draw_flynn_panel();
     void draw_cpu_panel();
     void draw_warp_panel();
@@ -132,7 +132,7 @@ class SimdMimdView : public LessonView {
     // The pattern whose cost the step's prompt asks about, while the student has not answered.
     std::optional<simt::Pattern> hidden_pattern() const;
 
-    // [SECTION] comparison with another machine (panels/simd_compare.cpp)
+    // [SECTION] comparison with another machine (simd_compare.cpp)
     // "" when the other machine measured the same activation and size, else what differs.
     std::string comparison_mismatch() const;
     // Both machines named, then "this machine | other machine" rows: ISA and lanes, SIMD speed-up,
