@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app_entry.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 using namespace gpulab::app;
 

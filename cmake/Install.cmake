@@ -1,7 +1,7 @@
 # `cmake --install` lays gpulab out like any desktop app (GNU dirs under the prefix):
 #   bin/gpulab                                     the one binary (GUI, CLI, headless export)
 #   share/gpulab/{lessons,shaders,assets}          what it reads at run time (the fonts link to Debian's
-#                                                  DejaVu where it is installed); app/resources.cpp finds
+#                                                  DejaVu where it is installed); app/render/resources.cpp finds
 #                                                  <prefix>/share/gpulab from the binary's own path,
 #                                                  so it runs from any working directory
 #   share/applications/gpulab.desktop              the applications-menu entry

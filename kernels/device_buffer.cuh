@@ -26,16 +26,37 @@
 
 namespace gpulab::cuda {
 
-template <class T>
-class DeviceBuffer {
+// Where a CudaBuffer's memory comes from. Each allocator checks its own call, so a failure names
+// cudaMalloc or cudaMallocHost, not a template parameter.
+struct DeviceMemory {
+    static void* allocate(std::size_t bytes) {
+        void* p = nullptr;
+        GPULAB_CUDA_CHECK(cudaMalloc(&p, bytes));
+        return p;
+    }
+    static void free(void* p) noexcept { cudaFree(p); }
+};
+
+struct PinnedMemory {
+    static void* allocate(std::size_t bytes) {
+        void* p = nullptr;
+        GPULAB_CUDA_CHECK(cudaMallocHost(&p, bytes));
+        return p;
+    }
+    static void free(void* p) noexcept { cudaFreeHost(p); }
+};
+
+// `count` elements of T from `Memory`, owned: movable, not copyable, grown by reserve().
+template <class T, class Memory>
+class CudaBuffer {
 public:
-    DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t count) { reserve(count); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    DeviceBuffer(DeviceBuffer&& o) noexcept
+    CudaBuffer() = default;
+    explicit CudaBuffer(std::size_t count) { reserve(count); }
+    CudaBuffer(const CudaBuffer&) = delete;
+    CudaBuffer& operator=(const CudaBuffer&) = delete;
+    CudaBuffer(CudaBuffer&& o) noexcept
         : ptr_(std::exchange(o.ptr_, nullptr)), capacity_(std::exchange(o.capacity_, 0)) {}
-    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    CudaBuffer& operator=(CudaBuffer&& o) noexcept {
         if (this != &o) {
             release();
             ptr_ = std::exchange(o.ptr_, nullptr);
@@ -43,20 +64,18 @@ public:
         }
         return *this;
     }
-    ~DeviceBuffer() { release(); }
+    ~CudaBuffer() { release(); }
 
     // Ensures room for `count` elements; old contents are not kept (callers rewrite them).
     void reserve(std::size_t count) {
         if (count <= capacity_) return;
         release();
-        void* p = nullptr;
-        GPULAB_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
-        ptr_ = static_cast<T*>(p);
+        ptr_ = static_cast<T*>(Memory::allocate(count * sizeof(T)));
         capacity_ = count;
     }
     void release() noexcept {
         if (ptr_ != nullptr) {
-            cudaFree(ptr_);
+            Memory::free(ptr_);
             cudaGetLastError();
         }
         ptr_ = nullptr;
@@ -71,38 +90,12 @@ private:
     std::size_t capacity_ = 0;
 };
 
+// On the GPU (cudaMalloc).
 template <class T>
-class PinnedBuffer {
-public:
-    PinnedBuffer() = default;
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-    ~PinnedBuffer() { release(); }
-
-    void reserve(std::size_t count) {
-        if (count <= capacity_) return;
-        release();
-        void* p = nullptr;
-        GPULAB_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
-        ptr_ = static_cast<T*>(p);
-        capacity_ = count;
-    }
-    void release() noexcept {
-        if (ptr_ != nullptr) {
-            cudaFreeHost(ptr_);
-            cudaGetLastError();
-        }
-        ptr_ = nullptr;
-        capacity_ = 0;
-    }
-    T* data() const { return ptr_; }
-    std::size_t capacity() const { return capacity_; }
-    std::size_t capacity_bytes() const { return capacity_ * sizeof(T); }
-
-private:
-    T* ptr_ = nullptr;
-    std::size_t capacity_ = 0;
-};
+using DeviceBuffer = CudaBuffer<T, DeviceMemory>;
+// Page-locked host memory (cudaMallocHost): the staging side of every copy.
+template <class T>
+using PinnedBuffer = CudaBuffer<T, PinnedMemory>;
 
 // Non-blocking: our work never waits for (or is waited on by) the legacy default stream, which the
 // GL interop or another library may be using at the same time.

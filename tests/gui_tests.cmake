@@ -25,6 +25,22 @@ function(gpulab_export_test test lesson out_dir files expect_file)
                          SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
 endfunction()
 
+# gui.<test>: <png>, written by the fixture gui_<fixture>, has at least <min_colours> colours and
+# <min_width> x <min_height> pixels (tests/png_check.cpp).
+function(gpulab_png_test test fixture png min_colours min_width min_height)
+    add_test(NAME gui.${test} COMMAND gpulab_png_check ${png} ${min_colours} ${min_width} ${min_height})
+    set_tests_properties(gui.${test} PROPERTIES LABELS gui FIXTURES_REQUIRED gui_${fixture})
+endfunction()
+
+# gui.<test>: `grep <options> <regex> <file>` on a file written by the fixture gui_<fixture>
+# succeeds and prints something matching <expect> (a count from -c, or the line).
+function(gpulab_grep_test test fixture file options regex expect)
+    add_test(NAME gui.${test}
+             COMMAND ${CMAKE_COMMAND} "-DCMD=grep;${options};${regex};${file}"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=${expect}" -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.${test} PROPERTIES LABELS gui FIXTURES_REQUIRED gui_${fixture})
+endfunction()
+
 # gui.<test> and gui.<test>_png, where xvfb-run exists: the GUI opens <lesson> (empty: the first),
 # presses <keys> (comma-separated, empty: none), saves a screenshot after 90 frames, and the
 # screenshot is non-blank.
@@ -45,35 +61,27 @@ function(gpulab_smoke_test test lesson keys)
                      -DEXPECT_RC=0 -DEXPECT_FILE=${png} -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.${test} PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
                          FIXTURES_SETUP gui_${test} TIMEOUT 180)
-    add_test(NAME gui.${test}_png COMMAND gpulab_png_check ${png} 200 1600 900)
-    set_tests_properties(gui.${test}_png PROPERTIES LABELS gui FIXTURES_REQUIRED gui_${test})
+    gpulab_png_test(${test}_png ${test} ${png} 200 1600 900)
 endfunction()
 
 gpulab_export_test(export elementwise-activations ${GPULAB_GUI_OUT}/export 4
                    ${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv)
-add_test(NAME gui.export_window_png
-         COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/export/elementwise-activations-window.png 200 1600 900)
-add_test(NAME gui.export_timing_png
-         COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/export/elementwise-activations-timing.png 64 600 300)
-add_test(NAME gui.export_csv
-         COMMAND ${CMAKE_COMMAND} "-DCMD=grep;-c;^cpu-scalar,;${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv"
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=[0-9]" -P ${GPULAB_RUN_CHECK})
-set_tests_properties(gui.export_window_png gui.export_timing_png gui.export_csv PROPERTIES
-                     LABELS gui FIXTURES_REQUIRED gui_export)
+gpulab_png_test(export_window_png export ${GPULAB_GUI_OUT}/export/elementwise-activations-window.png 200 1600 900)
+gpulab_png_test(export_timing_png export ${GPULAB_GUI_OUT}/export/elementwise-activations-timing.png 64 600 300)
+gpulab_grep_test(export_csv export ${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv -c "^cpu-scalar,"
+                 "[0-9]")
 
 # The latency lesson: a quick sweep (2^4 .. 2^16) headless, then the sweep PNG, the window PNG
 # and the sweep CSV with its phase columns and a row per size and backend.
 gpulab_export_test(latency_export latency-vs-throughput ${GPULAB_GUI_OUT}/latency 3
                    ${GPULAB_GUI_OUT}/latency/latency-vs-throughput-sweep.csv)
-add_test(NAME gui.latency_sweep_png
-         COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/latency/latency-vs-throughput-sweep.png 64 600 400)
-add_test(NAME gui.latency_window_png
-         COMMAND gpulab_png_check ${GPULAB_GUI_OUT}/latency/latency-vs-throughput-window.png 200 1600 900)
+gpulab_png_test(latency_sweep_png latency_export ${GPULAB_GUI_OUT}/latency/latency-vs-throughput-sweep.png 64 600 400)
+gpulab_png_test(latency_window_png latency_export ${GPULAB_GUI_OUT}/latency/latency-vs-throughput-window.png
+                200 1600 900)
 add_test(NAME gui.latency_sweep_csv
          COMMAND ${CMAKE_COMMAND} -DCSV=${GPULAB_GUI_OUT}/latency/latency-vs-throughput-sweep.csv -DMIN_EXP=4
                  -DMAX_EXP=16 -P ${CMAKE_CURRENT_LIST_DIR}/check_sweep_csv.cmake)
-set_tests_properties(gui.latency_sweep_png gui.latency_window_png gui.latency_sweep_csv PROPERTIES
-                     LABELS gui FIXTURES_REQUIRED gui_latency_export)
+set_tests_properties(gui.latency_sweep_csv PROPERTIES LABELS gui FIXTURES_REQUIRED gui_latency_export)
 
 add_test(NAME gui.export_unwritable
          COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--out;/proc/gpulab-cannot-write-here;--quick"

@@ -234,7 +234,7 @@ TEST_CASE("reduced motion toggles") {
 }
 
 TEST_CASE("a preset too large for the screen is lowered to the largest that fits") {
-    constexpr float kFont = 16.0f;  // app/fonts.h kBaseFontPixels
+    constexpr float kFont = 16.0f;  // app/widgets/fonts.h kBaseFontPixels
     CHECK(fitting_presenter_scale(3, 2160.0f, kFont) == 3.0f);  // 4K projector: 3x fits
     CHECK(fitting_presenter_scale(3, 1080.0f, kFont) == 2.0f);  // 1080p: 3x would leave 22 lines
     CHECK(fitting_presenter_scale(2, 1080.0f, kFont) == 2.0f);

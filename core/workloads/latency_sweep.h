@@ -75,7 +75,7 @@ struct SweepCrossover {
 SweepCrossover sweep_crossover(const SweepResult& result);
 
 // One row per size and backend, with the phase columns, under `caption` as "# " lines. The app
-// passes sweep_caption_lines (app/sweep_plot.h: gpulab version | lesson | date, CPU, GPU or why
+// passes sweep_caption_lines (app/views/latency/sweep_plot.h: gpulab version | lesson | date, CPU, GPU or why
 // none, op and range), since the GPU's name comes from kernels/, which core does not include; the
 // same caption lets core/compare_import.h read the file back as another machine's sweep.
 std::string sweep_csv(const SweepResult& result, const std::vector<std::string>& caption);

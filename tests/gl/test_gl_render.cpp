@@ -22,12 +22,12 @@
 
 #include "backend.h"
 #include "gl_interop.h"
-#include "gl_util.h"
+#include "render/gl_util.h"
 #include "gpu_backends.h"
-#include "gpu_timer.h"
-#include "offscreen_context.h"
-#include "resources.h"
-#include "tensor_texture.h"
+#include "render/gpu_timer.h"
+#include "render/offscreen_context.h"
+#include "render/resources.h"
+#include "render/tensor_texture.h"
 
 using namespace gpulab::app;
 

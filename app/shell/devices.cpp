@@ -1,0 +1,74 @@
+// The Devices panel: every backend with its availability and the reason verbatim (description
+// as tooltip), then what the GPU probe found: name, compute capability, SMs, memory, driver and
+// runtime versions, cuDNN, or why each is missing.
+#include <cstdio>
+
+#include "format.h"
+#include "gpu_backends.h"
+#include "machine_info.h"
+#include "shell.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+namespace {
+
+std::string cuda_version(int v) {
+    if (v <= 0) return "-";
+    char b[32];
+    std::snprintf(b, sizeof b, "%d.%d", v / 1000, (v % 1000) / 10);
+    return b;
+}
+
+}  // namespace
+
+void Shell::draw_devices() {
+    ImGui::TextColored(kMutedColour, "Backends");
+    for (const core::Backend* b : backend_ptrs_) {
+        const core::Availability av = b->availability();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(b->name())), "%s", std::string(b->name()).c_str());
+        hover_tip(std::string(b->description()).c_str());
+        ImGui::SameLine();
+        if (av.ok) {
+            ImGui::TextColored(kOkColour, "available");
+        } else {
+            ImGui::TextColored(kErrorColour, "unavailable");
+            ImGui::Indent();
+            ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+            ImGui::TextWrapped("%s", av.reason.c_str());
+            ImGui::PopStyleColor();
+            ImGui::Unindent();
+        }
+    }
+    ImGui::Spacing();
+    ImGui::Separator();
+    const auto& m = core::host_machine();
+    ImGui::TextColored(kMutedColour, "CPU");
+    ImGui::TextWrapped("%s, %d hardware threads", m.cpu_model.c_str(), m.hardware_threads);
+    ImGui::Spacing();
+    ImGui::TextColored(kMutedColour, "GPU");
+    const gpu::GpuProbe& g = gpu::probe();
+    if (!g.compiled_in || !g.device_ok) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+        ImGui::TextWrapped("none: %s", g.reason.c_str());
+        ImGui::PopStyleColor();
+    } else {
+        ImGui::TextWrapped("%s", g.name.c_str());
+        ImGui::Text("CC %d.%d, %d SMs, warp %d", g.cc_major, g.cc_minor, g.sm_count, g.warp_size);
+        ImGui::Text("memory %s (%s free)", core::format_bytes(static_cast<double>(g.total_memory)).c_str(),
+                    core::format_bytes(static_cast<double>(g.free_memory)).c_str());
+    }
+    if (g.compiled_in)
+        ImGui::Text("driver %s, runtime %s", cuda_version(g.driver_version).c_str(),
+                    cuda_version(g.runtime_version).c_str());
+    if (g.cudnn_ok) {
+        ImGui::Text("cuDNN %s", g.cudnn_version.c_str());
+    } else {
+        ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+        ImGui::TextWrapped("cuDNN: %s", g.cudnn_reason.empty() ? "not available" : g.cudnn_reason.c_str());
+        ImGui::PopStyleColor();
+    }
+    hover_tip(gpu::version_summary().c_str());
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,403 @@
+// run_gui: the GLFW window, OpenGL 3.3 core through glad, Dear ImGui 1.86, and the frame loop
+// around Shell. With no display it explains and points at the headless export instead. Keys go
+// through one queue (real presses and the test option --script-keys alike) into the presenter's
+// state machine; presenter mode goes fullscreen on the chosen monitor. A background thread warms
+// the GPU up at start. The smoke tests (tests/gui_tests.cmake, tests/presenter_tests.cmake) run it
+// under xvfb with --frames and --screenshot.
+// glad first: it must be the only GL header, so GLFW is told not to include its own.
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app_entry.h"
+#include "views/export.h"
+#include "widgets/fonts.h"
+#include "render/gl_util.h"
+#include "render/gpu_timer.h"
+#include "presenter.h"
+#include "presenter_warmup.h"
+#include "shell.h"
+
+namespace gpulab::app {
+
+namespace {
+
+std::string g_glfw_error;
+
+struct WindowEvents {
+    std::vector<std::string> dropped;
+    struct Key {
+        int key;
+        bool repeat;  // held down: steps repeat, one-shot commands do not
+        int mods = 0; // GLFW_MOD_SHIFT tells '?' from '/'
+    };
+    std::vector<Key> keys;  // presses and repeats since the last frame, in order
+    bool scale_changed = false;
+};
+
+void on_glfw_error(int code, const char* text) {
+    g_glfw_error = "GLFW error " + std::to_string(code) + ": " + (text ? text : "");
+}
+
+void on_drop(GLFWwindow* window, int count, const char** paths) {
+    auto* ev = static_cast<WindowEvents*>(glfwGetWindowUserPointer(window));
+    for (int i = 0; i < count; ++i) ev->dropped.emplace_back(paths[i]);
+}
+
+// ImGui 1.86 samples key state once per frame, so a tap shorter than a frame (a quick finger,
+// or a slow frame while both cores measure) is lost. Presses are queued here instead; ImGui's
+// own key callback, installed after this one, calls it first.
+void on_key(GLFWwindow* window, int key, int, int action, int mods) {
+    if (action == GLFW_PRESS || action == GLFW_REPEAT)
+        static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))
+            ->keys.push_back({key, action == GLFW_REPEAT, mods});
+}
+
+// The presenter's keys on a GLFW keyboard. `shift` = 1: only with Shift, 0: either way. The first
+// row for a key is also what --script-keys injects.
+struct KeyBinding {
+    int glfw_key;
+    int shift;
+    core::PresenterKey key;
+};
+constexpr KeyBinding kKeyBindings[] = {
+    {GLFW_KEY_RIGHT, 0, core::PresenterKey::Right},       {GLFW_KEY_LEFT, 0, core::PresenterKey::Left},
+    {GLFW_KEY_SPACE, 0, core::PresenterKey::Space},       {GLFW_KEY_PAGE_UP, 0, core::PresenterKey::PageUp},
+    {GLFW_KEY_PAGE_DOWN, 0, core::PresenterKey::PageDown}, {GLFW_KEY_HOME, 0, core::PresenterKey::Home},
+    {GLFW_KEY_END, 0, core::PresenterKey::End},           {GLFW_KEY_R, 0, core::PresenterKey::R},
+    {GLFW_KEY_E, 0, core::PresenterKey::E},               {GLFW_KEY_B, 0, core::PresenterKey::B},
+    {GLFW_KEY_ESCAPE, 0, core::PresenterKey::Escape},     {GLFW_KEY_SLASH, 1, core::PresenterKey::Question},
+    {GLFW_KEY_F5, 0, core::PresenterKey::F5},             {GLFW_KEY_EQUAL, 0, core::PresenterKey::Plus},
+    {GLFW_KEY_KP_ADD, 0, core::PresenterKey::Plus},       {GLFW_KEY_MINUS, 0, core::PresenterKey::Minus},
+    {GLFW_KEY_KP_SUBTRACT, 0, core::PresenterKey::Minus}, {GLFW_KEY_M, 0, core::PresenterKey::M},
+    {GLFW_KEY_N, 0, core::PresenterKey::N},
+    {GLFW_KEY_1, 0, core::PresenterKey::Digit1},          {GLFW_KEY_2, 0, core::PresenterKey::Digit2},
+    {GLFW_KEY_3, 0, core::PresenterKey::Digit3},          {GLFW_KEY_4, 0, core::PresenterKey::Digit4},
+    {GLFW_KEY_5, 0, core::PresenterKey::Digit5},          {GLFW_KEY_6, 0, core::PresenterKey::Digit6},
+    {GLFW_KEY_7, 0, core::PresenterKey::Digit7},          {GLFW_KEY_8, 0, core::PresenterKey::Digit8},
+    {GLFW_KEY_9, 0, core::PresenterKey::Digit9},
+};
+
+std::optional<core::PresenterKey> presenter_key(int glfw_key, int mods) {
+    for (const KeyBinding& b : kKeyBindings)
+        if (b.glfw_key == glfw_key && (b.shift == 0 || (mods & GLFW_MOD_SHIFT))) return b.key;
+    return std::nullopt;
+}
+
+WindowEvents::Key glfw_key_for(core::PresenterKey key) {
+    for (const KeyBinding& b : kKeyBindings)
+        if (b.key == key) return {b.glfw_key, false, b.shift ? GLFW_MOD_SHIFT : 0};
+    return {GLFW_KEY_UNKNOWN, false, 0};
+}
+
+// A scripted key every few frames, so each one lands in its own frame as a real tap would.
+constexpr int kScriptKeyEveryFrames = 6;
+
+void on_content_scale(GLFWwindow* window, float, float) {
+    static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))->scale_changed = true;
+}
+
+void print_no_display(const std::string& why) {
+    std::fprintf(stderr,
+                 "gpulab: cannot open a window: %s\n"
+                 "Without a display, measure and export headless instead:\n"
+                 "  gpulab export --lesson elementwise-activations --out DIR\n",
+                 why.c_str());
+}
+
+bool env_set(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v;
+}
+
+// In presenter mode a mouse left resting over the projected picture would keep a tooltip or a
+// hover highlight on the wall for the whole lesson. After this long without moving, the pointer
+// hides and ImGui is told it is nowhere; the first movement or click brings both back.
+constexpr double kIdleMouseSeconds = 2.0;
+
+class IdleMouse {
+public:
+    // Call between ImGui_ImplGlfw_NewFrame (which reads the pointer) and ImGui::NewFrame.
+    void update(bool presenting, double now) {
+        ImGuiIO& io = ImGui::GetIO();
+        bool pressed = false;
+        for (bool down : io.MouseDown) pressed = pressed || down;
+        const bool moved = io.MousePos.x != last_.x || io.MousePos.y != last_.y || pressed;
+        if (moved || !presenting) last_move_ = now;
+        last_ = io.MousePos;
+        idle_ = presenting && now - last_move_ > kIdleMouseSeconds;
+        if (idle_) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
+    // Call inside the frame: the GLFW backend hides the pointer at the next NewFrame.
+    void hide_pointer() const {
+        if (idle_) ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+    }
+
+private:
+    ImVec2 last_{-FLT_MAX, -FLT_MAX};
+    double last_move_ = 0.0;
+    bool idle_ = false;
+};
+
+struct WindowedPlacement {
+    int x = 100, y = 100, w = 1600, h = 900;
+};
+
+// The monitor for fullscreen and presenter mode: --monitor N (1-based, in glfwGetMonitors order,
+// the primary first), or the primary when N is 0 or names no connected monitor (said once).
+GLFWmonitor* choose_monitor(int wanted) {
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    if (wanted >= 1 && wanted <= count) return monitors[wanted - 1];
+    if (wanted != 0) {
+        std::fprintf(stderr, "gpulab: --monitor %d: %d monitor%s connected (1..%d); using the primary monitor\n",
+                     wanted, count, count == 1 ? " is" : "s are", count);
+    }
+    return glfwGetPrimaryMonitor();
+}
+
+void set_fullscreen(GLFWwindow* window, bool on, WindowedPlacement& saved, GLFWmonitor* monitor) {
+    if (on) {
+        glfwGetWindowPos(window, &saved.x, &saved.y);
+        glfwGetWindowSize(window, &saved.w, &saved.h);
+        const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+        if (mode) glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    } else {
+        glfwSetWindowMonitor(window, nullptr, saved.x, saved.y, saved.w, saved.h, GLFW_DONT_CARE);
+    }
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& options) {
+    std::vector<core::PresenterKey> script;
+    std::string script_error;
+    if (!core::parse_presenter_keys(options.script_keys, script, script_error)) {
+        std::fprintf(stderr, "gpulab: --script-keys: %s\n", script_error.c_str());
+        return 2;
+    }
+    if (!env_set("DISPLAY") && !env_set("WAYLAND_DISPLAY")) {
+        print_no_display("no display (DISPLAY and WAYLAND_DISPLAY are not set)");
+        return 1;
+    }
+    glfwSetErrorCallback(on_glfw_error);
+    if (!glfwInit()) {
+        print_no_display(g_glfw_error.empty() ? "glfwInit failed" : g_glfw_error);
+        return 1;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    // 1600x900, or the primary monitor's work area when that is smaller: on a 1280x720 screen a
+    // 1600x900 window hides the Controls column and the status bar off the edge.
+    int win_w = 1600, win_h = 900;
+    if (GLFWmonitor* primary = glfwGetPrimaryMonitor()) {
+        int ax = 0, ay = 0, aw = 0, ah = 0;
+        glfwGetMonitorWorkarea(primary, &ax, &ay, &aw, &ah);
+        if (aw > 0 && ah > 0) {
+            win_w = std::min(win_w, aw);
+            win_h = std::min(win_h, ah);
+        }
+    }
+    GLFWwindow* window = glfwCreateWindow(win_w, win_h, "gpulab: why deep learning runs on GPUs", nullptr, nullptr);
+    if (!window) {
+        print_no_display(g_glfw_error.empty() ? "glfwCreateWindow failed (OpenGL 3.3 core needed)" : g_glfw_error);
+        glfwTerminate();
+        return 1;
+    }
+    WindowEvents events;
+    glfwSetWindowUserPointer(window, &events);
+    glfwSetKeyCallback(window, on_key);
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+    if (!gladLoadGL(glfwGetProcAddress)) {
+        std::fprintf(stderr, "gpulab: cannot load OpenGL 3.3 functions through glad\n");
+        glfwDestroyWindow(window);
+        glfwTerminate();
+        return 1;
+    }
+
+    auto shell = std::make_unique<Shell>();
+    std::string error;
+    if (!shell->init({options.lesson_dirs, options.lesson_id}, error)) {
+        std::fprintf(stderr, "gpulab: %s\n", error.c_str());
+        shell.reset();
+        glfwDestroyWindow(window);
+        glfwTerminate();
+        return 1;
+    }
+    for (const auto& e : shell->lesson_errors()) std::fprintf(stderr, "gpulab: %s\n", e.to_string().c_str());
+    if (options.present_scale > 0.0f) {
+        for (int i = 0; i < core::kPresenterScaleCount; ++i)
+            if (core::kPresenterScales[i] == options.present_scale) shell->set_presenter_scale_index(i);
+    }
+    if (options.present) shell->set_presenting(true);
+    if (!options.compare_path.empty() && !shell->load_comparison(options.compare_path, error)) {
+        // The window still opens: the reason is shown in red and printed once here.
+        std::fprintf(stderr, "gpulab: --compare: %s\n", error.c_str());
+    }
+    // Started before the first frame so the first run in class finds CUDA and cuDNN loaded.
+    auto warmup = std::make_unique<GpuWarmup>();
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the layout is computed from the window size every frame
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330");
+    // Registered after the backend so ImGui's own callbacks are not replaced.
+    glfwSetDropCallback(window, on_drop);
+    glfwSetWindowContentScaleCallback(window, on_content_scale);
+
+    auto timer = std::make_unique<GpuFrameTimer>();
+    WindowedPlacement placement;
+    GLFWmonitor* monitor = choose_monitor(options.monitor);
+    bool fullscreen = false;
+    bool was_presenting = shell->presenter_state().presenting;
+    if (options.fullscreen || was_presenting) {
+        set_fullscreen(window, true, placement, monitor);
+        fullscreen = true;
+    }
+    IdleMouse idle_mouse;
+    std::size_t script_next = 0;
+    float applied_scale = -1.0f;
+    core::Theme applied_theme = core::Theme::Normal;
+    int frames = 0;
+    std::chrono::steady_clock::time_point last_frame_deadline{};
+    bool waiting_for_run = false;
+
+    while (!glfwWindowShouldClose(window)) {
+        glfwPollEvents();
+        if (!events.dropped.empty()) {
+            shell->drop_files(events.dropped);
+            events.dropped.clear();
+        }
+        if (script_next < script.size() && frames % kScriptKeyEveryFrames == kScriptKeyEveryFrames - 1)
+            events.keys.push_back(glfw_key_for(script[script_next++]));
+        if (!warmup->done() || frames < 2) shell->set_warmup_status(warmup->status());
+        float cx = 1.0f, cy = 1.0f;
+        glfwGetWindowContentScale(window, &cx, &cy);
+        shell->set_content_scale(cx);
+        const float scale = cx * shell->user_scale();
+        const core::Theme theme = shell->presenter_state().theme;
+        if (scale != applied_scale || theme != applied_theme || events.scale_changed) {
+            // Outside NewFrame/Render: the atlas must not change while a frame uses it.
+            shell->set_fonts(rebuild_fonts_and_style(scale, theme));
+            applied_scale = scale;
+            applied_theme = theme;
+            events.scale_changed = false;
+        }
+
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        idle_mouse.update(shell->presenter_state().presenting, glfwGetTime());
+        ImGui::NewFrame();
+        bool toggle = false;
+        for (const WindowEvents::Key& k : events.keys) {
+            // Typing in a text field must not step the lesson or start runs.
+            const bool typing = io.WantTextInput;
+            const std::optional<core::PresenterKey> pk = presenter_key(k.key, k.mods);
+            if (!typing && pk && shell->handle_presenter_key(*pk, k.repeat)) continue;
+            if (k.repeat) continue;
+            if (k.key == GLFW_KEY_F12) shell->request_export();
+            if (k.key == GLFW_KEY_F11 || (fullscreen && k.key == GLFW_KEY_ESCAPE)) toggle = !toggle;
+        }
+        events.keys.clear();
+
+        shell->update(io.DeltaTime);
+        FrameContext ctx;
+        ctx.size = io.DisplaySize;
+        ctx.cpu_frame_ms = io.Framerate > 0.0f ? 1000.0f / io.Framerate : 0.0f;
+        ctx.gpu_frame_ns = timer->last_ns();
+        ctx.fullscreen = fullscreen;
+        shell->frame(ctx);
+        idle_mouse.hide_pointer();
+        ImGui::Render();
+
+        int fbw = 0, fbh = 0;
+        glfwGetFramebufferSize(window, &fbw, &fbh);
+        timer->begin_frame();
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(0, 0, fbw, fbh);
+        glClearColor(0.07f, 0.07f, 0.08f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        timer->end_frame();
+
+        ++frames;
+        bool last = false;
+        if (options.max_frames > 0 && frames >= options.max_frames) {
+            // A smoke test's screenshot should show a finished measurement; wait for it, boundedly.
+            if (!waiting_for_run) {
+                waiting_for_run = true;
+                last_frame_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            }
+            const bool script_done = script_next >= script.size() && events.keys.empty();
+            last = (script_done && !shell->busy()) || std::chrono::steady_clock::now() > last_frame_deadline;
+        }
+        const bool want_export = shell->take_export_request();
+        if (want_export || (last && !options.screenshot_path.empty())) {
+            glReadBuffer(GL_BACK);
+            std::vector<uint8_t> pixels = read_pixels_rgba(0, 0, fbw, fbh);
+            if (want_export) {
+                ExportResult r = shell->export_now(pixels, fbw, fbh);
+                std::printf("gpulab: %s\n", r.message.c_str());
+                for (const auto& f : r.files) std::printf("  %s\n", f.c_str());
+                std::fflush(stdout);  // shows at once when stdout is a file or a pipe
+            }
+            if (last && !options.screenshot_path.empty()) {
+                std::string werr;
+                if (!write_png(options.screenshot_path, pixels, fbw, fbh, werr)) {
+                    std::fprintf(stderr, "gpulab: %s\n", werr.c_str());
+                    frames = -1;
+                }
+            }
+        }
+        glfwSwapBuffers(window);
+        if (shell->take_fullscreen_toggle()) toggle = true;
+        // Presenter mode takes the whole chosen monitor; leaving it restores the window unless
+        // the user asked for fullscreen on the command line.
+        const bool presenting = shell->presenter_state().presenting;
+        if (presenting != was_presenting) {
+            if (presenting != fullscreen && (presenting || !options.fullscreen)) toggle = !toggle;
+            was_presenting = presenting;
+        }
+        if (toggle) {
+            fullscreen = !fullscreen;
+            set_fullscreen(window, fullscreen, placement, monitor);
+        }
+        if (last) break;
+    }
+
+    if (!options.script_keys.empty()) {
+        std::printf("gpulab: presenter %s\n", shell->presenter_summary().c_str());
+        std::fflush(stdout);
+    }
+    // GL objects (textures, timer queries, the renderer) go while the context still exists.
+    warmup.reset();
+    shell.reset();
+    timer.reset();
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return frames < 0 ? 1 : 0;
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,61 @@
+// The main menu bar: export, comparison with another machine (popup in compare_popup.cpp), UI
+// scale (fonts are rebuilt at the new size by the GUI loop), fullscreen, presenter mode with its
+// text-size presets, the colour-blind-safe palette and reduced motion. Checked in the GUI screenshot.
+#include <cstdio>
+
+#include "widgets/presenter_palette.h"
+#include "shell.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+void Shell::draw_menu_bar(const FrameContext& ctx) {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Run measurement", "R", false, !jobs_.busy())) request_run();
+        if (ImGui::MenuItem("Export PNG + CSV", "F12")) request_export();
+        if (ImGui::MenuItem("Compare with another machine...")) compare_popup_requested_ = true;
+        hover_tip("Show another machine's export of this lesson (its CSV) beside this machine's numbers, both "
+                  "machines named.");
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        for (int i = 0; i < static_cast<int>(IM_ARRAYSIZE(kUserScales)); ++i) {
+            char label[32];
+            std::snprintf(label, sizeof label, "UI scale %.3gx", kUserScales[i]);
+            if (ImGui::MenuItem(label, nullptr, user_scale_index_ == i)) user_scale_index_ = i;
+        }
+        ImGui::Separator();
+        if (ImGui::MenuItem("Fullscreen", "F11", ctx.fullscreen, !ctx.headless)) fullscreen_toggle_ = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("Presenter mode", "F5", presenter_.presenting)) set_presenting(!presenter_.presenting);
+        if (ImGui::BeginMenu("Presenter text size")) {
+            for (int i = 0; i < core::kPresenterScaleCount; ++i) {
+                char label[32];
+                std::snprintf(label, sizeof label, "%.3gx", core::kPresenterScales[i]);
+                if (ImGui::MenuItem(label, nullptr, presenter_.scale_index == i)) set_presenter_scale_index(i);
+            }
+            ImGui::EndMenu();
+        }
+        bool cb = colour_blind_palette();
+        if (ImGui::MenuItem("Colour-blind-safe palette", nullptr, &cb)) set_colour_blind_palette(cb);
+        hover_tip("Okabe-Ito colours for the backends; every bar and line keeps its text label as well.");
+        ImGui::MenuItem("Reduced motion", "M in presenter mode", &presenter_.reduced_motion);
+        hover_tip("Animations hold one still frame instead of moving.");
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Lesson")) {
+        if (ImGui::MenuItem("Previous step", "Left / PageUp", false, step_index_ > 0)) prev_step();
+        if (ImGui::MenuItem("Next step", "Right / PageDown")) next_step();
+        ImGui::Separator();
+        if (ImGui::MenuItem("Key map", "?", presenter_.help_shown)) presenter_.help_shown = !presenter_.help_shown;
+        ImGui::EndMenu();
+    }
+    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize("gpulab 0.0.0: every number is measured live").x -
+                    ImGui::GetStyle().ItemSpacing.x * 2);
+    ImGui::TextColored(kMutedColour, "gpulab %s: every number is measured live", GPULAB_VERSION);
+    ImGui::EndMainMenuBar();
+    draw_compare_popup();
+}
+
+}  // namespace gpulab::app

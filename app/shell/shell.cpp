@@ -1,0 +1,262 @@
+// The shell's state changes and frame layout: see shell.h. Its panels are the other files in app/shell/.
+#include "shell.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "views/activation/activation_view.h"
+#include "backend_set.h"
+#include "views/conv2d/conv2d_view.h"
+#include "gpu_backends.h"
+#include "views/latency/latency_view.h"
+#include "lesson_directories.h"
+#include "views/simd_mimd/simd_mimd_view.h"
+#include "render/resources.h"
+
+namespace gpulab::app {
+
+Shell::Shell() = default;
+
+Shell::~Shell() = default;
+
+bool Shell::init(const Options& options, std::string& error) {
+    // Without its data folder the app has no shaders to draw with and no built-in lessons: one
+    // sentence saying where it looked beats an empty window.
+    if (error = data_root_problem(); !error.empty()) return false;
+    catalog_ = core::load_lessons(lesson_directories(options.lesson_dirs));
+
+    backends_ = make_all_backends();
+    backend_ptrs_ = raw_pointers(backends_);
+    host_.backends = backend_ptrs_;
+    host_.jobs = &jobs_;
+
+    if (!options.lesson_id.empty()) {
+        for (std::size_t i = 0; i < catalog_.lessons.size(); ++i)
+            if (catalog_.lessons[i].id == options.lesson_id) lesson_index_ = static_cast<int>(i);
+        if (lesson_index_ < 0) {
+            error = "unknown lesson '" + options.lesson_id + "'; known:";
+            for (const auto& l : catalog_.lessons) error += " " + l.id;
+            if (catalog_.lessons.empty()) error += " none";
+            return false;
+        }
+    } else {
+        for (std::size_t i = 0; i < catalog_.lessons.size() && lesson_index_ < 0; ++i)
+            if (!catalog_.lessons[i].coming) lesson_index_ = static_cast<int>(i);
+    }
+    if (lesson_index_ >= 0) select_lesson(lesson_index_);
+    return true;
+}
+
+const core::Lesson* Shell::lesson() const {
+    if (lesson_index_ < 0 || lesson_index_ >= static_cast<int>(catalog_.lessons.size())) return nullptr;
+    return &catalog_.lessons[static_cast<std::size_t>(lesson_index_)];
+}
+
+const std::string& Shell::lesson_id() const {
+    static const std::string kNone;
+    const core::Lesson* l = lesson();
+    return l ? l->id : kNone;
+}
+
+// [SECTION] steps
+
+LessonView* Shell::view_for(const std::string& workload) {
+    auto it = views_.find(workload);
+    if (it != views_.end()) return it->second.get();
+    std::unique_ptr<LessonView> v;
+    if (workload == "activation") v = std::make_unique<ActivationView>(host_);
+    else if (workload == "latency") v = std::make_unique<LatencyView>(host_);
+    else if (workload == "simd-mimd") v = std::make_unique<SimdMimdView>(host_);
+    else if (workload == "conv2d") v = std::make_unique<Conv2dView>(host_);
+    if (!v) return nullptr;
+    return views_.emplace(workload, std::move(v)).first->second.get();
+}
+
+void Shell::select_lesson(int index) {
+    if (index < 0 || index >= static_cast<int>(catalog_.lessons.size())) return;
+    const core::Lesson& l = catalog_.lessons[static_cast<std::size_t>(index)];
+    if (l.coming) {
+        host_.info = "'" + l.title + "' is coming in a later version";
+        return;
+    }
+    LessonView* v = view_for(l.workload);
+    if (!v) {
+        host_.info = "'" + l.title + "' needs the '" + l.workload + "' workload, which this version cannot show";
+        return;
+    }
+    lesson_index_ = index;
+    view_ = v;
+    enter_step(0);
+}
+
+void Shell::enter_step(int index) {
+    const core::Lesson* l = lesson();
+    if (!l || l->steps.empty() || !view_) return;
+    step_index_ = std::clamp(index, 0, static_cast<int>(l->steps.size()) - 1);
+    view_->enter_step(l->steps[static_cast<std::size_t>(step_index_)]);
+}
+
+void Shell::next_step() {
+    const core::Lesson* l = lesson();
+    if (l && step_index_ + 1 < static_cast<int>(l->steps.size())) enter_step(step_index_ + 1);
+}
+
+void Shell::prev_step() {
+    if (step_index_ > 0) enter_step(step_index_ - 1);
+}
+
+// [SECTION] runs
+
+void Shell::request_run() {
+    if (view_) view_->request_run();
+}
+
+void Shell::run_blocking(bool quick) {
+    if (view_) view_->run_blocking(quick);
+}
+
+void Shell::show_overview_panel() {
+    if (view_) view_->show_overview_panel();
+}
+
+void Shell::update(float dt) {
+    jobs_.poll();
+    if (view_) view_->update(dt);
+}
+
+void Shell::drop_files(const std::vector<std::string>& paths) {
+    if (view_) view_->drop_files(paths);
+}
+
+// [SECTION] export
+
+bool Shell::take_export_request() {
+    bool r = export_requested_;
+    export_requested_ = false;
+    return r;
+}
+
+bool Shell::take_fullscreen_toggle() {
+    bool r = fullscreen_toggle_;
+    fullscreen_toggle_ = false;
+    return r;
+}
+
+void Shell::set_export_dir(const std::string& dir) {
+    std::strncpy(export_dir_buf_, dir.c_str(), sizeof export_dir_buf_ - 1);
+}
+
+ExportResult Shell::export_now(std::vector<uint8_t> window_rgba, int width, int height) {
+    ViewExport in;
+    in.out_dir = export_dir_buf_;
+    in.lesson_id = lesson_id().empty() ? "gpulab" : lesson_id();
+    in.lesson_title = lesson() ? lesson()->title : "gpulab";
+    in.window_rgba = std::move(window_rgba);
+    in.window_width = width;
+    in.window_height = height;
+    in.ui_scale = user_scale() * content_scale_;
+    if (view_) {
+        last_export_ = view_->export_files(in);
+    } else {
+        last_export_ = {};
+        last_export_.message = "nothing to export yet: choose a lesson and run a measurement first";
+    }
+    exported_once_ = true;
+    return last_export_;
+}
+
+// [SECTION] layout
+
+void Shell::draw_canvas() {
+    if (view_) view_->draw_canvas();
+    else ImGui::TextColored({0.58f, 0.58f, 0.60f, 1.0f}, "Choose a lesson on the left.");
+}
+
+void Shell::draw_timing() {
+    if (view_) view_->draw_timing();
+}
+
+void Shell::frame(const FrameContext& ctx) {
+    if (view_) view_->prepare_frame();
+    if (draw_presenter_frame(ctx)) return;
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    draw_menu_bar(ctx);
+    const float top = ImGui::GetFrameHeight();
+    const float status_h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y;
+    const float W = ctx.size.x, H = ctx.size.y - top - status_h;
+    const float s = ImGui::GetFontSize() / kBaseFontPixels;
+    auto place = [&](float x, float y, float w, float h) {
+        ImGui::SetNextWindowPos({x, top + y}, ImGuiCond_Always);
+        ImGui::SetNextWindowSize({w, h}, ImGuiCond_Always);
+    };
+    const float canvas_h = std::floor(H * 0.46f);
+    if (W / s < kNarrowLogicalWidth) {
+        // Large UI scale on a small screen: three columns would squeeze the canvas until its
+        // labels overlap, so the text panels share one tabbed column beside canvas and timing.
+        const float side_w = std::floor(W * 0.36f);
+        place(0, 0, side_w, H);
+        if (ImGui::Begin("##side", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) {
+            if (ImGui::BeginTabBar("##side_tabs")) {
+                if (ImGui::BeginTabItem("Lesson")) {
+                    draw_lesson_text();
+                    ImGui::EndTabItem();
+                }
+                if (ImGui::BeginTabItem("Controls")) {
+                    draw_controls(ctx);
+                    ImGui::EndTabItem();
+                }
+                if (ImGui::BeginTabItem("Lessons")) {
+                    draw_lesson_list();
+                    ImGui::EndTabItem();
+                }
+                if (ImGui::BeginTabItem("Devices")) {
+                    draw_devices();
+                    ImGui::EndTabItem();
+                }
+                ImGui::EndTabBar();
+            }
+        }
+        ImGui::End();
+        place(side_w, 0, W - side_w, canvas_h);
+        if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
+        ImGui::End();
+        place(side_w, canvas_h, W - side_w, H - canvas_h);
+        if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
+        ImGui::End();
+    } else {
+        const float left_w = std::max(260.0f * s, W * 0.17f);
+        const float right_w = std::max(380.0f * s, W * 0.28f);
+        const float centre_w = std::max(W - left_w - right_w, 200.0f);
+        const float lessons_h = std::floor(H * 0.36f);
+        const float text_h = std::floor(H * 0.50f);
+        place(0, 0, left_w, lessons_h);
+        if (ImGui::Begin("Lessons", nullptr, fixed)) draw_lesson_list();
+        ImGui::End();
+        place(0, lessons_h, left_w, H - lessons_h);
+        if (ImGui::Begin("Devices", nullptr, fixed)) draw_devices();
+        ImGui::End();
+        place(left_w, 0, centre_w, canvas_h);
+        if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
+        ImGui::End();
+        place(left_w, canvas_h, centre_w, H - canvas_h);
+        if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
+        ImGui::End();
+        place(left_w + centre_w, 0, W - left_w - centre_w, text_h);
+        if (ImGui::Begin("Lesson###LessonText", nullptr, fixed)) draw_lesson_text();
+        ImGui::End();
+        place(left_w + centre_w, text_h, W - left_w - centre_w, H - text_h);
+        if (ImGui::Begin("Controls", nullptr, fixed)) draw_controls(ctx);
+        ImGui::End();
+    }
+
+    ImGui::SetNextWindowPos({0, ctx.size.y - status_h}, ImGuiCond_Always);
+    ImGui::SetNextWindowSize({W, status_h}, ImGuiCond_Always);
+    if (ImGui::Begin("##status", nullptr, fixed | ImGuiWindowFlags_NoDecoration)) draw_status_bar(ctx);
+    ImGui::End();
+    draw_presenter_overlays(ctx);
+}
+
+}  // namespace gpulab::app

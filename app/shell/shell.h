@@ -1,0 +1,174 @@
+// The application shell: owns the lessons, the backends, the measurement worker and one view per
+// lesson workload (lesson_view.h), lays out the windows and draws one frame of every panel. The
+// GUI (gui_main.cpp) and headless export (export_headless.cpp) both call frame(), so the exported
+// window is the screen. Each panel is one file in app/shell/. Verified by the GUI smoke tests
+// and the export tests.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+#include "views/export.h"
+#include "widgets/fonts.h"
+#include "views/jobs.h"
+#include "lesson.h"
+#include "views/lesson_view.h"
+#include "presenter.h"
+
+namespace gpulab::app {
+
+struct FrameContext {
+    ImVec2 size{1600, 900};  // the viewport to lay the windows out in
+    float cpu_frame_ms = 0.0f;
+    int64_t gpu_frame_ns = -1;
+    bool headless = false;   // no window: no fullscreen, no drag-and-drop
+    bool fullscreen = false;
+};
+
+inline constexpr float kUserScales[] = {1.0f, 1.25f, 1.5f, 2.0f};
+// Below this width in unscaled pixels (window width / UI scale) the three-column layout gives way
+// to a tabbed side column: 1600 px at 1.5x or 2x, 1920 px at 2x.
+inline constexpr float kNarrowLogicalWidth = 1150.0f;
+
+class Shell {
+public:
+    struct Options {
+        std::vector<std::string> lesson_dirs;
+        std::string lesson_id;
+    };
+
+    Shell();
+    ~Shell();
+    // Loads lessons and backends. False with `error` when the requested lesson does not exist.
+    bool init(const Options& options, std::string& error);
+    void set_fonts(const Fonts& fonts) {
+        fonts_ = fonts;
+        host_.fonts = fonts;
+    }
+
+    // Once per frame before frame(): finished jobs, live re-runs, pending step actions.
+    void update(float dt);
+    // Between ImGui::NewFrame() and ImGui::Render().
+    void frame(const FrameContext& ctx);
+
+    // Commands from keys, menus, buttons and the command line.
+    void next_step();
+    void prev_step();
+    void request_run();
+    void request_export() { export_requested_ = true; }
+    bool take_export_request();
+    bool take_fullscreen_toggle();
+    void drop_files(const std::vector<std::string>& paths);
+    // Headless: measure on this thread, then show the result exactly as a finished job would.
+    void run_blocking(bool quick);
+    void show_overview_panel();
+    // Another machine's exported summary beside the live run, if the current lesson's view can
+    // compare (app/shell/compare_popup.cpp). False with a one-line `error`; nothing shown is lost.
+    bool load_comparison(const std::string& path, std::string& error);
+
+    // Needs the GL context; window pixels top row first (empty: no window picture).
+    ExportResult export_now(std::vector<uint8_t> window_rgba, int width, int height);
+    void set_export_dir(const std::string& dir);
+
+    // The font scale the UI asks for: while presenting, the presenter's preset lowered to what fits
+    // the screen (core::fitting_presenter_scale).
+    float user_scale() const { return presenter_.presenting ? presenter_scale() : kUserScales[user_scale_index_]; }
+    float presenter_scale() const;
+    void set_content_scale(float s) { content_scale_ = s; }
+    const std::string& lesson_id() const;
+    const std::vector<core::LessonError>& lesson_errors() const { return catalog_.errors; }
+    // True once the current lesson's view holds a measurement (headless export checks this).
+    bool has_result() const { return view_ && view_->has_result(); }
+    // The measurement on screen as CSV (see LessonView::measurement_csv); "" before the first one.
+    std::string measurement_csv() const { return view_ ? view_->measurement_csv(lesson_title()) : std::string(); }
+    const std::string& error_message() const { return host_.error; }
+    bool busy() const { return jobs_.busy(); }
+    // Headless pictures freeze the animation at a moment that shows both sides mid-way.
+    void set_animation_time(float seconds) {
+        if (view_) view_->set_animation_time(seconds);
+    }
+
+    // [SECTION] presenter mode (app/shell/presenter_shell.cpp, app/shell/presenter_frame.cpp)
+    // One key through the presenter's state machine (core/presenter.h); true when it acted.
+    bool handle_presenter_key(core::PresenterKey key, bool repeat);
+    void set_presenting(bool on);
+    void set_presenter_scale_index(int index);
+    void set_reduced_motion(bool on) { presenter_.reduced_motion = on; }
+    const core::PresenterState& presenter_state() const { return presenter_; }
+    int step_index() const { return step_index_; }
+    int step_count() const;
+    const core::LessonStep* current_step() const;
+    std::string lesson_title() const;
+    void go_to_step(int index) { enter_step(index); }
+    void set_warmup_status(std::string status) { warmup_status_ = std::move(status); }
+    // "lesson=<id> step=<n> of <m> presenting=<yes|no> blanked=<yes|no> help=<yes|no>": printed by
+    // the --script-keys test option.
+    std::string presenter_summary() const;
+
+private:
+    // [SECTION] panels, one file each in app/shell/
+    void draw_menu_bar(const FrameContext& ctx);
+    void draw_lesson_list();
+    void draw_lesson_text();
+    void draw_controls(const FrameContext& ctx);
+    void draw_canvas();
+    void draw_timing();
+    void draw_devices();
+    void draw_status_bar(const FrameContext& ctx);
+    void draw_step_progress(float dot_radius);
+    // Presenter layout instead of the normal one; false when not presenting.
+    bool draw_presenter_frame(const FrameContext& ctx);
+    // Key map and blank screen on top of either layout.
+    void draw_presenter_overlays(const FrameContext& ctx);
+    void draw_presenter_status();
+    void draw_predict_prompt(const core::PredictPrompt& prompt);
+    void draw_speaker_notes(const core::LessonStep& step);
+    // File > Compare with another machine...: a path field, Load and Cancel, the error in red.
+    void draw_compare_popup();
+
+    // [SECTION] state changes
+    void select_lesson(int index);
+    void enter_step(int index);
+    const core::Lesson* lesson() const;
+    // The view for a workload, created the first time it is needed and kept: a job still running
+    // for a lesson the student left finishes into its own view.
+    LessonView* view_for(const std::string& workload);
+
+    core::LessonCatalog catalog_;
+    int lesson_index_ = -1;
+    int step_index_ = 0;
+
+    core::BackendList backends_;
+    std::vector<core::Backend*> backend_ptrs_;
+    JobRunner jobs_;
+    ViewHost host_;  // backends, worker, messages and fonts as the views see them
+
+    bool export_requested_ = false;
+    bool fullscreen_toggle_ = false;
+    char export_dir_buf_[1024] = "gpulab-export";
+    ExportResult last_export_;
+    bool exported_once_ = false;
+    bool compare_popup_requested_ = false;
+    char compare_path_buf_[1024] = {};
+    std::string compare_error_;
+
+    core::PresenterState presenter_;
+    std::string presenter_message_;
+    float presenter_message_age_ = 0.0f;  // seconds since the message appeared; it fades after a few
+    std::string warmup_status_;
+
+    int user_scale_index_ = 0;
+    float content_scale_ = 1.0f;
+    Fonts fonts_;
+    // Last: views are destroyed first, while the worker, the backends and the GL context live.
+    std::map<std::string, std::unique_ptr<LessonView>> views_;
+    LessonView* view_ = nullptr;  // the current lesson's view; null when no lesson is open
+};
+
+}  // namespace gpulab::app

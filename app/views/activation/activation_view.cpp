@@ -1,0 +1,261 @@
+// The elementwise-activations view's state changes: steps, runs on the worker (single or live),
+// picture files, export (with another machine's bars when one was imported) and the status-bar
+// display path. See activation_view.h; the drawing lives
+// in app/views/activation/activation_*.cpp.
+#include "activation_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "format.h"
+#include "image_io.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+ActivationView::ActivationView(ViewHost& host) : host_(host) {}
+
+ActivationView::~ActivationView() = default;
+
+// [SECTION] steps
+
+void ActivationView::enter_step(const core::LessonStep& step) {
+    params_ = core::activation_params_from(step.params, params_);
+    if (params_.elements > 0)
+        log2_elements_ =
+            std::clamp(static_cast<int>(std::lround(std::log2(static_cast<double>(params_.elements)))), 10, 26);
+    if (!params_.image_path.empty()) {
+        std::strncpy(path_buf_, params_.image_path.c_str(), sizeof path_buf_ - 1);
+        if (try_load_image(params_.image_path)) use_file_ = true;
+        params_.image_path.clear();
+    }
+    const std::string anim = core::param_string(step.params, "animation", "both");
+    anim_mode_ = anim == "gpu" ? 1 : 0;
+    if (step.action == "animate") anim_time_ = 0.0f;
+    if (step.action == "run") run_on_step_ = true;
+}
+
+// [SECTION] runs
+
+core::ActivationParams ActivationView::current_params() const {
+    core::ActivationParams p = params_;
+    p.elements = int64_t{1} << log2_elements_;
+    p.image_path = use_file_ ? loaded_image_ : std::string();
+    return p;
+}
+
+core::MeasureConfig ActivationView::measure_config(bool live, bool quick) const {
+    core::MeasureConfig c;
+    if (live) {
+        // Short runs keep the rolling plot moving; limits come from the last full run.
+        c.warmup = 1;
+        c.min_samples = 3;
+        c.max_samples = 8;
+        c.time_budget_ns = 150'000'000;
+        c.measure_limits = false;
+    } else if (quick) {
+        c.warmup = 1;
+        c.min_samples = 5;
+        c.max_samples = 12;
+        c.time_budget_ns = 300'000'000;
+    }
+    return c;
+}
+
+void ActivationView::request_run() {
+    if (host_.refuse_if_busy()) return;
+    start_run(false);
+}
+
+bool ActivationView::start_run(bool live) {
+    if (use_file_ && loaded_image_.empty()) {
+        host_.error = "no image loaded: enter a path and press Load, or drop a PNG/JPG on the window";
+        return false;
+    }
+    const core::ActivationParams params = current_params();
+    const core::MeasureConfig config = measure_config(live, false);
+    std::vector<core::Backend*> backends = host_.backends;
+    return host_.submit(
+        live ? "live run" : "activations",
+        [this, params, config, backends, live](const core::ProgressFn& progress) {
+            auto run = std::make_shared<core::ActivationRun>(core::run_activation(params, backends, config, progress));
+            return std::function<void()>([this, run, live] { finish_run(run, live); });
+        },
+        live);
+}
+
+void ActivationView::run_blocking(bool quick) {
+    run_on_step_ = false;  // this run replaces the one the first step asked for
+    live_ = false;
+    const core::ActivationParams params = current_params();
+    auto run = std::make_shared<core::ActivationRun>(
+        core::run_activation(params, host_.backends, measure_config(false, quick), {}));
+    finish_run(run, false);
+}
+
+void ActivationView::finish_run(std::shared_ptr<core::ActivationRun> run, bool live) {
+    if (!run->ok) {
+        // The previous result stays on screen; the reason is shown in red.
+        if (run->error == "cancelled") {
+            host_.info = "measurement cancelled";
+            live_ = false;
+        } else {
+            host_.error = run->error;
+            live_ = false;
+        }
+        return;
+    }
+    if (live && last_full_run_) {
+        for (auto& r : run->reports) {
+            for (const auto& prev : last_full_run_->reports) {
+                if (prev.backend != r.backend || !prev.limit.ok) continue;
+                r.limit = prev.limit;
+                r.fraction_of_limit = r.limit.gbps > 0 ? r.gbps / r.limit.gbps : 0.0;
+            }
+        }
+    }
+    if (!live) last_full_run_ = run;
+    last_run_ = std::move(run);
+    history_.add_run(*last_run_);
+    textures_dirty_ = true;
+    if (!live) host_.info.clear();
+}
+
+void ActivationView::prepare_frame() {
+    if (textures_dirty_) update_textures();
+    for (TensorTexture* t : {input_tex_.get(), output_tex_.get()})
+        if (t) t->poll_timing();
+}
+
+void ActivationView::update(float dt) {
+    anim_time_ += dt * anim_speed_;
+    // Copy a finished run's output into the textures before the next run starts: a GPU backend's
+    // device_output() is only valid until its next run(), which the worker may begin right below.
+    if (textures_dirty_) update_textures();
+    if (host_.jobs->busy()) return;
+    if (run_on_step_) {
+        run_on_step_ = false;
+        start_run(false);
+    } else if (live_) {
+        // Live mode starts with a full run so the limits exist, then continues with short runs.
+        start_run(last_full_run_ != nullptr);
+    }
+}
+
+// [SECTION] input images
+
+bool ActivationView::try_load_image(const std::string& path) {
+    try {
+        core::Tensor t = core::load_image_as_feature_map(path);
+        loaded_image_ = path;
+        loaded_image_shape_ = t.shape_string();
+        host_.info = "loaded " + path + " " + loaded_image_shape_;
+        host_.error.clear();
+        return true;
+    } catch (const std::exception& e) {
+        // The previous input stays in use.
+        host_.error = e.what();
+        return false;
+    }
+}
+
+void ActivationView::drop_files(const std::vector<std::string>& paths) {
+    if (paths.empty()) return;
+    std::strncpy(path_buf_, paths.front().c_str(), sizeof path_buf_ - 1);
+    if (try_load_image(paths.front())) {
+        use_file_ = true;
+        if (!host_.jobs->busy()) start_run(false);
+    }
+}
+
+// [SECTION] export
+
+ExportResult ActivationView::export_files(const ViewExport& v) {
+    ExportInput in;
+    in.out_dir = v.out_dir;
+    in.lesson_id = v.lesson_id;
+    in.lesson_title = v.lesson_title;
+    in.run = last_run_.get();
+    in.history = &history_;
+    in.window_rgba = v.window_rgba;
+    in.window_width = v.window_width;
+    in.window_height = v.window_height;
+    in.ui_scale = v.ui_scale;
+    in.other = other_.get();
+    ExportResult result = write_export(in);
+    if (!result.ok || !other_ || !last_run_) return result;
+    result.message += "; compared with other machine: " + other_->machine_label + ", " + other_->date;
+    const std::string mismatch = comparison_mismatch(*last_run_, *other_);
+    if (!mismatch.empty()) result.message += " (" + mismatch + ")";
+    return result;
+}
+
+// [SECTION] comparison with another machine
+
+bool ActivationView::load_comparison(const std::string& path, std::string& error) {
+    try {
+        other_ = std::make_unique<core::ImportedRun>(core::load_compare_summary(path));
+        host_.info = "comparing with other machine: " + other_->machine_label + ", " + other_->date;
+        other_error_.clear();
+        return true;
+    } catch (const std::exception& e) {
+        // The comparison already on screen, if any, stays.
+        error = e.what();
+        other_error_ = error;
+        host_.error = error;
+        return false;
+    }
+}
+
+std::string ActivationView::export_description() const {
+    return "Write <lesson>-timing.png, <lesson>-window.png, <lesson>-samples.csv and <lesson>-summary.csv.";
+}
+
+std::string ActivationView::measurement_csv(const std::string& lesson_title) const {
+    return last_run_ ? summary_csv(*last_run_, caption_lines(*last_run_, lesson_title)) : std::string();
+}
+
+// [SECTION] status bar
+
+void ActivationView::draw_status() {
+    if (output_tex_) {
+        // Both display paths are timed; the bar names the one in use, its cost and, when CUDA
+        // cannot write into GL textures here, why not.
+        const DisplayStatus& ds = output_tex_->status();
+        const bool interop = ds.path == DisplayPath::Interop;
+        ImGui::TextColored(interop ? kOkColour : kAccentColour, "%s",
+                           interop                              ? "display: CUDA-GL interop"
+                           : ds.path == DisplayPath::HostUpload ? "display: host upload"
+                                                                : "display: none");
+        hover_tip(("Path of the last picture update: " + ds.reason +
+                   "\n\nInterop copies the GPU's output straight into a GL texture; host upload writes the "
+                   "floats into a pixel buffer that the GPU then copies into the texture.")
+                      .c_str());
+        ImGui::SameLine();
+        std::string cost;
+        if (interop) {
+            cost = ds.upload_ns >= 0 ? "device copy " + core::format_duration(ds.upload_ns) : "device copy: -";
+        } else if (ds.path == DisplayPath::HostUpload) {
+            cost = "upload " + (ds.upload_ns >= 0 ? core::format_duration(ds.upload_ns) + " GPU" : std::string("..."));
+            if (ds.host_copy_ns >= 0) cost += " + " + core::format_duration(ds.host_copy_ns) + " host copy";
+            if (ds.downsample > 1) cost += ", shown at 1/" + std::to_string(ds.downsample) + " size";
+        }
+        if (!cost.empty()) ImGui::Text("%s", cost.c_str());
+        hover_tip(
+            "Measured on the last display update: GPU time from GL timestamp queries (interop: CUDA "
+            "events), host copy from the CPU clock.");
+        if (!ds.interop_ok && !ds.interop_reason.empty()) {
+            std::string why = ds.interop_reason;
+            const std::string prefix = "host upload: ";
+            if (why.rfind(prefix, 0) == 0) why.erase(0, prefix.size());
+            ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+            text_fitted(kMutedColour, "interop not possible: " + why);
+        }
+    } else {
+        ImGui::TextColored(kMutedColour, "display: nothing shown yet");
+    }
+}
+
+}  // namespace gpulab::app

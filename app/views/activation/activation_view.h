@@ -1,0 +1,84 @@
+// The elementwise-activations lesson's view: controls for the op, size and input, one run on
+// every backend (on the worker, or live with short runs), the input/output pictures with the
+// element-grid animation, the timing module, and the four-file export. Moved unchanged out of the
+// former single-lesson Shell. With --compare / File > Compare the timing panel and the exported
+// timing PNG also show another machine's medians. Verified by the gui.smoke, gui.export and
+// compare.* tests.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "views/lesson_view.h"
+#include "render/tensor_texture.h"
+#include "views/timing_plot.h"
+#include "workloads/activation_workload.h"
+
+namespace gpulab::app {
+
+class ActivationView : public LessonView {
+public:
+    explicit ActivationView(ViewHost& host);
+    ~ActivationView() override;
+
+    void enter_step(const core::LessonStep& step) override;
+    void update(float dt) override;
+    void prepare_frame() override;
+    void request_run() override;
+    void run_blocking(bool quick) override;
+    bool has_result() const override { return last_run_ != nullptr; }
+
+    void draw_canvas() override;
+    void draw_timing() override;
+    void draw_controls() override;
+    void draw_status() override;
+    void drop_files(const std::vector<std::string>& paths) override;
+    void set_animation_time(float seconds) override { anim_time_ = seconds; }
+    bool load_comparison(const std::string& path, std::string& error) override;
+    std::string comparison_file_suffix() const override { return "-summary.csv"; }
+
+    ExportResult export_files(const ViewExport& in) override;
+    std::string export_description() const override;
+    std::string measurement_csv(const std::string& lesson_title) const override;
+
+private:
+    // [SECTION] canvas pieces (activation_canvas.cpp)
+    void draw_element_grid(float width, float height);
+    void draw_activation_curve(ImVec2 size);
+    void update_textures();
+
+    // [SECTION] runs (activation_view.cpp)
+    bool start_run(bool live);
+    void finish_run(std::shared_ptr<core::ActivationRun> run, bool live);
+    bool try_load_image(const std::string& path);
+    core::MeasureConfig measure_config(bool live, bool quick) const;
+    core::ActivationParams current_params() const;
+
+    ViewHost& host_;
+
+    // Controls (defaults: ReLU, 2^20 elements, generated input).
+    core::ActivationParams params_;
+    int log2_elements_ = 20;
+    bool use_file_ = false;
+    char path_buf_[1024] = {};
+    std::string loaded_image_;       // the image the next run uses (validated when it was chosen)
+    std::string loaded_image_shape_;
+    bool live_ = false;
+    bool run_on_step_ = false;       // a step with action "run" asked for a measurement
+
+    std::shared_ptr<core::ActivationRun> last_run_;
+    std::shared_ptr<core::ActivationRun> last_full_run_;  // last run with limits measured
+    std::unique_ptr<core::ImportedRun> other_;            // another machine's summary; null: none
+    std::string other_error_;  // why the last file to compare with was refused, shown in the Timing panel
+    SampleHistory history_;
+    bool textures_dirty_ = false;
+    std::unique_ptr<TensorTexture> input_tex_, output_tex_;
+    std::string display_backend_;    // which backend's output the right picture shows
+    float timing_rest_h_ = 0.0f;     // height of the Timing panel below its plot, last frame
+
+    float anim_time_ = 0.0f;
+    int anim_mode_ = 0;              // 0: CPU one core, 1: GPU warps of 32
+    float anim_speed_ = 1.0f;
+};
+
+}  // namespace gpulab::app

@@ -1,0 +1,102 @@
+// The convolution lesson's comparison with another machine: loading its exported <lesson>-conv.csv
+// and, under the live backend bars, a pair of bars per backend: this machine's solid, the other
+// machine's outlined and hatched (the activation lesson's style, app/views/compare_view.h), both scaled
+// by GFLOP/s so longer is faster as in the bars above, each with its median and GFLOP/s. When the
+// other machine convolved a different N,C,H,W,K,R,S shape a red line says so beside the bars.
+// The Timing window and the exported PNG draw the same function. Checked by the compare.conv_*
+// tests and by eye in the exported PNG.
+#include <algorithm>
+
+#include "views/compare_view.h"
+#include "conv2d_view.h"
+#include "format.h"
+#include "views/timing_plot.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+bool Conv2dView::load_comparison(const std::string& path, std::string& error) {
+    return load_other_machine(path, "conv2d", core::conv_comparison, host_, other_, error);
+}
+
+std::string Conv2dView::comparison_mismatch(const core::Conv2dRun& run) const {
+    if (!other_) return {};
+    const std::string mine = run.desc.to_string();
+    if (other_->shape.empty() || other_->shape == mine) return {};
+    // This machine's shape is on the line above the bars and in the caption: only the other one here.
+    return "not the same convolution: the other machine ran " + other_->shape +
+           " (GFLOP/s still compare; medians do not)";
+}
+
+std::vector<std::string> Conv2dView::comparison_caption(const core::Conv2dRun& run) const {
+    if (!other_) return {};
+    return compare_caption_lines(*other_, "other machine's bars (outlined, hatched) under this machine's, same colours",
+                                 comparison_mismatch(run));
+}
+
+void Conv2dView::draw_comparison_bars(const core::Conv2dRun& run, float width) const {
+    if (!other_) return;
+    const core::ImportedConv& o = *other_;
+    ImGui::Spacing();
+    draw_compare_legend(o, CompareSwatch::Bars, comparison_mismatch(run), width);
+
+    // Rows: this machine's backends in its order, then any only the other machine listed.
+    std::vector<std::string> names;
+    for (const auto& r : run.reports) names.push_back(r.backend);
+    for (const auto& b : o.backends)
+        if (std::find(names.begin(), names.end(), b.backend) == names.end()) names.push_back(b.backend);
+    double best = 0.0;
+    for (const auto& r : run.reports)
+        if (r.ran) best = std::max(best, r.gflops);
+    for (const auto& b : o.backends)
+        if (b.ran) best = std::max(best, b.gflops);
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float lh = ImGui::GetTextLineHeight();
+    const float row_h = lh * 2.5f;
+    float name_w = 0.0f;
+    for (const auto& n : names) name_w = std::max(name_w, ImGui::CalcTextSize(n.c_str()).x);
+    name_w += lh;
+    const float value_w = ImGui::CalcTextSize("other: 0000.00 GFLOP/s, 000.0 ms").x + lh * 0.6f;
+    const float bar_w = std::max(width - name_w - value_w, lh * 6.0f);
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::Dummy({std::max(width, 1.0f), row_h * static_cast<float>(names.size())});
+    const ImU32 text_c = IM_COL32(230, 230, 230, 255);
+    const ImU32 grey = IM_COL32(150, 150, 155, 255);
+    float y = p0.y;
+    for (const std::string& name : names) {
+        const core::BackendReport* mine = nullptr;
+        for (const auto& r : run.reports)
+            if (r.backend == name) mine = &r;
+        const core::ImportedConvBackend* theirs = o.find(name);
+        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, mine && mine->ran ? text_c : grey, name.c_str());
+        const float bx = p0.x + name_w;
+        for (int half = 0; half < 2; ++half) {
+            const float top = y + row_h * (half == 0 ? 0.08f : 0.52f), bottom = y + row_h * (half == 0 ? 0.48f : 0.92f);
+            const float ty = (top + bottom - lh) * 0.5f;
+            const bool ran = half == 0 ? mine && mine->ran : theirs && theirs->ran;
+            if (!ran) {
+                const char* why = half == 0
+                                      ? (mine ? "this machine: not run here" : "this machine: no such backend")
+                                      : (theirs ? "other machine: not run there" : "other machine: not listed there");
+                dl->AddText({bx, ty}, grey, why);
+                continue;
+            }
+            const double gflops = half == 0 ? mine->gflops : theirs->gflops;
+            const int64_t median = half == 0 ? mine->total.median_ns : theirs->median_ns;
+            const float len = best > 0.0 ? static_cast<float>(gflops / best) * bar_w : 0.0f;
+            const ImVec2 a{bx, top}, b{bx + std::max(len, 2.0f), bottom};
+            if (half == 0)
+                dl->AddRectFilled(a, b, backend_color(name, 0.85f), 2.0f);
+            else
+                draw_hatched_bar(dl, a, b, backend_color(name, 0.95f));
+            char value[96];
+            std::snprintf(value, sizeof value, "%s%.2f GFLOP/s, %s", half == 0 ? "" : "other: ", gflops,
+                          core::format_duration(median).c_str());
+            dl->AddText({bx + bar_w + lh * 0.4f, ty}, text_c, value);
+        }
+        y += row_h;
+    }
+}
+
+}  // namespace gpulab::app

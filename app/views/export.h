@@ -1,0 +1,83 @@
+// Export of a measurement as files a student can put in a report: the timing panel with its
+// caption block as PNG (rendered through a second ImGui context into an offscreen framebuffer),
+// the whole window as PNG, every sample as CSV and a per-backend summary CSV. Used by F12 / the
+// Export button and by `gpulab export`; tests/gui_tests.cmake checks the files and the pixels.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "widgets/fonts.h"
+#include "timing_plot.h"
+#include "workloads/activation_workload.h"
+
+namespace gpulab::app {
+
+struct ExportResult {
+    bool ok = false;
+    std::string message;             // one line for the UI / terminal
+    std::vector<std::string> files;  // written paths
+};
+
+struct ExportInput {
+    std::string out_dir;
+    std::string lesson_id;
+    std::string lesson_title;
+    const core::ActivationRun* run = nullptr;
+    const SampleHistory* history = nullptr;
+    std::vector<uint8_t> window_rgba;  // top row first; empty: no window picture
+    int window_width = 0, window_height = 0;
+    float ui_scale = 1.0f;             // the timing PNG is drawn at this scale
+    const core::ImportedRun* other = nullptr;  // another machine's run to draw beside this one
+};
+
+// Needs a current GL 3.3 context (for the timing PNG). Never throws; files already written stay.
+ExportResult write_export(const ExportInput& in);
+
+// The CSV pieces on their own (no GL), for tests and the CLI.
+std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
+std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
+
+// The first lines of every lesson's caption, which say where and when the numbers were measured:
+// "gpulab <version>  |  <lesson>  |  <date>", "CPU: <model> (<n> threads), <os>", the GPU (or
+// "no GPU: <reason>") and the library versions. core/compare_import.cpp reads them back.
+std::vector<std::string> machine_caption_lines(std::string_view lesson_title, int64_t started_unix_s);
+
+// Draws one auto-sized window with `draw` in a fresh ImGui context (fonts and style at
+// `ui_scale`, at least 1) into an offscreen framebuffer `logical_width` * scale pixels wide and
+// writes it as PNG, cropped to the window's height. Needs a current GL 3.3 context; never throws.
+bool render_panel_png(float ui_scale, int logical_width, const std::string& path, std::string& error,
+                      const std::function<void(const Fonts&, float)>& draw);
+
+// The mechanics every lesson's export shares: the folder (created, or one clear message), file
+// names `<lesson>-<suffix>`, CSV text, pictures, and the closing "exported N files to DIR" line.
+// Each step stops at the first failure; files already written stay.
+class ExportWriter {
+public:
+    ExportWriter(const std::string& out_dir, const std::string& lesson_id);
+    bool ok() const { return ok_; }
+    std::filesystem::path path(const std::string& suffix) const { return dir_ / (stem_ + suffix); }
+    // Writes `content` to path(suffix); false (with the message set) on failure.
+    bool text(const std::string& suffix, const std::string& content);
+    // Records a file another function wrote (render_panel_png); `error` when it failed.
+    bool picture(const std::filesystem::path& file, bool written, const std::string& error);
+    // Adds <lesson>-window.png when `window_rgba` is not empty, then the result.
+    ExportResult finish(const std::vector<uint8_t>& window_rgba, int width, int height);
+    // The result so far: ok=false with the failure message.
+    ExportResult failed() const { return result_; }
+
+private:
+    std::filesystem::path dir_;
+    std::string stem_;
+    bool ok_ = true;
+    ExportResult result_;
+};
+
+// stb_image_write with a readable error.
+bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string& error);
+
+}  // namespace gpulab::app

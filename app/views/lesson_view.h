@@ -1,0 +1,110 @@
+// One view per lesson workload: what the Canvas, Timing and Controls windows show, how a step's
+// parameters apply, what a run measures and what Export writes. The Shell owns the frame layout,
+// the lesson list and text, the devices, menus and the status bar, and hands the middle of the
+// window to the view that matches `lesson.workload` (activation_view.h, latency_view.h).
+// Verified through both implementations by the GUI smoke tests and the export tests
+// (tests/gui_tests.cmake).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+#include "export.h"
+#include "widgets/fonts.h"
+#include "jobs.h"
+#include "lesson.h"
+
+namespace gpulab::app {
+
+// What every view shares with the shell. Owned by the Shell and outlives every view.
+struct ViewHost {
+    std::vector<core::Backend*> backends;  // registry order: CPU backends first, then GPU
+    JobRunner* jobs = nullptr;             // the one measurement worker
+    std::string error;                     // red line in the controls
+    std::string info;                      // grey line in the controls
+    Fonts fonts;
+
+    // True, with a grey line saying why, while a measurement runs: Run buttons and keys ask first.
+    bool refuse_if_busy() {
+        if (!jobs->busy()) return false;
+        info = kBusyMessage;
+        return true;
+    }
+    // Hands a measurement to the worker; refused with the same line while one runs. Accepted, it
+    // clears the previous run's messages ("cancelled", a failure), which would now describe the
+    // wrong run, unless `keep_messages` (live runs follow each other and keep them).
+    bool submit(std::string label, JobRunner::Work work, bool keep_messages = false) {
+        if (!jobs->submit(std::move(label), std::move(work))) {
+            info = kBusyMessage;
+            return false;
+        }
+        if (!keep_messages) {
+            error.clear();
+            info.clear();
+        }
+        return true;
+    }
+
+    static constexpr const char* kBusyMessage = "a measurement is already running: wait for it or press Cancel";
+};
+
+// What an export needs from the shell; the view adds its own measurements.
+struct ViewExport {
+    std::string out_dir;
+    std::string lesson_id;
+    std::string lesson_title;
+    std::vector<uint8_t> window_rgba;  // top row first; empty: no window picture
+    int window_width = 0, window_height = 0;
+    float ui_scale = 1.0f;
+};
+
+class LessonView {
+  public:
+    virtual ~LessonView() = default;
+
+    // A step was entered: apply its parameters and its action (may queue a measurement).
+    virtual void enter_step(const core::LessonStep& step) = 0;
+    // Once per frame after the worker's completions ran: start queued or live runs.
+    virtual void update(float dt) = 0;
+    // Start of frame(): GL work such as texture updates.
+    virtual void prepare_frame() {}
+    virtual void request_run() = 0;
+    // Headless: measure on this thread, then show the result as a finished job would.
+    virtual void run_blocking(bool quick) = 0;
+    virtual bool has_result() const = 0;
+    // The one-picture headless export (not --all-steps, whose pictures keep each step's own panel):
+    // put in front the panel that sums the lesson up.
+    virtual void show_overview_panel() {}
+
+    virtual void draw_canvas() = 0;
+    virtual void draw_timing() = 0;
+    // The view's part of the Controls window, above the shell's export and scale controls.
+    virtual void draw_controls() = 0;
+    // The view's part of the status bar, after the frame times.
+    virtual void draw_status() {}
+    // True when draw_timing() asks the step's predict prompt itself (answer buttons and reveal), so
+    // presenter mode does not print it a second time in the text column.
+    virtual bool draws_predict_prompt() const { return false; }
+    virtual void drop_files(const std::vector<std::string>&) {}
+    virtual void set_animation_time(float) {}
+    // Another machine's export of this lesson (its CSV, read by core/compare_import.h) to show
+    // beside the live measurement, both machines named ("this lab machine vs my laptop"). False with
+    // a one-line `error` when the file is unusable or another lesson's export; a comparison already
+    // shown stays.
+    virtual bool load_comparison(const std::string& path, std::string& error) = 0;
+    // The end of the export file name load_comparison reads ("-sweep.csv"), for the prompt.
+    virtual std::string comparison_file_suffix() const = 0;
+
+    // Needs a current GL context. Never throws.
+    virtual ExportResult export_files(const ViewExport& in) = 0;
+    // Tooltip of the Export button: which files this view writes.
+    virtual std::string export_description() const = 0;
+    // The measurement on screen as CSV text, the same table as the view's export CSV (the activation
+    // lesson: its per-backend summary), or "" before the first measurement. No GL. Used for the
+    // per-step CSVs of `gpulab export --all-steps`.
+    virtual std::string measurement_csv(const std::string& lesson_title) const = 0;
+};
+
+}  // namespace gpulab::app

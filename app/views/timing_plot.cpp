@@ -1,0 +1,506 @@
+// Timing plots on ImDrawList: see timing_plot.h. Plot idioms follow the ImGui 1.86 demo's
+// "Canvas" section (InvisibleButton reserves the area, the window draw list paints into it).
+#include "timing_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "compare_view.h"
+#include "format.h"
+#include "gpu_backends.h"
+#include "machine_info.h"
+#include "widgets/ui_helpers.h"
+#include "widgets/presenter_palette.h"
+
+namespace gpulab::app {
+
+namespace {
+
+constexpr ImU32 kGrey = IM_COL32(150, 150, 150, 255);
+const ImVec4 kGreen{0.35f, 0.85f, 0.40f, 1.0f};
+const ImVec4 kRed{1.0f, 0.35f, 0.30f, 1.0f};
+const ImVec4 kMuted{0.60f, 0.60f, 0.60f, 1.0f};
+
+const core::BackendReport* find_report(const core::ActivationRun& run, std::string_view name) {
+    for (const auto& r : run.reports)
+        if (r.backend == name) return &r;
+    return nullptr;
+}
+
+// Nice round step for an axis covering [0, span] with about `ticks` divisions.
+double nice_step(double span, int ticks) {
+    double raw = span / std::max(ticks, 1);
+    double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double norm = raw / mag;
+    double nice = norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10;
+    return nice * mag;
+}
+
+std::string ms_label(double ms) {
+    return core::format_duration(static_cast<int64_t>(ms * 1e6));
+}
+
+// `text` cut at a word so that it fits `width` on one line, with an ellipsis; unchanged when it
+// fits. Rows stay one line tall so the whole timing panel fits the window; the full text goes
+// into a tooltip.
+std::string fit_line(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    const char* kEllipsis = "\u2026";
+    std::size_t cut = text.size();
+    while (cut > 0) {
+        std::size_t space = text.rfind(' ', cut - 1);
+        cut = space == std::string::npos ? 0 : space;
+        std::string t = text.substr(0, cut) + kEllipsis;
+        if (ImGui::CalcTextSize(t.c_str()).x <= width) return t;
+    }
+    return kEllipsis;
+}
+
+void tooltip_if(bool hovered, const std::string& text) {
+    if (!hovered) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
+ImU32 backend_color(std::string_view backend, float alpha) {
+    if (colour_blind_palette()) return okabe_ito_backend_color(backend, alpha);
+    // Fixed colours for the backends a student meets first; a stable hash for the rest.
+    struct Entry { std::string_view name; ImVec4 c; };
+    static const Entry kKnown[] = {
+        {"cpu-scalar", {0.95f, 0.60f, 0.20f, 1}},   {"cpu-parallel", {0.95f, 0.85f, 0.30f, 1}},
+        {"cpu-onednn", {0.80f, 0.50f, 0.90f, 1}},   {"cuda-kernel", {0.30f, 0.85f, 0.45f, 1}},
+        {"cudnn", {0.35f, 0.70f, 1.00f, 1}},
+    };
+    for (const auto& e : kKnown)
+        if (e.name == backend) return ImGui::ColorConvertFloat4ToU32({e.c.x, e.c.y, e.c.z, alpha});
+    uint32_t h = 2166136261u;
+    for (char ch : backend) h = (h ^ static_cast<uint8_t>(ch)) * 16777619u;
+    float r, g, b;
+    ImGui::ColorConvertHSVtoRGB(static_cast<float>(h % 360) / 360.0f, 0.6f, 0.95f, r, g, b);
+    return ImGui::ColorConvertFloat4ToU32({r, g, b, alpha});
+}
+
+// [SECTION] history
+
+void SampleHistory::add_run(const core::ActivationRun& run) {
+    for (const auto& report : run.reports) {
+        if (!report.ran || report.samples_ns.empty()) continue;
+        auto it = std::find_if(series_.begin(), series_.end(),
+                               [&](const Series& s) { return s.backend == report.backend; });
+        if (it == series_.end()) {
+            series_.push_back({report.backend, {}, 0});
+            it = series_.end() - 1;
+        }
+        for (int64_t ns : report.samples_ns) {
+            float ms = static_cast<float>(ns) * 1e-6f;
+            if (it->ms.size() < kCapacity) {
+                it->ms.push_back(ms);
+            } else {
+                it->ms[it->head] = ms;
+                it->head = (it->head + 1) % kCapacity;
+            }
+        }
+    }
+}
+
+bool SampleHistory::empty() const {
+    return std::all_of(series_.begin(), series_.end(), [](const Series& s) { return s.ms.empty(); });
+}
+
+// [SECTION] caption
+
+std::vector<std::string> caption_lines(const core::ActivationRun& run, std::string_view lesson_title) {
+    std::vector<std::string> lines = machine_caption_lines(lesson_title, run.started_unix_s);
+    const int64_t n = run.input.size();
+    const double bytes = static_cast<double>(n) * sizeof(float);
+    lines.push_back("Op: " + run.op.label() + " on " + core::format_pow2(n) + " elements " + run.input.shape_string() +
+                    ", " + core::format_bytes(bytes) + " in + " + core::format_bytes(bytes) + " out, input: " +
+                    (run.params.image_path.empty() ? std::string("generated feature map") : run.params.image_path));
+    return lines;
+}
+
+void draw_caption_block(const std::vector<std::string>& lines) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const float pad = ImGui::GetStyle().FramePadding.x;
+    ImGui::BeginGroup();
+    ImGui::Indent(pad);
+    ImGui::Dummy({0, pad * 0.5f});
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (i == 0)
+            ImGui::TextUnformatted(lines[i].c_str());
+        else
+            ImGui::TextColored(kMuted, "%s", lines[i].c_str());
+    }
+    ImGui::Dummy({0, pad * 0.5f});
+    ImGui::Unindent(pad);
+    ImGui::EndGroup();
+    const ImVec2 p1{p0.x + ImGui::GetContentRegionAvail().x, ImGui::GetItemRectMax().y};
+    dl->AddRect(p0, p1, IM_COL32(120, 120, 120, 160), 4.0f);
+}
+
+// [SECTION] verdict
+
+void draw_verdict(const core::BackendReport& report) {
+    std::string text;
+    ImVec4 colour = kMuted;
+    if (!report.availability.ok) {
+        text = "not run: " + report.availability.reason;
+    } else if (!report.ran) {
+        text = "not run: " + (report.error.empty() ? std::string("skipped") : report.error);
+        if (!report.error.empty()) colour = kRed;
+    } else if (report.check.pass) {
+        text = report.check.verdict;
+        colour = kGreen;
+    } else {
+        text = report.check.verdict.empty() ? "MISMATCH" : report.check.verdict;
+        colour = kRed;
+    }
+    const std::string shown = fit_line(text, ImGui::GetContentRegionAvail().x);
+    ImGui::TextColored(colour, "%s", shown.c_str());
+    tooltip_if(shown != text && ImGui::IsItemHovered(), text);
+}
+
+double speedup_vs_scalar(const core::ActivationRun& run, const core::BackendReport& report) {
+    const core::BackendReport* scalar = find_report(run, "cpu-scalar");
+    if (!scalar || !scalar->ran || !report.ran || report.total.median_ns <= 0) return 0.0;
+    return static_cast<double>(scalar->total.median_ns) / static_cast<double>(report.total.median_ns);
+}
+
+// [SECTION] history plot
+
+void draw_history_plot(const SampleHistory& history, ImVec2 size) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##history", size);
+    const ImVec2 p1{p0.x + size.x, p0.y + size.y};
+    dl->AddRectFilled(p0, p1, IM_COL32(25, 27, 32, 255), 3.0f);
+    dl->AddRect(p0, p1, IM_COL32(90, 90, 90, 255), 3.0f);
+    const float lh = ImGui::GetTextLineHeight();
+    if (history.empty()) {
+        const char* msg = "no samples yet: press Run (R) or switch on live";
+        ImVec2 ts = ImGui::CalcTextSize(msg);
+        dl->AddText({p0.x + (size.x - ts.x) * 0.5f, p0.y + (size.y - ts.y) * 0.5f}, kGrey, msg);
+        return;
+    }
+    float lo = 1e30f, hi = 0.0f;
+    for (const auto& s : history.series())
+        for (float v : s.ms) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    lo = std::max(lo, 1e-6f);
+    hi = std::max(hi, lo * 1.01f);
+    // Backends differ by 100x or more; a linear axis would flatten the fast ones onto zero.
+    const bool log_y = hi / lo > 20.0f;
+    const float axis_w = ImGui::CalcTextSize("000.0 ms").x + 8.0f;
+    const ImVec2 a0{p0.x + axis_w, p0.y + lh * 0.6f};
+    const ImVec2 a1{p1.x - 8.0f, p1.y - lh * 0.6f};
+    double y_lo, y_hi;
+    if (log_y) {
+        y_lo = std::floor(std::log10(lo));
+        y_hi = std::ceil(std::log10(hi));
+    } else {
+        y_lo = 0.0;
+        double step = nice_step(hi, 4);
+        y_hi = std::ceil(hi * 1.05 / step) * step;
+    }
+    auto to_y = [&](double ms) {
+        double v = log_y ? std::log10(std::max(ms, 1e-9)) : ms;
+        double t = (v - y_lo) / std::max(y_hi - y_lo, 1e-12);
+        return a1.y - static_cast<float>(t) * (a1.y - a0.y);
+    };
+    dl->PushClipRect(p0, p1, true);
+    if (log_y) {
+        for (double e = y_lo; e <= y_hi + 1e-9; e += 1.0) {
+            float y = to_y(std::pow(10.0, e));
+            dl->AddLine({a0.x, y}, {a1.x, y}, IM_COL32(70, 70, 70, 255));
+            std::string t = ms_label(std::pow(10.0, e));
+            dl->AddText({p0.x + 4, y - lh * 0.5f}, kGrey, t.c_str());
+        }
+    } else {
+        double step = nice_step(y_hi, 4);
+        for (double v = 0; v <= y_hi + step * 0.01; v += step) {
+            float y = to_y(v);
+            dl->AddLine({a0.x, y}, {a1.x, y}, IM_COL32(70, 70, 70, 255));
+            std::string t = ms_label(v);
+            dl->AddText({p0.x + 4, y - lh * 0.5f}, kGrey, t.c_str());
+        }
+    }
+    // Newest sample at the right edge; the x axis is "samples ago", not time.
+    const float dx = (a1.x - a0.x) / static_cast<float>(SampleHistory::kCapacity - 1);
+    for (const auto& s : history.series()) {
+        const std::size_t n = s.count();
+        if (n == 0) continue;
+        std::vector<ImVec2> pts;
+        pts.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            pts.push_back({a1.x - static_cast<float>(n - 1 - i) * dx, to_y(s.at(i))});
+        const ImU32 c = backend_color(s.backend);
+        if (n == 1)
+            dl->AddCircleFilled(pts[0], 2.5f, c);
+        else
+            dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), c, ImDrawFlags_None, 1.8f);
+    }
+    // Legend, top left, on a dark backing so lines under it stay readable.
+    float x = a0.x + 8.0f, y = a0.y + 2.0f;
+    for (const auto& s : history.series()) {
+        ImVec2 ts = ImGui::CalcTextSize(s.backend.c_str());
+        dl->AddRectFilled({x - 4, y}, {x + ts.x + lh + 6, y + lh + 2}, IM_COL32(25, 27, 32, 220));
+        dl->AddRectFilled({x, y + lh * 0.3f}, {x + lh * 0.6f, y + lh * 0.9f}, backend_color(s.backend));
+        dl->AddText({x + lh * 0.8f, y}, IM_COL32(230, 230, 230, 255), s.backend.c_str());
+        x += ts.x + lh * 1.8f;
+    }
+    const char* scale_note = log_y ? "time per run, log scale, newest right" : "time per run, newest right";
+    ImVec2 ts = ImGui::CalcTextSize(scale_note);
+    // On a dark backing like the legend: the newest points run under this corner.
+    dl->AddRectFilled({a1.x - ts.x - 8, a1.y - ts.y - 4}, {a1.x, a1.y}, IM_COL32(25, 27, 32, 220));
+    dl->AddText({a1.x - ts.x - 4, a1.y - ts.y - 2}, kGrey, scale_note);
+    dl->PopClipRect();
+}
+
+// [SECTION] median bars
+
+// The other machine's bars are outlined and hatched (draw_hatched_bar, app/views/compare_view.h).
+void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float lh = ImGui::GetTextLineHeight();
+    // With a comparison each row holds two bars, this machine's above the other machine's.
+    const float row_h = other ? lh * 2.5f : lh * 1.4f;
+    float label_w = 0.0f;
+    int64_t max_ns = 1;
+    for (const auto& r : run.reports) {
+        label_w = std::max(label_w, ImGui::CalcTextSize(r.backend.c_str()).x);
+        if (r.ran) max_ns = std::max(max_ns, r.total.max_ns);
+    }
+    // Backends the other machine ran but this one does not list get rows of their own.
+    std::vector<const core::ImportedBackend*> extra;
+    if (other) {
+        for (const auto& b : other->backends) {
+            if (!b.ran) continue;
+            max_ns = std::max(max_ns, b.max_ns);
+            if (!find_report(run, b.backend)) {
+                extra.push_back(&b);
+                label_w = std::max(label_w, ImGui::CalcTextSize(b.backend.c_str()).x);
+            }
+        }
+    }
+    label_w += 10.0f;
+    const float value_w = ImGui::CalcTextSize(other ? "other: 000.0 ms  (0000.0x)" : "000.0 ms  (0000.0x)").x + 10.0f;
+    const float bar_w = std::max(width - label_w - value_w, 40.0f);
+    const float why_w = std::max(width - label_w, 40.0f);
+    const float total_h = row_h * static_cast<float>(run.reports.size() + extra.size());
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##bars", {std::max(width, 1.0f), std::max(total_h, 1.0f)});
+    const bool hovered = ImGui::IsItemHovered();
+    const float mouse_y = ImGui::GetIO().MousePos.y;
+    const float bx = p0.x + label_w;
+    auto x_of = [&](int64_t ns) { return bx + bar_w * static_cast<float>(ns) / static_cast<float>(max_ns); };
+    const ImU32 wc = IM_COL32(235, 235, 235, 220);
+    const ImU32 text_c = IM_COL32(230, 230, 230, 255);
+    // One bar with its min-max whisker between `top` and `bottom`.
+    auto bar = [&](std::string_view backend, int64_t med, int64_t lo, int64_t hi, float top, float bottom,
+                   bool hatched) {
+        const ImVec2 a{bx, top}, b{std::max(x_of(med), bx + 2.0f), bottom};
+        if (hatched)
+            draw_hatched_bar(dl, a, b, backend_color(backend, 0.95f));
+        else
+            dl->AddRectFilled(a, b, backend_color(backend, 0.85f), 2.0f);
+        const float mid = (top + bottom) * 0.5f, tick = (bottom - top) * 0.25f;
+        dl->AddLine({x_of(lo), mid}, {x_of(hi), mid}, wc, 1.5f);
+        dl->AddLine({x_of(lo), top + tick}, {x_of(lo), bottom - tick}, wc, 1.5f);
+        dl->AddLine({x_of(hi), top + tick}, {x_of(hi), bottom - tick}, wc, 1.5f);
+    };
+    // The other machine's bar in the lower half of a row, or why there is none.
+    auto other_bar = [&](std::string_view backend, float y) {
+        const core::ImportedBackend* b = other->find(backend);
+        const float top = y + row_h * 0.52f, bottom = y + row_h * 0.92f;
+        const float ty = (top + bottom - lh) * 0.5f;
+        if (!b || !b->ran) {
+            dl->AddText({bx, ty}, kGrey, b ? "other machine: not run there" : "other machine: not listed there");
+            return;
+        }
+        bar(backend, b->median_ns, b->min_ns, b->max_ns, top, bottom, true);
+        const std::string value = "other: " + core::format_duration(b->median_ns);
+        dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
+    };
+    float y = p0.y;
+    for (std::size_t i = 0; i < run.reports.size(); y += row_h, ++i) {
+        const auto& r = run.reports[i];
+        const float top = y + row_h * (other ? 0.08f : 0.18f), bottom = y + row_h * (other ? 0.48f : 0.82f);
+        const float ty = other ? (top + bottom - lh) * 0.5f : y + (row_h - lh) * 0.5f;
+        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? text_c : kGrey, r.backend.c_str());
+        if (other) other_bar(r.backend, y);
+        if (!r.ran) {
+            // One line per backend; the whole reason is in the tooltip and the Devices panel.
+            const std::string why = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
+            const std::string shown = fit_line(why, why_w);
+            dl->AddText({bx, ty}, kGrey, shown.c_str());
+            tooltip_if(hovered && shown != why && mouse_y >= y && mouse_y < y + row_h, why);
+            continue;
+        }
+        // Whisker from the fastest to the slowest sample: the spread is part of the answer.
+        bar(r.backend, r.total.median_ns, r.total.min_ns, r.total.max_ns, top, bottom, false);
+        std::string value = core::format_duration(r.total.median_ns);
+        double sp = speedup_vs_scalar(run, r);
+        if (sp > 0.0 && r.backend != "cpu-scalar") value += "  (" + core::format_ratio(sp) + ")";
+        dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
+    }
+    for (const core::ImportedBackend* b : extra) {
+        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, kGrey, b->backend.c_str());
+        dl->AddText({bx, y + row_h * 0.28f - lh * 0.5f}, kGrey, "this machine: no such backend");
+        other_bar(b->backend, y);
+        y += row_h;
+    }
+}
+
+// [SECTION] comparison with another machine
+
+std::string this_machine_label() {
+    const auto& g = gpu::probe();
+    return core::machine_label(core::host_machine().cpu_model, g.device_ok ? g.name : std::string());
+}
+
+std::string comparison_mismatch(const core::ActivationRun& run, const core::ImportedRun& other) {
+    const std::string op = run.op.label();
+    const std::string elements = core::format_pow2(run.input.size());
+    if (op == other.op && elements == other.elements) return "";
+    return "not the same measurement: this machine ran " + op + " on " + elements + " elements, the other machine " +
+           other.op + " on " + other.elements + " elements";
+}
+
+std::vector<std::string> comparison_caption_lines(const core::ActivationRun& run, const core::ImportedRun& other) {
+    std::vector<std::string> lines;
+    // One line each: together they are wider than the caption with long CPU names.
+    lines.push_back(this_machine_text());
+    lines.push_back(other_machine_text(other));
+    const std::string mismatch = comparison_mismatch(run, other);
+    lines.push_back(mismatch.empty() ? "other machine's bars (outlined, hatched) measured " + other.op + " on " +
+                                           other.elements + " elements with gpulab " + other.version + ", from " +
+                                           std::filesystem::path(other.path).filename().string()
+                                     : mismatch);
+    return lines;
+}
+
+// [SECTION] throughput table
+
+void draw_throughput_table(const core::ActivationRun& run) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("##throughput", 4, flags)) return;
+    ImGui::TableSetupColumn("backend", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("median (min - max)", ImGuiTableColumnFlags_WidthFixed);
+    // Throughput gets the room: the verdict is cut to one line with its detail in a tooltip.
+    ImGui::TableSetupColumn("throughput vs measured limit", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableSetupColumn("check vs cpu-scalar", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    // Backends that did not run are listed with their reason in the bar chart above.
+    for (const auto& r : run.reports) {
+        if (!r.ran) continue;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(r.backend)), "%s", r.backend.c_str());
+        ImGui::TableNextColumn();
+        if (r.ran)
+            ImGui::Text("%s (%s - %s)", core::format_duration(r.total.median_ns).c_str(),
+                        core::format_duration(r.total.min_ns).c_str(), core::format_duration(r.total.max_ns).c_str());
+        else
+            ImGui::TextColored(kMuted, "-");
+        ImGui::TableNextColumn();
+        if (r.ran) {
+            std::string t = core::format_gbps(r.gbps);
+            if (r.limit.ok && r.limit.gbps > 0.0) {
+                char pct[32];
+                // "41.2 GB/s = 104 % of 39.8 GB/s copy (...)": the limit's figure right after "of", so the
+                // two GB/s values read as a ratio even when the limit's name wraps onto a second line.
+                std::snprintf(pct, sizeof pct, " = %.0f %% of ", 100.0 * r.gbps / r.limit.gbps);
+                t += pct + core::format_gbps(r.limit.gbps) + " " + r.limit.name;
+            } else if (!r.limit.error.empty()) {
+                t += " (limit: " + r.limit.error + ")";
+            }
+            ImGui::TextWrapped("%s", t.c_str());
+            // Nothing streams much faster than a copy of the same bytes: well above 100 % the copy was
+            // measured while something else used the memory bus, and the percentage means little.
+            if (r.limit.ok && r.limit.gbps > 0.0 && r.gbps > 1.3 * r.limit.gbps) {
+                ImGui::TextColored(kAccentColour, "copy limit measured low (busy machine?): run again");
+                hover_tip(
+                    "The copy that sets the limit ran slower than this backend's own pass over the same bytes, "
+                    "which a quiet machine does not do. Something else was probably using the memory or the "
+                    "cores while the copy was timed. Run the measurement again when the machine is idle.");
+            }
+            if (r.kind == core::BackendKind::Gpu && r.total.median_ns > 0) {
+                // Same line when it fits: the host<->device copies are the GPU's hidden cost.
+                const std::string copies = "with copies: " + core::format_gbps(r.gbps_with_transfers);
+                ImGui::SameLine();
+                if (ImGui::CalcTextSize(copies.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+                ImGui::TextColored(kMuted, "%s", copies.c_str());
+            }
+        } else {
+            ImGui::TextColored(kMuted, "-");
+        }
+        ImGui::TableNextColumn();
+        draw_verdict(r);
+    }
+    ImGui::EndTable();
+}
+
+namespace {
+
+// Two swatches naming the machines, and in red what differs when the runs are not the same
+// measurement: never a silent comparison of different sizes.
+void draw_comparison_legend(const core::ActivationRun& run, const core::ImportedRun& other, float width) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float lh = ImGui::GetTextLineHeight();
+    const ImU32 c = IM_COL32(210, 210, 210, 255);
+    const std::string mine = "this machine: " + this_machine_label();
+    const std::string theirs = "other machine: " + other.machine_label + ", " + other.date;
+    for (int i = 0; i < 2; ++i) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const ImVec2 a{p.x, p.y + lh * 0.15f}, b{p.x + lh * 1.6f, p.y + lh * 0.85f};
+        if (i == 0)
+            dl->AddRectFilled(a, b, c, 2.0f);
+        else
+            draw_hatched_bar(dl, a, b, c);
+        ImGui::Dummy({lh * 1.8f, lh});
+        ImGui::SameLine();
+        const std::string& text = i == 0 ? mine : theirs;
+        const std::string shown = fit_line(text, std::max(width - lh * 2.0f, 40.0f));
+        ImGui::TextUnformatted(shown.c_str());
+        tooltip_if(shown != text && ImGui::IsItemHovered(), text + (i == 1 ? "\nfrom " + other.path : ""));
+    }
+    const std::string mismatch = comparison_mismatch(run, other);
+    if (!mismatch.empty()) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+        ImGui::TextColored(kRed, "%s", mismatch.c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
+}  // namespace
+
+void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height,
+                       const core::ImportedRun* other) {
+    const float w = ImGui::GetContentRegionAvail().x;
+    draw_history_plot(history, {w, plot_height});
+    if (!run) return;
+    if (!run->ok) {
+        ImGui::TextColored(kRed, "%s", run->error.c_str());
+        return;
+    }
+    ImGui::Spacing();
+    ImGui::PushTextWrapPos(0.0f);  // one line at 1x; wraps at larger UI scales instead of running off
+    ImGui::TextColored(kMuted, "median time per run (bar), fastest to slowest sample (whisker), speed-up vs cpu-scalar");
+    ImGui::PopTextWrapPos();
+    if (other) draw_comparison_legend(*run, *other, w);
+    draw_median_bars(*run, w, other);
+    ImGui::Spacing();
+    draw_throughput_table(*run);
+}
+
+}  // namespace gpulab::app
