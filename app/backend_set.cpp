@@ -10,6 +10,11 @@ core::BackendList make_all_backends() {
     return list;
 }
 
+core::Availability availability_now(const core::Backend& b) {
+    if (b.kind() == core::BackendKind::Gpu && !gpu::probe_ready()) return {false, gpu::kProbing};
+    return b.availability();
+}
+
 std::vector<core::Backend*> raw_pointers(const core::BackendList& list) {
     std::vector<core::Backend*> v;
     v.reserve(list.size());

@@ -10,4 +10,8 @@ namespace gpulab::app {
 core::BackendList make_all_backends();
 std::vector<core::Backend*> raw_pointers(const core::BackendList& list);
 
+// For a frame: b.availability(), except that a GPU backend answers {false, gpu::kProbing} until
+// gpu::probe() has finished, so drawing never waits for driver start-up and context creation.
+core::Availability availability_now(const core::Backend& b);
+
 }  // namespace gpulab::app

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "activation_view.h"
+#include "backend_set.h"
 #include "format.h"
 #include "hd_math.h"
 #include "ui_helpers.h"
@@ -290,7 +291,7 @@ void ActivationView::draw_element_grid(float width, float height) {
                 t += ' ';
                 t += core::format_duration(rep->total.median_ns);
             } else {
-                core::Availability av = be->availability();
+                core::Availability av = availability_now(*be);
                 // The first clause names the cause; the Devices panel shows the full reason.
                 std::string why = av.reason.substr(0, av.reason.find(':'));
                 if (av.ok) {
