@@ -37,20 +37,23 @@ struct ConvMeasurement {
 // How a GPU would schedule the tiled kernel over `planes` output planes of P x Q (N*K: one per
 // picture and filter): the numbers the "all at once" tab draws. kernels/conv2d.cu launches a grid
 // of ceil(Q/16) x ceil(P/16) x planes blocks (z capped at 65,535, each z-block then looping over
-// planes). From gpu::probe() when a device exists, else an example GPU.
+// planes). From gpu::probe() and the device's occupancy query when a device exists, else an example
+// GPU with the occupancy estimated from the register count nvcc reported (core/gpu_model.h).
 struct BlockSchedule {
     static constexpr int kTile = 16;  // the tiled kernel's block: 16 x 16 threads, one output each
     static constexpr int64_t kMaxGridZ = 65535;
     int64_t blocks_x = 0, blocks_y = 0, planes = 1, blocks = 0, threads = 0;
     int sm_count = 0;
-    int blocks_per_sm = 0;  // resident at once, counting the thread limit only
+    int blocks_per_sm = 0;  // resident at once: the device's occupancy query, else the estimate below
+    bool occupancy_estimated = false;  // true: from threads, blocks and `registers`, not asked of a device
+    int registers = 0;                 // per thread, as nvcc reported it, for the estimate
     int64_t wave = 0;       // sm_count * blocks_per_sm
     int64_t waves = 0;
     bool example = false;  // true: not this machine (no GPU here); `gpu_name` names the example
     std::string gpu_name;
     std::string why;  // why the example is used
 };
-BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes = 1);
+BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes = 1, int kernel = 3, int stride = 1);
 
 // The lesson's CSV: caption lines as # comments, then one row per backend.
 std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption);
