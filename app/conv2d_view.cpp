@@ -299,10 +299,12 @@ void Conv2dView::finish(std::shared_ptr<const ConvMeasurement> m) {
     }
     if (m->run.params.layer_mode) {
         layer_result_ = std::move(m);
-        device_output_current_ = false;
+        device_output_tag_.forget();
     } else {
         result_ = std::move(m);
-        device_output_current_ = true;
+        std::vector<uint64_t> generations;
+        for (const core::Backend* b : backends_) generations.push_back(b->output_generation());
+        device_output_tag_.remember(std::move(generations), host_.jobs->busy());
         position_ = std::min(position_, static_cast<double>(std::max<int64_t>(positions() - 1, 0)));
     }
     host_.error.clear();
@@ -371,8 +373,9 @@ void Conv2dView::show_output_plane(int64_t channel) {
     const int64_t offset = channel * d.filters * plane;
     // The GPU's own output straight from device memory where it can; else the reference.
     display_note_.clear();
-    for (std::size_t i = 0; device_output_current_ && i < r.reports.size() && i < backends_.size(); ++i) {
+    for (std::size_t i = 0; i < r.reports.size() && i < backends_.size(); ++i) {
         const auto& rep = r.reports[i];
+        if (!device_output_tag_.current(i, backends_[i]->output_generation(), host_.jobs->busy())) continue;
         const void* dptr = backends_[i]->device_output();
         if (rep.ran && rep.check.pass && rep.kind == core::BackendKind::Gpu && dptr &&
             output_tex_->set_from_device(static_cast<const float*>(dptr) + offset, qw, ph, output_range_)) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "device_output_tag.h"
 #include "lesson_view.h"
 #include "tensor_texture.h"
 #include "workloads/conv2d_workload.h"
@@ -191,9 +192,9 @@ class Conv2dView : public LessonView {
     std::shared_ptr<const ConvMeasurement> layer_result_;  // CNN-layer mode
     std::unique_ptr<core::ImportedConv> other_;            // another machine's export; null: none
     bool textures_dirty_ = false;
-    // Backends' device outputs belong to the latest run: only usable for result_ while no CNN-layer
-    // run has come after it.
-    bool device_output_current_ = false;
+    // The backends are shared with every lesson and the worker: a device output is shown only while
+    // it still holds result_'s run and no job is running (core/device_output_tag.h).
+    core::DeviceOutputTag device_output_tag_;
     PictureTexture input_tex_;  // colour in per-channel mode
     std::unique_ptr<TensorTexture> output_tex_, pooled_tex_;  // the current plane's output and pooling
     int64_t output_plane_ = -1;  // which plane output_tex_ shows

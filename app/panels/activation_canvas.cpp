@@ -81,6 +81,7 @@ void ActivationView::update_textures() {
     display_backend_.clear();
     for (std::size_t i = 0; i < last_run_->reports.size() && i < host_.backends.size(); ++i) {
         const auto& r = last_run_->reports[i];
+        if (!device_output_tag_.current(i, host_.backends[i]->output_generation(), host_.jobs->busy())) continue;
         const void* d = host_.backends[i]->device_output();
         if (r.ran && r.kind == core::BackendKind::Gpu && d && output_tex_->set_from_device(d, w, h, cr)) {
             display_backend_ = r.backend + " output via CUDA-GL interop";
