@@ -76,6 +76,24 @@ std::string_view pattern_label(simt::Pattern p);  // "Uniform", "Split by lane p
 // The inverse of pattern_name (command line, lesson files); nullopt for an unknown name.
 std::optional<simt::Pattern> parse_pattern(std::string_view name);
 
+// [SECTION] sizing the GPU divergence run
+// A divergence factor is the ratio of two kernel times measured with CUDA events, and the launch
+// ramp and tail (2-3 us) sit inside each. A few microseconds of work would squash the factors (an
+// H100 would read ~20 or single digits for the 32-way split instead of ~32), so:
+//  - the grid fills every SM several times over, so that warps are issue-bound rather than latency-
+//    bound: at least kDivergenceWaves x sm_count x threads_per_sm elements (a power of two, and at
+//    least `floor_elements`; without a device sm_count is 0 and only the floor counts);
+//  - after a first uniform run, the work per path grows until the uniform kernel takes at least
+//    kDivergenceTargetNs (divergence_iterations), and every pattern is then measured with it.
+inline constexpr int kDivergenceWaves = 4;
+inline constexpr int64_t kDivergenceTargetNs = 100'000;
+inline constexpr int kMaxDivergenceIterations = 4096;
+int64_t divergence_elements(int sm_count, int threads_per_sm, int64_t floor_elements);
+// Iterations that bring a uniform run measured at `uniform_ns` with `iterations` to the target,
+// rounded up to a power of two and capped at kMaxDivergenceIterations; `iterations` when it is
+// already there or nothing was measured.
+int divergence_iterations(int iterations, int64_t uniform_ns);
+
 // Every pattern in declaration order (menus, the bench, the tests).
 inline constexpr std::array<simt::Pattern, simt::kPatternCount> kAllPatterns = {
     simt::Pattern::Uniform,  simt::Pattern::LaneParity, simt::Pattern::FourWay, simt::Pattern::EightWay,
