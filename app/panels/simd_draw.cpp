@@ -380,10 +380,14 @@ void draw_warp_grid(const std::vector<WarpReplay>& in, float shown_steps, ImVec2
                      foot);
         if (current >= 0 && current < steps) {
             const core::WarpStep& st = w.steps[static_cast<std::size_t>(current)];
+            // Recorded windows are drawn as recorded: since Volta a path may start before the previous
+            // one ended (interleaved), which the footer says rather than hides.
+            const auto cur = static_cast<std::size_t>(current);
+            const bool overlaps = current > 0 && cur < w.start_clock.size() && w.start_clock[cur] < w.end_clock[cur - 1];
             if (!w.start_clock.empty())
-                std::snprintf(foot, sizeof foot, "now: path %d, %d lanes, cycles %lld-%lld", st.path,
-                              popcount(st.active), static_cast<long long>(w.start_clock[static_cast<std::size_t>(current)]),
-                              static_cast<long long>(w.end_clock[static_cast<std::size_t>(current)]));
+                std::snprintf(foot, sizeof foot, "now: path %d, %d lanes, cycles %lld-%lld%s", st.path,
+                              popcount(st.active), static_cast<long long>(w.start_clock[cur]),
+                              static_cast<long long>(w.end_clock[cur]), overlaps ? " (overlaps the previous)" : "");
             else
                 std::snprintf(foot, sizeof foot, "now: path %d, %d of 32 lanes active", st.path, popcount(st.active));
             clipped_text(dl, {x0, yf + lh}, {x0 + warp_w, yf + 2 * lh}, kMutedU32, foot);
