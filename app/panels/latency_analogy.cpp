@@ -126,8 +126,8 @@ void LatencyView::draw_analogy_panel() {
             std::snprintf(title, sizeof title, "GPU: %s students (%d SMs x %d lanes)",
                           core::format_count(students).c_str(), sms, lanes);
         else if (gpu)
-            std::snprintf(title, sizeof title, "GPU: %s students (H100 SXM5 example: %d SMs x %d lanes)",
-                          core::format_count(students).c_str(), sms, lanes);
+            std::snprintf(title, sizeof title, "GPU: %s students (example: an H100 SXM5)",
+                          core::format_count(students).c_str());
         else
             std::snprintf(title, sizeof title, "CPU: %d mathematicians (hardware threads)", threads);
         dl->PushClipRect({x0, y}, {x0 + half, y + lh}, true);
@@ -159,8 +159,9 @@ void LatencyView::draw_analogy_panel() {
         }
         y += crowd_h;
         if (gpu && students > drawn) {
-            char each[64];
-            std::snprintf(each, sizeof each, "each figure stands for %d students", (students + drawn - 1) / drawn);
+            char each[96];
+            std::snprintf(each, sizeof each, "%d SMs x %d FP32 lanes; each figure stands for %d", sms, lanes,
+                          (students + drawn - 1) / drawn);
             dl->AddText({x0, y - lh}, IM_COL32(150, 150, 150, 255), each);
         }
         y += lh * 0.3f;
