@@ -127,7 +127,10 @@ void ActivationView::draw_canvas() {
     std::string out_title = "output";
     if (last_run_ && last_run_->ok) {
         in_title += " " + last_run_->input.shape_string();
-        out_title += " = " + std::string(core::activation_label(last_run_->params.activation)) + "(input)";
+        // "GELU (tanh approx.)" reads as "GELU(input) (tanh approx.)".
+        const std::string label(core::activation_label(last_run_->params.activation));
+        const std::size_t note = std::min(label.find(" ("), label.size());
+        out_title += " = " + label.substr(0, note) + "(input)" + label.substr(note);
     }
     picture(in_title.c_str(), input_tex_.get(),
             "The feature map every backend received: blue below zero, white at zero, red above.");
