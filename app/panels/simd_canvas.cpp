@@ -180,6 +180,10 @@ void SimdMimdView::draw_warp_panel() {
     const float footer = ImGui::GetTextLineHeightWithSpacing() * 1.3f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     draw_warp_grid(warps, shown, {avail.x, std::max(avail.y - footer, lh * 6)}, hide);
+    if (!warps.empty() && !warps.front().start_clock.empty())
+        hover_tip("Recorded on the GPU. Rows are in the order the paths started; the white line under each row is "
+                  "that path's clock window on the warp's time axis. Windows that overlap ran interleaved (Volta and "
+                  "later); the order is what happened in this run, not a rule.");
 
     if (!cost || hide) return;
     if (cost->measured)

@@ -342,6 +342,15 @@ void draw_warp_grid(const std::vector<WarpReplay>& in, float shown_steps, ImVec2
                 dl->AddRectFilled({a + lane_pad, y + row_pad}, {a + lane_w - lane_pad, y + row_h - row_pad}, c,
                                   lane_w >= 8.0f ? 2.0f : 0.0f);
             }
+            // A GPU replay: the path's recorded clock window as a line along the row's foot, on one
+            // time axis per warp, so paths that ran interleaved (Volta and later) show as overlaps.
+            if ((done || now) && !merged && static_cast<std::size_t>(r) < w.start_clock.size() && row_h >= 6.0f) {
+                const int64_t span = std::max<int64_t>(*std::max_element(w.end_clock.begin(), w.end_clock.end()), 1);
+                const float xa = x0 + warp_w * static_cast<float>(w.start_clock[static_cast<std::size_t>(r)]) / span;
+                const float xb = x0 + warp_w * static_cast<float>(w.end_clock[static_cast<std::size_t>(r)]) / span;
+                dl->AddRectFilled({xa, y + row_h - 3.0f}, {std::max(xb, xa + 2.0f), y + row_h - 1.0f},
+                                  IM_COL32(255, 255, 255, 200));
+            }
             // The step being executed: framed where rows are tall, marked at the side where they are thin.
             if (now && !merged && row_h >= 8.0f)
                 dl->AddRect({x0 - 2, y - 1}, {x0 + warp_w + 2, y + row_h + 1}, IM_COL32(255, 255, 255, 230), 3.0f, 0,
