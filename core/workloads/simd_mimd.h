@@ -4,7 +4,8 @@
 //  - MIMD: several threads doing DIFFERENT work at the same time, each recording real
 //    timestamps, for a per-core timeline;
 //  - SIMT: a CPU emulator of one warp running the divergent kernel's branch logic (core/simt.h)
-//    with an active mask, stepping paths one after another as the hardware serialises them.
+//    with an active mask, stepping paths one after another (a GPU since Volta may interleave them;
+//    the masks and the cost, about the sum of the paths, are the same).
 // Verified by tests/test_simd_mimd.cpp and tests/test_simt.cpp.
 #pragma once
 
@@ -65,8 +66,9 @@ struct WarpTrace {
     int warp = 0;
     std::vector<WarpStep> steps;  // in execution order; steps.size() = distinct paths in the warp
 };
-// One warp of the divergence kernel, lane by lane with an active mask, as the hardware runs it:
-// each distinct path of the warp in turn (ascending path index), the lanes that took it active.
+// One warp of the divergence kernel, lane by lane with an active mask: each distinct path of the
+// warp in turn (ascending path index), the lanes that took it active. Pre-Volta GPUs ran them in
+// such an order; later ones may interleave the paths, but each issued instruction still serves one.
 WarpTrace emulate_warp(simt::Pattern pattern, int warp_index);
 // Average distinct paths per warp over `warps` warps: the theoretical slowdown vs Uniform.
 double theoretical_factor(simt::Pattern pattern, int warps);
