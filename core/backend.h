@@ -70,6 +70,10 @@ public:
     virtual LimitResult bandwidth_limit(std::size_t bytes) = 0;
     // For display through CUDA-GL interop: device pointer to the last run's output, else nullptr.
     virtual const void* device_output() const { return nullptr; }
+    // Counts the runs that may write or reallocate device_output()'s buffer, bumped before such a
+    // run touches it; 0 for a backend without device output. Safe to read from any thread. See
+    // core/device_output_tag.h for why the views need it.
+    virtual uint64_t output_generation() const { return 0; }
 
     // [SECTION] convolution (lesson conv-sliding-window). Backends that do not implement it keep
     // these defaults and show as "does not offer conv2d".

@@ -19,7 +19,7 @@ std::string_view activation_label(Activation a) {
         case Activation::LeakyRelu: return "leaky ReLU";
         case Activation::Sigmoid: return "sigmoid";
         case Activation::Tanh: return "tanh";
-        case Activation::Gelu: return "GELU";
+        case Activation::Gelu: return "GELU (tanh approx.)";
     }
     return "?";
 }

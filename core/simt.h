@@ -49,7 +49,8 @@ GPULAB_HD int pattern_key(Pattern p, int64_t element) {
     return 0;
 }
 
-// Distinct paths a single warp of this pattern executes (what lockstep serialises).
+// Distinct paths a single warp of this pattern executes: each costs the warp its own instructions,
+// whether run one after another or (Volta and later) interleaved.
 // Random depends on the data; this is its upper bound (the expected count is 8 (1 - (7/8)^32) ~ 7.9),
 // the emulator gives the exact count per warp.
 inline constexpr int paths_per_warp(Pattern p) {

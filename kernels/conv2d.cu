@@ -236,4 +236,17 @@ void launch_conv2d(Conv2dKernel which, const core::Conv2dDesc& d, const float* d
     GPULAB_CUDA_CHECK_LAUNCH();
 }
 
+cudaError_t conv2d_kernel_image_check(cudaFuncAttributes& attr) {
+    return cudaFuncGetAttributes(&attr, conv2d_tiled_kernel);
+}
+
+int conv2d_tiled_blocks_per_sm(int kernel, int stride) {
+    const int tile = tile_side(kernel, stride);
+    const std::size_t shared_bytes = static_cast<std::size_t>(tile * tile + kernel * kernel) * sizeof(float);
+    int per_sm = 0;
+    GPULAB_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv2d_tiled_kernel, kTile * kTile, shared_bytes));
+    return per_sm;
+}
+
 }  // namespace gpulab::cuda

@@ -47,4 +47,13 @@ Conv2dKernel conv2d_kernel_for(const core::Conv2dDesc& d);
 void launch_conv2d(Conv2dKernel which, const core::Conv2dDesc& d, const float* d_input, const float* d_filters,
                    float* d_output, cudaStream_t stream);
 
+// cudaFuncGetAttributes of the tiled kernel on the current device: fails (e.g.
+// cudaErrorNoKernelImageForDevice or cudaErrorInvalidDeviceFunction) when this build's fatbin has no
+// code the device can run, which probe() turns into the reason no GPU backend is usable.
+cudaError_t conv2d_kernel_image_check(cudaFuncAttributes& attr);
+
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor of the tiled kernel with the block and dynamic shared
+// memory launch_conv2d would use for a kernel x kernel filter at `stride`. Throws CudaError.
+int conv2d_tiled_blocks_per_sm(int kernel, int stride);
+
 }  // namespace gpulab::cuda

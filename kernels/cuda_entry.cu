@@ -3,8 +3,11 @@
 //
 // probe() asks, in order: driver and runtime versions (these work without a device),
 // cudaGetDeviceCount, the device's properties, cudaFree(nullptr) (which creates the context: the
-// process pays for it here, once), cudaMemGetInfo, then cuDNN's version and whether cudnnCreate
-// works.
+// process pays for it here, once), cudaMemGetInfo, cudaFuncGetAttributes of one of our kernels
+// (does this build's fatbin have code the device can run?), then cuDNN's version and whether
+// cudnnCreate works. The result is published through an atomic (core/publish_once.h), so
+// probe_now() and probe_ready() answer a GUI frame at once while the warm-up thread is still inside
+// probe(), instead of blocking it on a static-initialisation guard for the whole cold start.
 //
 // Cold start: every GPU entry point asks probe() first, so its first run is where the process first
 // touches CUDA. It reads the host clock before the first runtime call (with the static runtime that
@@ -24,13 +27,18 @@
 #include <cuda_runtime.h>
 
 #include <exception>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 
 #include "clock.h"
+#include "conv2d.cuh"
 #include "cuda_check.cuh"
 #include "gpu_backends.h"
 #include "gpu_internal.h"
+#include "publish_once.h"
 
 namespace gpulab::gpu {
 
@@ -73,33 +81,80 @@ void probe_device(GpuProbe& g) {
         GPULAB_CUDA_CHECK(cudaFree(nullptr));
         g.context_ns = core::now_ns() - first_call_ns;
         GPULAB_CUDA_CHECK(cudaMemGetInfo(&g.free_memory, &g.total_memory));
+        // A context is no proof that our kernels can run: current drivers still create one on GPUs
+        // older than Turing (Pascal, Volta), for which CUDA 13 compiled no code, and every launch
+        // would then fail with cudaErrorNoKernelImageForDevice. Asking the module for one kernel's
+        // attributes fails the same way (it also covers a future architecture the fatbin lacks).
+        cudaFuncAttributes attr{};
+        const cudaError_t image = cuda::conv2d_kernel_image_check(attr);
+        if (image != cudaSuccess) {
+            cudaGetLastError();
+            g.reason = "device " + std::to_string(device) + ": " + g.name + " (compute capability " +
+                       std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) +
+                       ") cannot run this build's kernels: " + cuda::describe(image) +
+                       " (CUDA 13 builds code for compute capability 7.5 and newer; see GPULAB_CUDA_ARCHS)";
+            return;
+        }
         g.device_ok = true;
         g.reason = "device " + std::to_string(device) + " of " + std::to_string(count) + ": " + g.name +
                    " (compute capability " + std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) + ")";
     } catch (const std::exception& ex) {
-        // E.g. a GPU older than Turing: CUDA 13 has no code for it and context creation fails.
+        // E.g. no context could be created on this device.
         g.device_ok = false;
         g.reason = ex.what();
     }
 }
 
+GpuProbe run_probe() {
+    GpuProbe g;
+    g.compiled_in = true;
+    try {
+        probe_device(g);
+        detail::probe_cudnn(g);
+    } catch (const std::exception& ex) {
+        // std::string allocation is the only thing left that can throw here.
+        if (g.reason.empty()) g.reason = ex.what();
+        if (g.cudnn_reason.empty()) g.cudnn_reason = ex.what();
+    }
+    return g;
+}
+
+// Constant-initialised: no static-initialisation guard that a frame could block on.
+core::PublishOnce<GpuProbe> g_probe;
+
 }  // namespace
 
-const GpuProbe& probe() {
-    static const GpuProbe p = [] {
+const GpuProbe& probe() { return g_probe.get(run_probe); }
+
+bool probe_ready() { return g_probe.try_get() != nullptr; }
+
+const GpuProbe& probe_now() {
+    if (const GpuProbe* p = g_probe.try_get()) return *p;
+    static const GpuProbe pending = [] {
         GpuProbe g;
         g.compiled_in = true;
-        try {
-            probe_device(g);
-            detail::probe_cudnn(g);
-        } catch (const std::exception& ex) {
-            // std::string allocation is the only thing left that can throw here.
-            if (g.reason.empty()) g.reason = ex.what();
-            if (g.cudnn_reason.empty()) g.cudnn_reason = ex.what();
-        }
+        g.reason = kProbing;
+        g.cudnn_reason = kProbing;
         return g;
     }();
-    return p;
+    return pending;
+}
+
+int conv2d_tiled_blocks_per_sm(int kernel, int stride) {
+    if (!probe_ready() || !probe().device_ok) return 0;
+    static std::mutex mutex;
+    static std::map<std::pair<int, int>, int> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_pair(kernel, stride);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+    int per_sm = 0;
+    try {
+        per_sm = cuda::conv2d_tiled_blocks_per_sm(kernel, stride);
+    } catch (const std::exception&) {
+        per_sm = 0;  // the caller estimates instead
+    }
+    cache[key] = per_sm;
+    return per_sm;
 }
 
 core::BackendList make_backends() {

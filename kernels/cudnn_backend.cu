@@ -2,8 +2,9 @@
 // comparison with our kernels.
 //
 // [activations]
-// What it computes: y = act(x) with cudnnActivationForward (alpha = 1, beta = 0) for the three
-// activations the call offers: ReLU, sigmoid, tanh. Leaky ReLU and GELU are not modes of
+// What it computes: y = act(x) with cudnnActivationForward (alpha = 1, beta = 0) for the three of
+// the lesson's activations the call offers: ReLU, sigmoid, tanh (it has other modes too, such as
+// clipped ReLU, ELU and swish, that the lesson does not use). Leaky ReLU and GELU are not modes of
 // cudnnActivationForward, so supports() says no and the app shows "not offered by cuDNN".
 // (This is cuDNN's legacy API: marked deprecated in cuDNN 9 but fully supported; it is the direct,
 // readable counterpart of one kernel launch, which is what the lesson compares.)
@@ -203,7 +204,8 @@ public:
     std::string_view name() const override { return "cudnn"; }
     std::string_view description() const override {
         return "NVIDIA's cuDNN library (cudnnActivationForward, cudnnConvolutionForward): the tuned "
-               "implementation frameworks call; offers ReLU, sigmoid, tanh and convolution.";
+               "implementation frameworks call. Of this lesson's activations it offers ReLU, sigmoid and tanh (its "
+               "activation API has a few more modes, none of them GELU or leaky ReLU); and convolution.";
     }
     core::Availability availability() const override {
         // A missing or wrong cuDNN library first (true on any machine), then the device checks (no

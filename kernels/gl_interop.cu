@@ -149,6 +149,9 @@ InteropCheck check_gl_interop() {
     static std::string cached_renderer;
     static InteropCheck cached;
     static bool have_cached = false;
+    // A frame asks this: until probe() has finished (the warm-up thread runs it) the answer is "not
+    // yet", uncached, rather than waiting for the cold start.
+    if (!probe_ready()) return {false, std::string("host upload: ") + kProbing};
     try {
         const std::string renderer = current_renderer();
         std::lock_guard<std::mutex> lock(m);

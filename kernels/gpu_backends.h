@@ -38,8 +38,29 @@ struct GpuProbe {
     int64_t context_ns = 0;       // the whole cold start, context creation (cudaFree(nullptr)) included
 };
 
-// Cheap after the first call (cached). Never throws.
+// Cheap after the first call (cached). Never throws. The first call creates the CUDA context and
+// cuDNN's handle (0.5-3 s on a GPU machine) and every caller waits for it, so a frame must not be
+// that caller: the GUI uses probe_now().
 const GpuProbe& probe();
+// Never blocks: true once probe() has finished (in any thread).
+bool probe_ready();
+// Never blocks: probe() when it has finished, else a placeholder (compiled_in as built, device_ok
+// and cudnn_ok false) whose reasons are kProbing. For everything drawn in a frame.
+const GpuProbe& probe_now();
+inline constexpr const char* kProbing = "probing the GPU ...";
+
+// For a frame: b.availability(), except that a GPU backend answers {false, kProbing} until probe()
+// has finished, so drawing never waits for driver start-up and context creation.
+inline core::Availability availability_now(const core::Backend& b) {
+    if (b.kind() == core::BackendKind::Gpu && !probe_ready()) return {false, kProbing};
+    return b.availability();
+}
+
+// Blocks of the tiled convolution kernel (16 x 16 threads, its dynamic shared memory for a
+// kernel x kernel filter at `stride`) one SM of this device holds at once, from
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor. 0 without a usable device or before probe() has
+// finished (then estimate with core/gpu_model.h). Cached per (kernel, stride); never throws.
+int conv2d_tiled_blocks_per_sm(int kernel, int stride);
 
 // cuda-kernel then cudnn. Always returned, even when unusable: availability() says why, so the
 // Devices panel can list every backend with its reason.

@@ -120,6 +120,7 @@ core::RunResult StagedGpuBackend::run(const core::OpDesc& op, const core::Tensor
             r.error = "output has " + std::to_string(out.size()) + " elements, input " + std::to_string(in.size());
             return r;
         }
+        output_generation_.fetch_add(1, std::memory_order_acq_rel);
         has_output_ = false;
         ensure_ready();
         const int64_t n = in.size();
@@ -209,6 +210,7 @@ core::RunResult StagedGpuBackend::run_conv2d(const core::Conv2dDesc& d, const co
             !check_count("conv2d output", output, d.output_elements())) {
             return r;
         }
+        output_generation_.fetch_add(1, std::memory_order_acq_rel);
         has_output_ = false;
         ensure_ready();
         const auto n_in = static_cast<std::size_t>(d.input_elements());

@@ -34,6 +34,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -60,6 +61,7 @@ public:
     core::RunResult run(const core::OpDesc& op, const core::Tensor& in, core::Tensor& out) override;
     core::LimitResult bandwidth_limit(std::size_t bytes) override;
     const void* device_output() const override { return has_output_ ? d_out_.data() : nullptr; }
+    uint64_t output_generation() const override { return output_generation_.load(std::memory_order_acquire); }
 
     // Shape checks through conv2d_problem(); the run itself as in the picture above.
     bool supports_conv2d(const core::Conv2dDesc& d) const override { return conv2d_problem(d).empty(); }
@@ -98,6 +100,8 @@ private:
     PinnedBuffer<float> h_in_, h_out_, h_filters_;
     DeviceBuffer<float> d_in_, d_out_, d_filters_;
     bool has_output_ = false;
+    // Bumped by run() and run_conv2d() before they touch d_out_ (core/device_output_tag.h).
+    std::atomic<uint64_t> output_generation_{0};
 };
 
 }  // namespace gpulab::cuda

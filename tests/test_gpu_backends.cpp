@@ -314,6 +314,22 @@ TEST_SUITE("backends") {
         }
     }
 
+    TEST_CASE("the non-blocking probe answers before and after probe()") {
+        // Each test case runs in a fresh process (doctest_discover_tests), so nothing has probed yet:
+        // in the CUDA build probe_now() is the placeholder, in the CPU-only build the real answer.
+        const bool early_ready = gpu::probe_ready();
+        const gpu::GpuProbe& early = gpu::probe_now();
+        if (!early_ready) {
+            CHECK(early.reason == gpu::kProbing);
+            CHECK_FALSE(early.device_ok);
+            CHECK_FALSE(early.cudnn_ok);
+        }
+        const gpu::GpuProbe& p = gpu::probe();
+        CHECK(gpu::probe_ready());
+        CHECK(&gpu::probe_now() == &p);
+        if (!p.device_ok) CHECK(gpu::conv2d_tiled_blocks_per_sm(3, 1) == 0);
+    }
+
     TEST_CASE("probe and version summary explain themselves") {
         const gpu::GpuProbe& p = gpu::probe();
         CHECK(&p == &gpu::probe());  // cached: the same object every call

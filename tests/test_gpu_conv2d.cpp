@@ -31,6 +31,7 @@
 #include "compare.h"
 #include "conv2d.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "gpu_test_support.h"
 #include "tensor.h"
 #include "workloads/conv2d_workload.h"
@@ -145,6 +146,18 @@ constexpr core::Tolerance kCudnnTolerance{1e-3, 1e-3};
 }  // namespace
 
 TEST_SUITE("gpu") {
+    TEST_CASE("the device's occupancy of the tiled kernel equals the estimate from nvcc's register count") {
+        if (!gpu_ready()) return;
+        // The conv lesson's H100 example and the canvas without a GPU use core/gpu_model.h's register
+        // count; on a GPU the device answers. Where they differ, the register table needs updating.
+        const gpu::GpuProbe& p = gpu::probe();
+        const int device = gpu::conv2d_tiled_blocks_per_sm(3, 1);
+        const int estimate = core::resident_blocks_per_sm(p.cc_major, p.cc_minor, 256,
+                                                          core::tiled_conv_registers(p.cc_major, p.cc_minor));
+        CHECK(device >= 1);
+        CHECK(device == estimate);
+    }
+
     TEST_CASE("cuda-kernel tiled conv2d equals cpu-scalar for odd sizes and kernels") {
         if (!gpu_ready()) return;
         core::BackendList list = all_gpu_backends();

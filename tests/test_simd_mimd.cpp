@@ -117,3 +117,20 @@ TEST_SUITE("simd-mimd") {
         }
     }
 }
+
+TEST_SUITE("simd-mimd") {
+    TEST_CASE("the divergence run is sized from the device, so quick runs keep the factors") {
+        using namespace gpulab::core;
+        // No device: only the floor counts (rounded up to a power of two).
+        CHECK(divergence_elements(0, 0, int64_t{1} << 16) == int64_t{1} << 16);
+        CHECK(divergence_elements(0, 0, 1000) == 1024);
+        // An H100 SXM5: 4 waves of 132 x 2,048 threads = 1,081,344 -> 2^21, above the quick floor of 2^16.
+        CHECK(divergence_elements(132, 2048, int64_t{1} << 16) == int64_t{1} << 21);
+        // A uniform run of 5 us grows the work per path 32-fold to reach 100 us (160 us).
+        CHECK(divergence_iterations(64, 5'000) == 64 * 32);
+        CHECK(divergence_iterations(64, 100'000) == 64);  // already long enough
+        CHECK(divergence_iterations(64, 0) == 64);        // nothing measured: unchanged
+        CHECK(divergence_iterations(64, 1) == kMaxDivergenceIterations);  // capped
+        CHECK(divergence_iterations(32, 40'000) * 40'000 / 32 >= kDivergenceTargetNs);
+    }
+}

@@ -4,7 +4,7 @@
 // (torch.nn.functional.conv2d). Cross-correlation as CNNs compute it: the kernel is not flipped.
 // Inputs: a picture (grayscale) or a .npy (H, W) is one plane; a .npy (C, H, W) is one C-channel
 // input that a (K, C, R, S) kernel sums over, as a CNN layer does. With --per-channel the planes
-// are filtered on their own instead (N = planes, C = 1, a depthwise convolution): a picture is read
+// are filtered on their own instead (N = planes, C = 1: one-channel pictures sharing one filter): a picture is read
 // as R, G, B, a .npy (C, H, W) gives its C planes, and the kernel must have one input channel.
 // Output: float32 .npy (K, P, Q), or (P, Q) for one filter; with --per-channel (planes, P, Q) for
 // one filter, else (planes, K, P, Q). Usage problems exit 2, file problems 1, each with one line.

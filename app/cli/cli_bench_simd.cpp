@@ -12,6 +12,7 @@
 #include "divergence.h"
 #include "format.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "json_out.h"
 #include "workloads/simd_mimd.h"
 
@@ -94,9 +95,19 @@ int cpu_mimd_part(const BenchOptions& o, bool& first) {
 }
 
 void gpu_divergence_part(const BenchOptions& o, bool& first) {
-    const int64_t elements = o.quick ? (int64_t{1} << 16) : (int64_t{1} << 20);
-    const int iterations = o.quick ? 64 : 256;
+    // Sized from the device, so that --quick gives the same factors as a full run: fill every SM
+    // several times over, then one uniform run to size the work per path (core::divergence_elements).
+    const gpu::GpuProbe& g = gpu::probe();
+    const int64_t elements =
+        core::divergence_elements(g.device_ok ? g.sm_count : 0,
+                                  g.device_ok ? core::max_threads_per_sm(g.cc_major, g.cc_minor) : 0,
+                                  o.quick ? (int64_t{1} << 16) : (int64_t{1} << 20));
+    int iterations = o.quick ? 64 : 256;
     const int samples = o.quick ? 3 : 20;
+    if (g.device_ok) {
+        const gpu::DivergenceRun first = gpu::run_divergence(simt::Pattern::Uniform, elements, iterations, 1, 0);
+        if (first.ok) iterations = core::divergence_iterations(iterations, first.kernel.median_ns);
+    }
     const int warps = static_cast<int>(elements / simt::kWarpSize);
     if (!o.json) {
         std::printf("\nWarp divergence: %s threads, %d rounds of 4 dependent FMAs per path; factor = kernel median / "

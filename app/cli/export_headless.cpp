@@ -120,6 +120,9 @@ int run_export(const ExportOptions& options) {
                      options.height);
         return 1;
     }
+    // An exported picture must not say "probing the GPU ...": wait for the probe here, once, so the
+    // frames (which never wait, gpu::probe_now()) find it finished.
+    gpu::probe();
     std::string why;
     std::unique_ptr<OffscreenContext> gl = OffscreenContext::create(why);
     if (!gl) {

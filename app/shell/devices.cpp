@@ -3,6 +3,7 @@
 // runtime versions, cuDNN, or why each is missing.
 #include <cstdio>
 
+#include "backend_set.h"
 #include "format.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
@@ -25,7 +26,7 @@ std::string cuda_version(int v) {
 void Shell::draw_devices() {
     ImGui::TextColored(kMutedColour, "Backends");
     for (const core::Backend* b : backend_ptrs_) {
-        const core::Availability av = b->availability();
+        const core::Availability av = gpu::availability_now(*b);
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(b->name())), "%s", std::string(b->name()).c_str());
         hover_tip(std::string(b->description()).c_str());
         ImGui::SameLine();
@@ -47,7 +48,7 @@ void Shell::draw_devices() {
     ImGui::TextWrapped("%s, %d hardware threads", m.cpu_model.c_str(), m.hardware_threads);
     ImGui::Spacing();
     ImGui::TextColored(kMutedColour, "GPU");
-    const gpu::GpuProbe& g = gpu::probe();
+    const gpu::GpuProbe& g = gpu::probe_now();
     if (!g.compiled_in || !g.device_ok) {
         ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
         ImGui::TextWrapped("none: %s", g.reason.c_str());
@@ -68,7 +69,7 @@ void Shell::draw_devices() {
         ImGui::TextWrapped("cuDNN: %s", g.cudnn_reason.empty() ? "not available" : g.cudnn_reason.c_str());
         ImGui::PopStyleColor();
     }
-    hover_tip(gpu::version_summary().c_str());
+    hover_tip(gpu::probe_ready() ? gpu::version_summary().c_str() : gpu::kProbing);
 }
 
 }  // namespace gpulab::app

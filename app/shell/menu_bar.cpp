@@ -51,9 +51,13 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
         if (ImGui::MenuItem("Key map", "?", presenter_.help_shown)) presenter_.help_shown = !presenter_.help_shown;
         ImGui::EndMenu();
     }
-    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize("gpulab 0.0.0: every number is measured live").x -
+    ImGui::SameLine(ImGui::GetWindowWidth() -
+                    ImGui::CalcTextSize("gpulab 0.0.0: timings measured live; examples say so").x -
                     ImGui::GetStyle().ItemSpacing.x * 2);
-    ImGui::TextColored(kMutedColour, "gpulab %s: every number is measured live", GPULAB_VERSION);
+    ImGui::TextColored(kMutedColour, "gpulab %s: timings measured live; examples say so", GPULAB_VERSION);
+    hover_tip("Every time, rate and speed-up on screen is measured on this machine. Figures that are not (an "
+              "example GPU where there is none, theoretical factors, occupancy estimated from the register "
+              "count) say so where they appear.");
     ImGui::EndMainMenuBar();
     draw_compare_popup();
 }

@@ -364,7 +364,7 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
 // [SECTION] comparison with another machine
 
 std::string this_machine_label() {
-    const auto& g = gpu::probe();
+    const auto& g = gpu::probe_now();
     return core::machine_label(core::host_machine().cpu_model, g.device_ok ? g.name : std::string());
 }
 

@@ -361,6 +361,21 @@ WarpTrace emulate_warp(simt::Pattern pattern, int warp_index) {
     return trace;
 }
 
+int64_t divergence_elements(int sm_count, int threads_per_sm, int64_t floor_elements) {
+    const int64_t fill = int64_t{kDivergenceWaves} * std::max(sm_count, 0) * std::max(threads_per_sm, 0);
+    int64_t n = 1;
+    while (n < std::max<int64_t>(fill, floor_elements)) n *= 2;
+    return n;
+}
+
+int divergence_iterations(int iterations, int64_t uniform_ns) {
+    if (iterations < 1 || uniform_ns <= 0 || uniform_ns >= kDivergenceTargetNs) return iterations;
+    int64_t it = iterations;
+    // Time grows in proportion to the work per path once the grid is full.
+    while (it < kMaxDivergenceIterations && uniform_ns * (it / iterations) < kDivergenceTargetNs) it *= 2;
+    return static_cast<int>(std::min<int64_t>(it, kMaxDivergenceIterations));
+}
+
 double theoretical_factor(simt::Pattern pattern, int warps) {
     if (warps < 1) return 0.0;
     int64_t total = 0;

@@ -4,7 +4,8 @@
 //  - MIMD: several threads doing DIFFERENT work at the same time, each recording real
 //    timestamps, for a per-core timeline;
 //  - SIMT: a CPU emulator of one warp running the divergent kernel's branch logic (core/simt.h)
-//    with an active mask, stepping paths one after another as the hardware serialises them.
+//    with an active mask, stepping paths one after another (a GPU since Volta may interleave them;
+//    the masks and the cost, about the sum of the paths, are the same).
 // Verified by tests/test_simd_mimd.cpp and tests/test_simt.cpp.
 #pragma once
 
@@ -65,8 +66,9 @@ struct WarpTrace {
     int warp = 0;
     std::vector<WarpStep> steps;  // in execution order; steps.size() = distinct paths in the warp
 };
-// One warp of the divergence kernel, lane by lane with an active mask, as the hardware runs it:
-// each distinct path of the warp in turn (ascending path index), the lanes that took it active.
+// One warp of the divergence kernel, lane by lane with an active mask: each distinct path of the
+// warp in turn (ascending path index), the lanes that took it active. Pre-Volta GPUs ran them in
+// such an order; later ones may interleave the paths, but each issued instruction still serves one.
 WarpTrace emulate_warp(simt::Pattern pattern, int warp_index);
 // Average distinct paths per warp over `warps` warps: the theoretical slowdown vs Uniform.
 double theoretical_factor(simt::Pattern pattern, int warps);
@@ -75,6 +77,24 @@ std::string_view pattern_name(simt::Pattern p);   // "uniform", "lane-parity", "
 std::string_view pattern_label(simt::Pattern p);  // "Uniform", "Split by lane parity", ...
 // The inverse of pattern_name (command line, lesson files); nullopt for an unknown name.
 std::optional<simt::Pattern> parse_pattern(std::string_view name);
+
+// [SECTION] sizing the GPU divergence run
+// A divergence factor is the ratio of two kernel times measured with CUDA events, and the launch
+// ramp and tail (2-3 us) sit inside each. A few microseconds of work would squash the factors (an
+// H100 would read ~20 or single digits for the 32-way split instead of ~32), so:
+//  - the grid fills every SM several times over, so that warps are issue-bound rather than latency-
+//    bound: at least kDivergenceWaves x sm_count x threads_per_sm elements (a power of two, and at
+//    least `floor_elements`; without a device sm_count is 0 and only the floor counts);
+//  - after a first uniform run, the work per path grows until the uniform kernel takes at least
+//    kDivergenceTargetNs (divergence_iterations), and every pattern is then measured with it.
+inline constexpr int kDivergenceWaves = 4;
+inline constexpr int64_t kDivergenceTargetNs = 100'000;
+inline constexpr int kMaxDivergenceIterations = 4096;
+int64_t divergence_elements(int sm_count, int threads_per_sm, int64_t floor_elements);
+// Iterations that bring a uniform run measured at `uniform_ns` with `iterations` to the target,
+// rounded up to a power of two and capped at kMaxDivergenceIterations; `iterations` when it is
+// already there or nothing was measured.
+int divergence_iterations(int iterations, int64_t uniform_ns);
 
 // Every pattern in declaration order (menus, the bench, the tests).
 inline constexpr std::array<simt::Pattern, simt::kPatternCount> kAllPatterns = {

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "activation_view.h"
+#include "gpu_backends.h"
 #include "format.h"
 #include "hd_math.h"
 #include "widgets/ui_helpers.h"
@@ -80,6 +81,7 @@ void ActivationView::update_textures() {
     display_backend_.clear();
     for (std::size_t i = 0; i < last_run_->reports.size() && i < host_.backends.size(); ++i) {
         const auto& r = last_run_->reports[i];
+        if (!device_output_tag_.current(i, host_.backends[i]->output_generation(), host_.jobs->busy())) continue;
         const void* d = host_.backends[i]->device_output();
         if (r.ran && r.kind == core::BackendKind::Gpu && d && output_tex_->set_from_device(d, w, h, cr)) {
             display_backend_ = r.backend + " output via CUDA-GL interop";
@@ -125,7 +127,10 @@ void ActivationView::draw_canvas() {
     std::string out_title = "output";
     if (last_run_ && last_run_->ok) {
         in_title += " " + last_run_->input.shape_string();
-        out_title += " = " + std::string(core::activation_label(last_run_->params.activation)) + "(input)";
+        // "GELU (tanh approx.)" reads as "GELU(input) (tanh approx.)".
+        const std::string label(core::activation_label(last_run_->params.activation));
+        const std::size_t note = std::min(label.find(" ("), label.size());
+        out_title += " = " + label.substr(0, note) + "(input)" + label.substr(note);
     }
     picture(in_title.c_str(), input_tex_.get(),
             "The feature map every backend received: blue below zero, white at zero, red above.");
@@ -290,7 +295,7 @@ void ActivationView::draw_element_grid(float width, float height) {
                 t += ' ';
                 t += core::format_duration(rep->total.median_ns);
             } else {
-                core::Availability av = be->availability();
+                core::Availability av = gpu::availability_now(*be);
                 // The first clause names the cause; the Devices panel shows the full reason.
                 std::string why = av.reason.substr(0, av.reason.find(':'));
                 if (av.ok) {

@@ -118,6 +118,9 @@ void ActivationView::finish_run(std::shared_ptr<core::ActivationRun> run, bool l
     }
     if (!live) last_full_run_ = run;
     last_run_ = std::move(run);
+    std::vector<uint64_t> generations;
+    for (const core::Backend* b : host_.backends) generations.push_back(b->output_generation());
+    device_output_tag_.remember(std::move(generations), host_.jobs->busy());
     history_.add_run(*last_run_);
     textures_dirty_ = true;
     if (!live) host_.info.clear();

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "device_output_tag.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
 #include "views/timing_plot.h"
@@ -72,6 +73,8 @@ private:
     std::string other_error_;  // why the last file to compare with was refused, shown in the Timing panel
     SampleHistory history_;
     bool textures_dirty_ = false;
+    // Device outputs are read only while they still hold last_run_'s run (core/device_output_tag.h).
+    core::DeviceOutputTag device_output_tag_;
     std::unique_ptr<TensorTexture> input_tex_, output_tex_;
     std::string display_backend_;    // which backend's output the right picture shows
     float timing_rest_h_ = 0.0f;     // height of the Timing panel below its plot, last frame

@@ -501,7 +501,8 @@ void Conv2dView::draw_all_at_once_panel() {
     if (!draw_result_note(false)) return;
     const core::Conv2dRun& run = result_->run;
     const core::Conv2dDesc& d = run.desc;
-    const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters);
+    const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters,
+                                           static_cast<int>(d.kernel), static_cast<int>(d.stride));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float text_w = std::floor(avail.x * 0.46f);
     const float pic_w = avail.x - text_w - ImGui::GetStyle().ItemSpacing.x;
@@ -536,15 +537,22 @@ void Conv2dView::draw_all_at_once_panel() {
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "No GPU on this machine.");
         hover_tip(s.why.c_str());
         ImGui::TextWrapped(
-            "An example, not this machine: an H100 has %d SMs; each holds %d blocks of 256 threads "
-            "at once (2,048 threads), so %s blocks run together.",
-            s.sm_count, s.blocks_per_sm, core::format_count(s.wave).c_str());
+            "An example, not this machine: an H100 SXM5 has %d SMs (the PCIe card 114). Our tiled kernel "
+            "uses about %d registers per thread (as nvcc reported it), so an SM holds about %d blocks of 256 "
+            "threads at once and about %s blocks run together.",
+            s.sm_count, s.registers, s.blocks_per_sm, core::format_count(s.wave).c_str());
     } else {
         ImGui::TextColored(kOkColour, "This machine's GPU: %s", s.gpu_name.c_str());
-        ImGui::TextWrapped(
-            "%d SMs x %d resident blocks of 256 threads = %s blocks at once (counting the thread "
-            "limit; registers and shared memory can lower it).",
-            s.sm_count, s.blocks_per_sm, core::format_count(s.wave).c_str());
+        if (s.occupancy_estimated)
+            ImGui::TextWrapped(
+                "%d SMs x about %d resident blocks of 256 threads = %s blocks at once (estimated from "
+                "threads, blocks and about %d registers per thread; the device's occupancy query failed).",
+                s.sm_count, s.blocks_per_sm, core::format_count(s.wave).c_str(), s.registers);
+        else
+            ImGui::TextWrapped(
+                "%d SMs x %d resident blocks of 256 threads = %s blocks at once (the device's answer for "
+                "this kernel: cudaOccupancyMaxActiveBlocksPerMultiprocessor).",
+                s.sm_count, s.blocks_per_sm, core::format_count(s.wave).c_str());
     }
     ImGui::Spacing();
     if (s.waves <= 1)

@@ -162,8 +162,8 @@ void Conv2dView::draw_controls() {
             params_.per_channel = input_mode == 1;
         hover_tip(
             "Grayscale: the picture's brightness, one plane. Per channel: the colour picture as three planes R, G "
-            "and B, and the same filter runs over each plane on its own (a depthwise convolution: every backend "
-            "gets N=3 pictures of C=1 channel). A CNN layer does NOT do this: each of its filters sums over all "
+            "and B, and the same filter runs over each plane on its own: three one-channel pictures with one shared "
+            "filter (every backend gets N=3 pictures of C=1 channel). A CNN layer does NOT do this: each of its filters sums over all "
             "input channels (tick 'CNN layer' and look at the Channels tab).");
         draw_filter_controls();
         if (ImGui::RadioButton("built-in image", !use_file_)) use_file_ = false;
@@ -223,14 +223,15 @@ void Conv2dView::draw_predict() {
     }
     const core::Conv2dDesc& d = result_->run.desc;
     const int64_t outputs = d.batch * d.filters * d.out_height() * d.out_width();
-    const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters);
+    const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters,
+                                           static_cast<int>(d.kernel), static_cast<int>(d.stride));
     ImGui::TextWrapped(
         "All %s of them: each output pixel reads only the input under its own window and writes only "
         "itself, so none waits for another. A GPU runs them as %s threads in %s blocks, %s blocks at "
         "a time on %s.",
         core::format_count(outputs).c_str(), core::format_count(s.threads).c_str(),
         core::format_count(s.blocks).c_str(), core::format_count(s.wave).c_str(),
-        s.example ? "an H100 (an example: no GPU here)" : s.gpu_name.c_str());
+        s.example ? "an H100 SXM5 (an example: no GPU here)" : s.gpu_name.c_str());
     if (pick_ < 0) return;
     int best = -1;
     for (std::size_t k = 0; k < pr.choices.size(); ++k)

@@ -19,6 +19,7 @@
 #include "views/compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "image_io.h"
 #include "machine_info.h"
 #include "widgets/ui_helpers.h"
@@ -59,16 +60,6 @@ float display_range(const float* d, int64_t n) {
     return *k > 0.0f ? *k : max_abs(d, n);
 }
 
-// Threads one SM can hold at once, by compute capability (CUDA programming guide, "Features and
-// Technical Specifications"): 2048 on 7.0, 8.0 and 9.0; 1024 on 7.5; 1536 on the 8.6 / 8.9 / 12.x
-// consumer parts.
-int max_threads_per_sm(int major, int minor) {
-    if (major == 7 && minor == 5) return 1024;
-    if (major == 8 && minor != 0) return 1536;
-    if (major >= 11) return 1536;
-    return 2048;
-}
-
 core::MeasureConfig measure_config(bool quick) {
     core::MeasureConfig c;
     c.measure_limits = false;  // convolution is compared in GFLOP/s, not against a copy
@@ -103,30 +94,39 @@ std::shared_ptr<const ConvMeasurement> measure(const core::Conv2dParams& params,
 
 // [SECTION] block schedule
 
-BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes) {
+BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes, int kernel, int stride) {
     BlockSchedule s;
     s.blocks_x = (std::max<int64_t>(out_w, 0) + BlockSchedule::kTile - 1) / BlockSchedule::kTile;
     s.blocks_y = (std::max<int64_t>(out_h, 0) + BlockSchedule::kTile - 1) / BlockSchedule::kTile;
     // Grid z is one plane (n, k) per block layer, as the tiled kernel launches it.
     s.planes = std::clamp<int64_t>(planes, 1, BlockSchedule::kMaxGridZ);
-    s.blocks = s.blocks_x * s.blocks_y * s.planes;
+    s.blocks = core::tiled_conv_blocks(out_h, out_w, s.planes);
     s.threads = s.blocks * BlockSchedule::kTile * BlockSchedule::kTile;
-    const gpu::GpuProbe& g = gpu::probe();
-    int threads_per_sm = 2048;
+    // Never blocks the frame: until the probe is done this shows the example.
+    const gpu::GpuProbe& g = gpu::probe_now();
+    int cc_major = core::kExampleGpu.cc_major, cc_minor = core::kExampleGpu.cc_minor;
     if (g.device_ok && g.sm_count > 0) {
         s.gpu_name = g.name;
         s.sm_count = g.sm_count;
-        threads_per_sm = max_threads_per_sm(g.cc_major, g.cc_minor);
+        cc_major = g.cc_major;
+        cc_minor = g.cc_minor;
+        s.blocks_per_sm = gpu::conv2d_tiled_blocks_per_sm(kernel, stride);
     } else {
-        // An example, said to be one: an H100 SXM has 132 SMs of 2048 threads each.
+        // An example, said to be one.
         s.example = true;
-        s.gpu_name = "NVIDIA H100 (example)";
-        s.sm_count = 132;
+        s.gpu_name = core::kExampleGpu.name;
+        s.sm_count = core::kExampleGpu.sm_count;
         s.why = g.reason.empty() ? std::string("no CUDA device") : g.reason;
     }
-    s.blocks_per_sm = std::max(1, threads_per_sm / (BlockSchedule::kTile * BlockSchedule::kTile));
-    s.wave = static_cast<int64_t>(s.sm_count) * s.blocks_per_sm;
-    s.waves = s.wave > 0 ? (s.blocks + s.wave - 1) / s.wave : 0;
+    if (s.blocks_per_sm <= 0) {
+        s.occupancy_estimated = true;
+        s.registers = core::tiled_conv_registers(cc_major, cc_minor);
+        const int threads = BlockSchedule::kTile * BlockSchedule::kTile;
+        s.blocks_per_sm = std::max(1, core::resident_blocks_per_sm(cc_major, cc_minor, threads, s.registers));
+    }
+    const core::Waves w = core::waves_of(s.blocks, s.sm_count, s.blocks_per_sm);
+    s.wave = w.per_wave;
+    s.waves = w.waves;
     return s;
 }
 
@@ -299,10 +299,12 @@ void Conv2dView::finish(std::shared_ptr<const ConvMeasurement> m) {
     }
     if (m->run.params.layer_mode) {
         layer_result_ = std::move(m);
-        device_output_current_ = false;
+        device_output_tag_.forget();
     } else {
         result_ = std::move(m);
-        device_output_current_ = true;
+        std::vector<uint64_t> generations;
+        for (const core::Backend* b : backends_) generations.push_back(b->output_generation());
+        device_output_tag_.remember(std::move(generations), host_.jobs->busy());
         position_ = std::min(position_, static_cast<double>(std::max<int64_t>(positions() - 1, 0)));
     }
     host_.error.clear();
@@ -371,8 +373,9 @@ void Conv2dView::show_output_plane(int64_t channel) {
     const int64_t offset = channel * d.filters * plane;
     // The GPU's own output straight from device memory where it can; else the reference.
     display_note_.clear();
-    for (std::size_t i = 0; device_output_current_ && i < r.reports.size() && i < backends_.size(); ++i) {
+    for (std::size_t i = 0; i < r.reports.size() && i < backends_.size(); ++i) {
         const auto& rep = r.reports[i];
+        if (!device_output_tag_.current(i, backends_[i]->output_generation(), host_.jobs->busy())) continue;
         const void* dptr = backends_[i]->device_output();
         if (rep.ran && rep.check.pass && rep.kind == core::BackendKind::Gpu && dptr &&
             output_tex_->set_from_device(static_cast<const float*>(dptr) + offset, qw, ph, output_range_)) {

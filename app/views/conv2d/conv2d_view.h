@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "device_output_tag.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
 #include "workloads/conv2d_workload.h"
@@ -37,20 +38,23 @@ struct ConvMeasurement {
 // How a GPU would schedule the tiled kernel over `planes` output planes of P x Q (N*K: one per
 // picture and filter): the numbers the "all at once" tab draws. kernels/conv2d.cu launches a grid
 // of ceil(Q/16) x ceil(P/16) x planes blocks (z capped at 65,535, each z-block then looping over
-// planes). From gpu::probe() when a device exists, else an example GPU.
+// planes). From gpu::probe() and the device's occupancy query when a device exists, else an example
+// GPU with the occupancy estimated from the register count nvcc reported (core/gpu_model.h).
 struct BlockSchedule {
     static constexpr int kTile = 16;  // the tiled kernel's block: 16 x 16 threads, one output each
     static constexpr int64_t kMaxGridZ = 65535;
     int64_t blocks_x = 0, blocks_y = 0, planes = 1, blocks = 0, threads = 0;
     int sm_count = 0;
-    int blocks_per_sm = 0;  // resident at once, counting the thread limit only
+    int blocks_per_sm = 0;  // resident at once: the device's occupancy query, else the estimate below
+    bool occupancy_estimated = false;  // true: from threads, blocks and `registers`, not asked of a device
+    int registers = 0;                 // per thread, as nvcc reported it, for the estimate
     int64_t wave = 0;       // sm_count * blocks_per_sm
     int64_t waves = 0;
     bool example = false;  // true: not this machine (no GPU here); `gpu_name` names the example
     std::string gpu_name;
     std::string why;  // why the example is used
 };
-BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes = 1);
+BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes = 1, int kernel = 3, int stride = 1);
 
 // The lesson's CSV: caption lines as # comments, then one row per backend.
 std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption);
@@ -188,9 +192,9 @@ class Conv2dView : public LessonView {
     std::shared_ptr<const ConvMeasurement> layer_result_;  // CNN-layer mode
     std::unique_ptr<core::ImportedConv> other_;            // another machine's export; null: none
     bool textures_dirty_ = false;
-    // Backends' device outputs belong to the latest run: only usable for result_ while no CNN-layer
-    // run has come after it.
-    bool device_output_current_ = false;
+    // The backends are shared with every lesson and the worker: a device output is shown only while
+    // it still holds result_'s run and no job is running (core/device_output_tag.h).
+    core::DeviceOutputTag device_output_tag_;
     PictureTexture input_tex_;  // colour in per-channel mode
     std::unique_ptr<TensorTexture> output_tex_, pooled_tex_;  // the current plane's output and pooling
     int64_t output_plane_ = -1;  // which plane output_tex_ shows

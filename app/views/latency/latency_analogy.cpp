@@ -1,5 +1,5 @@
 // The analogy panel: a few "mathematicians" (the CPU's hardware threads) against many "students"
-// (the GPU's SMs x 64 lanes) working through one pile of tiny sums. Nothing here is invented: the
+// (the GPU's SMs x FP32 lanes per SM, core/gpu_model.h) working through one pile of tiny sums. Nothing here is invented: the
 // pile is a size the sweep measured, each side's speed is that size's measured median (the
 // fastest CPU backend; the GPU round trip with copies), and the GPU's fixed cost is its measured
 // time at the smallest size. The animation plays both at one common slow-down, so their ratio is
@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "latency_view.h"
 #include "machine_info.h"
 #include "views/timing_plot.h"
@@ -23,8 +24,6 @@ namespace {
 constexpr float kSlowerSideSeconds = 6.0f;  // the slower side finishes in this much screen time
 constexpr float kPauseSeconds = 1.5f;
 constexpr int kPileCells = 128;   // the pile drawn as 128 bundles of sums
-constexpr int kExampleSms = 132;  // H100 SXM, for the explained example without a GPU
-constexpr int kLanesPerSm = 64;
 
 struct Side {
     bool measured = false;
@@ -56,10 +55,15 @@ void LatencyView::draw_analogy_panel() {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     const core::MachineInfo& m = core::host_machine();
-    const gpu::GpuProbe& g = gpu::probe();
+    const gpu::GpuProbe& g = gpu::probe_now();
     const int threads = std::max(m.hardware_threads, 1);
     const bool have_gpu = g.device_ok && g.sm_count > 0;
-    const int students = (have_gpu ? g.sm_count : kExampleSms) * kLanesPerSm;
+    // Without a GPU, the example one (an H100 SXM5), said to be one in the title.
+    const core::ExampleGpu& ex = core::kExampleGpu;
+    const int sms = have_gpu ? g.sm_count : ex.sm_count;
+    const int lanes = have_gpu ? core::fp32_lanes_per_sm(g.cc_major, g.cc_minor)
+                               : core::fp32_lanes_per_sm(ex.cc_major, ex.cc_minor);
+    const int students = sms * lanes;
 
     // The measured speeds at the chosen size.
     Side cpu, gpu_side;
@@ -120,10 +124,10 @@ void LatencyView::draw_analogy_panel() {
         char title[160];
         if (gpu && have_gpu)
             std::snprintf(title, sizeof title, "GPU: %s students (%d SMs x %d lanes)",
-                          core::format_count(students).c_str(), g.sm_count, kLanesPerSm);
+                          core::format_count(students).c_str(), sms, lanes);
         else if (gpu)
-            std::snprintf(title, sizeof title, "GPU: %s students (H100 example: %d SMs x %d)",
-                          core::format_count(students).c_str(), kExampleSms, kLanesPerSm);
+            std::snprintf(title, sizeof title, "GPU: %s students (example: an H100 SXM5)",
+                          core::format_count(students).c_str());
         else
             std::snprintf(title, sizeof title, "CPU: %d mathematicians (hardware threads)", threads);
         dl->PushClipRect({x0, y}, {x0 + half, y + lh}, true);
@@ -155,8 +159,9 @@ void LatencyView::draw_analogy_panel() {
         }
         y += crowd_h;
         if (gpu && students > drawn) {
-            char each[64];
-            std::snprintf(each, sizeof each, "each figure stands for %d students", (students + drawn - 1) / drawn);
+            char each[96];
+            std::snprintf(each, sizeof each, "%d SMs x %d FP32 lanes; each figure stands for %d", sms, lanes,
+                          (students + drawn - 1) / drawn);
             dl->AddText({x0, y - lh}, IM_COL32(150, 150, 150, 255), each);
         }
         y += lh * 0.3f;

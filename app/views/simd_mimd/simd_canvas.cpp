@@ -31,8 +31,9 @@ void SimdMimdView::draw_canvas() {
          "SIMD on one core (the same loop scalar and vectorised) and MIMD across cores (different tasks at "
          "once, with real timestamps)."},
         {"GPU warp", Panel::Warp,
-         "32 threads in lockstep: when lanes of one warp take different branches, the paths run one after "
-         "another with the other lanes masked off."},
+         "32 threads issued as one: when lanes of one warp take different branches, each instruction serves "
+         "only one path's lanes, the others masked off (since Volta the paths may interleave; the cost is "
+         "about their sum)."},
     };
     draw_panel_tabs("##simd_panels", kTabs, panel_, select_panel_, 0, [this](Panel panel) {
         switch (panel) {
@@ -167,9 +168,10 @@ void SimdMimdView::draw_warp_panel() {
             "All 32 lanes take the same path: one step per warp, every lane busy. This is the baseline.");
     else
         ImGui::TextWrapped(
-            "The lanes of one warp disagree, so the warp runs each path in turn (%d steps), the other lanes masked "
-            "off: %d of 32 lanes busy in the first step.",
-            max_steps, lanes0);
+            "The lanes of one warp disagree, so each instruction serves one path's lanes, the others masked off: "
+            "%d paths cost about %d times one, %d of 32 lanes busy in the first. Drawn one path per step; since "
+            "Volta a GPU may interleave the paths.",
+            max_steps, max_steps, lanes0);
     ImGui::PopStyleColor();
 
     const float step_seconds = std::clamp(4.0f / static_cast<float>(max_steps), 0.15f, 0.8f);
@@ -178,6 +180,10 @@ void SimdMimdView::draw_warp_panel() {
     const float footer = ImGui::GetTextLineHeightWithSpacing() * 1.3f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     draw_warp_grid(warps, shown, {avail.x, std::max(avail.y - footer, lh * 6)}, hide);
+    if (!warps.empty() && !warps.front().start_clock.empty())
+        hover_tip("Recorded on the GPU. Rows are in the order the paths started; the white line under each row is "
+                  "that path's clock window on the warp's time axis. Windows that overlap ran interleaved (Volta and "
+                  "later); the order is what happened in this run, not a rule.");
 
     if (!cost || hide) return;
     if (cost->measured)

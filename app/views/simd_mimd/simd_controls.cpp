@@ -25,7 +25,8 @@ void SimdMimdView::draw_controls() {
         elements_ = int64_t{1} << exp;
     hover_tip(
         "Size of the SIMD comparison. Up to about 2^18 floats (1 MiB) the data stays in the caches and the "
-        "vector unit shows its full width; beyond, memory bandwidth caps both loops.");
+        "vector unit shows its full width; beyond, memory bandwidth caps the vector loop (and ReLU's loops). The "
+        "plain sigmoid loop stays compute-bound at every size: its exp costs more time than its bytes.");
     ImGui::TextColored(kMutedColour, "%s floats, %s in and out", core::format_count(elements_).c_str(),
                        core::format_bytes(static_cast<double>(elements_) * 4).c_str());
     ImGui::TextUnformatted("warp pattern");

@@ -125,7 +125,7 @@ void draw_simd_bars(const core::SimdComparison& s, float width) {
     if (s.speedup > s.lanes * 1.05)
         std::snprintf(buf, sizeof buf,
                       "More than %d lanes would give: the vector loop also uses a short polynomial exp, while the "
-                      "scalar loop calls the C library's exact one.",
+                      "scalar loop calls the C library's expf (accurate to within 1 ulp).",
                       s.lanes);
     else if (s.speedup < s.lanes * 0.6)
         std::snprintf(buf, sizeof buf,
@@ -342,6 +342,15 @@ void draw_warp_grid(const std::vector<WarpReplay>& in, float shown_steps, ImVec2
                 dl->AddRectFilled({a + lane_pad, y + row_pad}, {a + lane_w - lane_pad, y + row_h - row_pad}, c,
                                   lane_w >= 8.0f ? 2.0f : 0.0f);
             }
+            // A GPU replay: the path's recorded clock window as a line along the row's foot, on one
+            // time axis per warp, so paths that ran interleaved (Volta and later) show as overlaps.
+            if ((done || now) && !merged && static_cast<std::size_t>(r) < w.start_clock.size() && row_h >= 6.0f) {
+                const int64_t span = std::max<int64_t>(*std::max_element(w.end_clock.begin(), w.end_clock.end()), 1);
+                const float xa = x0 + warp_w * static_cast<float>(w.start_clock[static_cast<std::size_t>(r)]) / span;
+                const float xb = x0 + warp_w * static_cast<float>(w.end_clock[static_cast<std::size_t>(r)]) / span;
+                dl->AddRectFilled({xa, y + row_h - 3.0f}, {std::max(xb, xa + 2.0f), y + row_h - 1.0f},
+                                  IM_COL32(255, 255, 255, 200));
+            }
             // The step being executed: framed where rows are tall, marked at the side where they are thin.
             if (now && !merged && row_h >= 8.0f)
                 dl->AddRect({x0 - 2, y - 1}, {x0 + warp_w + 2, y + row_h + 1}, IM_COL32(255, 255, 255, 230), 3.0f, 0,
@@ -380,10 +389,14 @@ void draw_warp_grid(const std::vector<WarpReplay>& in, float shown_steps, ImVec2
                      foot);
         if (current >= 0 && current < steps) {
             const core::WarpStep& st = w.steps[static_cast<std::size_t>(current)];
+            // Recorded windows are drawn as recorded: since Volta a path may start before the previous
+            // one ended (interleaved), which the footer says rather than hides.
+            const auto cur = static_cast<std::size_t>(current);
+            const bool overlaps = current > 0 && cur < w.start_clock.size() && w.start_clock[cur] < w.end_clock[cur - 1];
             if (!w.start_clock.empty())
-                std::snprintf(foot, sizeof foot, "now: path %d, %d lanes, cycles %lld-%lld", st.path,
-                              popcount(st.active), static_cast<long long>(w.start_clock[static_cast<std::size_t>(current)]),
-                              static_cast<long long>(w.end_clock[static_cast<std::size_t>(current)]));
+                std::snprintf(foot, sizeof foot, "now: path %d, %d lanes, cycles %lld-%lld%s", st.path,
+                              popcount(st.active), static_cast<long long>(w.start_clock[cur]),
+                              static_cast<long long>(w.end_clock[cur]), overlaps ? " (overlaps the previous)" : "");
             else
                 std::snprintf(foot, sizeof foot, "now: path %d, %d of 32 lanes active", st.path, popcount(st.active));
             clipped_text(dl, {x0, yf + lh}, {x0 + warp_w, yf + 2 * lh}, kMutedU32, foot);

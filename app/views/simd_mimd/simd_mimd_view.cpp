@@ -17,6 +17,7 @@
 #include "views/compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "machine_info.h"
 #include "widgets/ui_helpers.h"
 
@@ -85,9 +86,19 @@ std::shared_ptr<const SimdMimdMeasurement> measure(core::Activation activation, 
     }
     // The uniform run first: every factor is relative to it, and when it fails (no GPU) the
     // others would fail for the same reason, so its reason stands for all of them.
-    const int64_t gpu_elements = quick ? int64_t{1} << 20 : int64_t{1} << 22;
-    const int iterations = quick ? 32 : 128;
+    // Sized from the device so that quick runs give the same factors as full ones
+    // (core::divergence_elements): fill every SM, then one uniform run to size the work per path.
+    const gpu::GpuProbe& g = gpu::probe();
+    const int64_t gpu_elements =
+        core::divergence_elements(g.device_ok ? g.sm_count : 0,
+                                  g.device_ok ? core::max_threads_per_sm(g.cc_major, g.cc_minor) : 0,
+                                  quick ? int64_t{1} << 20 : int64_t{1} << 22);
+    int iterations = quick ? 32 : 128;
     const int samples = quick ? 3 : 10;
+    if (g.device_ok) {
+        const gpu::DivergenceRun first = gpu::run_divergence(simt::Pattern::Uniform, gpu_elements, iterations, 1, 0);
+        if (first.ok) iterations = core::divergence_iterations(iterations, first.kernel.median_ns);
+    }
     for (std::size_t i = 0; i < core::kAllPatterns.size(); ++i) {
         PatternCost& c = m->costs[i];
         const float f = 0.75f + 0.25f * static_cast<float>(i) / static_cast<float>(core::kAllPatterns.size());

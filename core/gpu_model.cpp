@@ -1,0 +1,75 @@
+// Per-compute-capability limits, occupancy and waves: see gpu_model.h.
+#include "gpu_model.h"
+
+#include <algorithm>
+
+namespace gpulab::core {
+
+// [SECTION] per compute capability
+
+// Programming guide, "Maximum number of resident threads per SM": 2048 on 7.0, 8.0, 8.7, 9.0 and
+// 10.x; 1024 on 7.5; 1536 on the 8.6 / 8.9 / 12.x consumer parts.
+int max_threads_per_sm(int cc_major, int cc_minor) {
+    if (cc_major == 7 && cc_minor == 5) return 1024;
+    if (cc_major == 8 && (cc_minor == 6 || cc_minor == 9)) return 1536;
+    if (cc_major >= 11) return 1536;
+    return 2048;
+}
+
+// "Maximum number of resident blocks per SM": 16 on 7.5, 8.6 and 8.7; 24 on 8.9; 32 elsewhere.
+int max_blocks_per_sm(int cc_major, int cc_minor) {
+    if (cc_major == 7 && cc_minor == 5) return 16;
+    if (cc_major == 8 && (cc_minor == 6 || cc_minor == 7)) return 16;
+    if (cc_major == 8 && cc_minor == 9) return 24;
+    return 32;
+}
+
+// "Arithmetic instructions": results per clock per SM of 32-bit floating-point add, multiply and
+// multiply-add.
+int fp32_lanes_per_sm(int cc_major, int cc_minor) {
+    if (cc_major == 6 && cc_minor == 0) return 64;
+    if (cc_major == 7) return 64;
+    if (cc_major == 8 && cc_minor == 0) return 64;
+    return 128;
+}
+
+// nvcc 13.0 -O3 -Xptxas -v, per real architecture this build compiles: sm_75 63, sm_80 / 86 / 89 / 90 /
+// 120 40, sm_100 30. An SM runs the cubin of its own major version (7.5 -> sm_75, 10.x -> sm_100).
+int tiled_conv_registers(int cc_major, int /*cc_minor*/) {
+    if (cc_major <= 7) return 63;
+    if (cc_major == 10) return 30;
+    return 40;
+}
+
+// [SECTION] occupancy and waves
+
+int resident_blocks_per_sm(int cc_major, int cc_minor, int threads_per_block, int registers_per_thread) {
+    if (threads_per_block <= 0) return 0;
+    const int warp = 32;
+    const int warps_per_block = (threads_per_block + warp - 1) / warp;
+    const int by_threads = max_threads_per_sm(cc_major, cc_minor) / (warps_per_block * warp);
+    int by_registers = max_blocks_per_sm(cc_major, cc_minor);
+    if (registers_per_thread > 0) {
+        // Each warp gets its registers rounded up to the allocation unit; an SM has room for a
+        // whole number of such warps, and a block needs all of its warps.
+        const int per_warp = (registers_per_thread * warp + kRegisterAllocationUnit - 1) / kRegisterAllocationUnit *
+                             kRegisterAllocationUnit;
+        by_registers = (kRegistersPerSm / per_warp) / warps_per_block;
+    }
+    return std::max(0, std::min({by_threads, by_registers, max_blocks_per_sm(cc_major, cc_minor)}));
+}
+
+Waves waves_of(int64_t blocks, int sm_count, int blocks_per_sm) {
+    Waves w;
+    w.per_wave = static_cast<int64_t>(std::max(sm_count, 0)) * std::max(blocks_per_sm, 0);
+    w.waves = w.per_wave > 0 ? (std::max<int64_t>(blocks, 0) + w.per_wave - 1) / w.per_wave : 0;
+    return w;
+}
+
+int64_t tiled_conv_blocks(int64_t out_h, int64_t out_w, int64_t planes) {
+    constexpr int64_t kTile = 16;
+    return ((std::max<int64_t>(out_w, 0) + kTile - 1) / kTile) * ((std::max<int64_t>(out_h, 0) + kTile - 1) / kTile) *
+           std::max<int64_t>(planes, 1);
+}
+
+}  // namespace gpulab::core

@@ -1,0 +1,59 @@
+// What a lesson may say about a GPU it cannot see: per-compute-capability limits (threads, blocks,
+// registers and FP32 lanes per SM), how many blocks of a kernel an SM can hold, and how many waves
+// a grid takes. Plain C++ so the views, the lesson-text test and the CPU-only build share one
+// source; on a GPU machine the views ask the device instead (cudaDeviceProp,
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor) and use these only for the example.
+//
+// Sources: CUDA C++ Programming Guide, "Compute Capabilities" (technical specifications per compute
+// capability; arithmetic-instruction throughput for 32-bit floating-point add, multiply and
+// multiply-add, i.e. FP32 lanes per SM). Register counts of our kernels are what nvcc 13 reported
+// (`-Xptxas -v`), see kTiledConvRegisters.
+//
+// Verified by tests/test_gpu_model.cpp (the table against the guide's figures, the occupancy of the
+// tiled convolution on an H100, wave counts) and tests/test_lesson_numbers.cpp (every such number
+// a lesson file states).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gpulab::core {
+
+// [SECTION] per compute capability
+int max_threads_per_sm(int cc_major, int cc_minor);
+int max_blocks_per_sm(int cc_major, int cc_minor);
+inline constexpr int kRegistersPerSm = 65536;        // every compute capability CUDA 13 supports
+inline constexpr int kRegisterAllocationUnit = 256;  // registers are handed out per warp, in these units
+// FP32 lanes ("CUDA cores") per SM: 64 on 6.0, 7.x and 8.0; 128 on 5.x, 6.1/6.2, 8.6 and later
+// (GA10x, Ada, Hopper, Blackwell). An H100 SXM5: 132 x 128 = 16,896; an RTX 3070: 46 x 128 = 5,888.
+int fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+// [SECTION] the example GPU: what the views show, labelled, where there is no device
+struct ExampleGpu {
+    const char* name = "NVIDIA H100 SXM5 (example)";
+    int sm_count = 132;  // the SXM5 module; the PCIe card has 114
+    int cc_major = 9, cc_minor = 0;
+};
+inline constexpr ExampleGpu kExampleGpu{};
+
+// Registers per thread of conv2d_tiled_kernel (kernels/conv2d.cu) as nvcc 13 reported them with
+// `-Xptxas -v`: 40 for sm_80, 86, 89, 90 and 120; 30 for sm_100; 63 for sm_75. A different compiler may allocate a few more
+// or fewer, so views label an occupancy derived from it as an estimate.
+int tiled_conv_registers(int cc_major, int cc_minor);
+
+// [SECTION] occupancy and waves
+// Blocks of `threads_per_block` threads using `registers_per_thread` registers that one SM holds at
+// once, by the thread, block and register limits (shared memory is not counted: the lesson's
+// kernels use a few KiB). The same arithmetic as the CUDA occupancy calculator.
+int resident_blocks_per_sm(int cc_major, int cc_minor, int threads_per_block, int registers_per_thread);
+
+struct Waves {
+    int64_t per_wave = 0;  // sm_count x blocks_per_sm
+    int64_t waves = 0;     // ceil(blocks / per_wave)
+};
+Waves waves_of(int64_t blocks, int sm_count, int blocks_per_sm);
+
+// Blocks of the tiled convolution (16 x 16 outputs each) for a P x Q output of `planes` planes.
+int64_t tiled_conv_blocks(int64_t out_h, int64_t out_w, int64_t planes);
+
+}  // namespace gpulab::core

@@ -1,0 +1,56 @@
+// core/gpu_model.h against the CUDA programming guide's per-compute-capability figures and the
+// occupancy arithmetic worked by hand.
+#include <doctest/doctest.h>
+
+#include "gpu_model.h"
+
+using namespace gpulab::core;
+
+TEST_SUITE("gpu-model") {
+    TEST_CASE("FP32 lanes per SM: 64 on 6.0, 7.x and 8.0, 128 on 8.6 and later") {
+        CHECK(fp32_lanes_per_sm(7, 0) == 64);
+        CHECK(fp32_lanes_per_sm(7, 5) == 64);
+        CHECK(fp32_lanes_per_sm(8, 0) == 64);
+        CHECK(fp32_lanes_per_sm(8, 6) == 128);
+        CHECK(fp32_lanes_per_sm(8, 9) == 128);
+        CHECK(fp32_lanes_per_sm(9, 0) == 128);
+        CHECK(fp32_lanes_per_sm(12, 0) == 128);
+        // The figures the articles quote: an RTX 3070 (46 SMs, 8.6) has 5,888 CUDA cores; an H100 SXM5 16,896.
+        CHECK(46 * fp32_lanes_per_sm(8, 6) == 5888);
+        CHECK(kExampleGpu.sm_count * fp32_lanes_per_sm(kExampleGpu.cc_major, kExampleGpu.cc_minor) == 16896);
+    }
+
+    TEST_CASE("threads and blocks per SM follow the guide's table") {
+        CHECK(max_threads_per_sm(7, 5) == 1024);
+        CHECK(max_threads_per_sm(8, 0) == 2048);
+        CHECK(max_threads_per_sm(8, 6) == 1536);
+        CHECK(max_threads_per_sm(8, 9) == 1536);
+        CHECK(max_threads_per_sm(9, 0) == 2048);
+        CHECK(max_blocks_per_sm(7, 5) == 16);
+        CHECK(max_blocks_per_sm(8, 9) == 24);
+        CHECK(max_blocks_per_sm(9, 0) == 32);
+    }
+
+    TEST_CASE("occupancy of the tiled convolution: registers, not threads, set it on an H100") {
+        // 40 registers x 32 lanes = 1,280 per warp (already a multiple of 256); 65,536 / 1,280 = 51
+        // warps; 8 warps per 256-thread block: 6 blocks. The thread limit alone would allow 8.
+        CHECK(resident_blocks_per_sm(9, 0, 256, 40) == 6);
+        CHECK(resident_blocks_per_sm(9, 0, 256, 0) == 8);
+        // 63 registers round up to 2,048 per warp: 32 warps, 4 blocks; Turing's thread limit says 4 too.
+        CHECK(resident_blocks_per_sm(7, 5, 256, 63) == 4);
+        // Tiny blocks hit the block limit.
+        CHECK(resident_blocks_per_sm(9, 0, 32, 16) == 32);
+        CHECK(resident_blocks_per_sm(9, 0, 0, 16) == 0);
+    }
+
+    TEST_CASE("waves: ceil(blocks / (SMs x blocks per SM))") {
+        CHECK(tiled_conv_blocks(512, 512, 1) == 1024);
+        CHECK(tiled_conv_blocks(500, 17, 3) == 32 * 2 * 3);
+        const Waves a = waves_of(1024, 132, 6);
+        CHECK(a.per_wave == 792);
+        CHECK(a.waves == 2);
+        CHECK(waves_of(65536, 132, 6).waves == 83);
+        CHECK(waves_of(65536, 132, 8).waves == 63);  // the thread-limit-only count
+        CHECK(waves_of(10, 0, 6).waves == 0);
+    }
+}

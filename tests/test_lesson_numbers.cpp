@@ -1,0 +1,88 @@
+// Every figure a lesson file states about the code (paths per warp, blocks, waves, registers, FLOPs,
+// the pool's chunk) is recomputed here from the functions the views and workloads use, so the text
+// cannot drift from the computation. A figure the code changes makes this test name the step.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "conv2d.h"
+#include "format.h"
+#include "gpu_model.h"
+#include "lesson.h"
+#include "simt.h"
+#include "thread_pool.h"
+#include "workloads/simd_mimd.h"
+
+using namespace gpulab;
+using namespace gpulab::core;
+
+namespace {
+
+const LessonCatalog& catalog() {
+    static const LessonCatalog cat = load_lessons({std::string(GPULAB_SOURCE_DIR) + "/lessons"});
+    return cat;
+}
+
+const LessonStep& step(const std::string& lesson, const std::string& title) {
+    const Lesson* l = catalog().find(lesson);
+    REQUIRE(l != nullptr);
+    for (const LessonStep& s : l->steps)
+        if (s.title == title) return s;
+    FAIL("no step '" << title << "' in " << lesson);
+    return l->steps.front();
+}
+
+bool says(const std::string& text, const std::string& figure) { return text.find(figure) != std::string::npos; }
+
+}  // namespace
+
+TEST_SUITE("lesson") {
+    TEST_CASE("the random pattern's paths per warp in simd-vs-mimd agree with core/simt.h") {
+        const LessonStep& s = step("simd-vs-mimd", "Data-dependent branches");
+        // The emulator's mean over many warps of the hash in simt.h, and the closed form
+        // 8 (1 - (7/8)^32) the header gives: both 7.9.
+        const double mean = theoretical_factor(simt::Pattern::Random, 4096);
+        CHECK(mean == doctest::Approx(7.86).epsilon(0.01));
+        const std::string figure = format_fixed(mean, 1) + " of " + std::to_string(simt::paths_per_warp(simt::Pattern::Random));
+        INFO("expected '" << figure << "' in: " << s.body);
+        CHECK(says(s.body, figure));
+        CHECK_FALSE(says(s.body, "about five"));
+    }
+
+    TEST_CASE("the H100 example of conv-sliding-window agrees with core/gpu_model.h") {
+        const LessonStep& s = step("conv-sliding-window", "All at once: a GPU's way");
+        const ExampleGpu& g = kExampleGpu;
+        const int regs = tiled_conv_registers(g.cc_major, g.cc_minor);
+        const int per_sm = resident_blocks_per_sm(g.cc_major, g.cc_minor, 256, regs);
+        const int64_t small = tiled_conv_blocks(512, 512, 1), big = tiled_conv_blocks(4096, 4096, 1);
+        const Waves ws = waves_of(small, g.sm_count, per_sm), wb = waves_of(big, g.sm_count, per_sm);
+        INFO(s.notes);
+        CHECK(says(s.notes, std::to_string(g.sm_count) + " SMs"));
+        CHECK(says(s.notes, "about " + std::to_string(regs) + " registers per thread"));
+        CHECK(says(s.notes, "holds " + std::to_string(per_sm) + " blocks of 256 threads"));
+        CHECK(says(s.notes, format_count(ws.per_wave) + " blocks run at once"));
+        CHECK(says(s.notes, "(" + format_count(small) + " blocks) takes " + std::to_string(ws.waves) + " waves"));
+        CHECK(says(s.notes, "(" + format_count(big) + " blocks, " + std::to_string(wb.waves) + " waves)"));
+    }
+
+    TEST_CASE("the layer arithmetic of conv-sliding-window agrees with Conv2dDesc::flops") {
+        const LessonStep& s = step("conv-sliding-window", "Channels, honestly");
+        Conv2dDesc map;  // one 128 x 128 output map of a C = 64, 3x3 layer
+        map.channels = 64;
+        map.height = map.width = 128;
+        map.filters = 1;
+        map.kernel = 3;
+        Conv2dDesc layer = map;
+        layer.filters = 64;
+        INFO(s.notes);
+        CHECK(says(s.notes, format_count(layer.filter_elements()) + " weights"));
+        CHECK(says(s.notes, format_fixed(map.flops() / 1e6, 1) + " MFLOP"));
+        CHECK(says(s.notes, format_fixed(layer.flops() / 1e9, 2) + " GFLOP"));
+    }
+
+    TEST_CASE("the thread pool's inline range in latency-vs-throughput agrees with core/thread_pool.h") {
+        const LessonStep& s = step("latency-vs-throughput", "The size sweep");
+        INFO(s.body);
+        CHECK(says(s.body, format_count(cpu::kDefaultChunk) + " floats"));
+    }
+}
