@@ -11,6 +11,7 @@ packages=(
     libglfw3-dev libimgui-dev libstb-dev libtomlplusplus-dev libcli11-dev doctest-dev
     libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri   # OpenGL and EGL (headless export on Mesa)
     libdnnl-dev                       # oneDNN: the CPU library peer (optional backend)
+    libboost-context-dev              # fibers for the SIMT simulator (cuda-sim): one per CUDA thread
     fonts-dejavu-core                 # the UI font (a copy also ships in assets/fonts)
     xvfb xauth                        # the GUI smoke test runs under xvfb-run
 )
