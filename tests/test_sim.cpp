@@ -15,6 +15,7 @@
 #include "activation_launch.h"
 #include "conv2d_launch.h"
 #include "cuda_sim_backend.h"
+#include "sim_bench.h"
 #include "sim_kernels.h"
 
 // Last: the device environment defines CUDA's keywords as macros for the kernels below.
@@ -361,5 +362,19 @@ TEST_SUITE("sim") {
         core::Conv2dDesc d;
         d.height = 8, d.width = 8;
         CHECK(contains(b->conv2d_implementation(d), "simulated on the CPU"));
+    }
+
+    TEST_CASE("the simulator benchmark reports positive rates") {
+        for (const sim::SimBenchRow& row : sim::run_sim_bench(1, false)) {
+            CAPTURE(row.name);
+            REQUIRE_MESSAGE(row.ok, row.error);
+            CHECK(row.median_ns > 0);
+            CHECK(row.threads == 262144);  // 2^20 / 4 float4s; 512 x 512 outputs
+            CHECK(row.threads_per_s() > 0.0);
+            if (row.name.find("tiled") != std::string::npos) {
+                CHECK(row.barrier_crossings == 2 * 262144);  // two barriers per thread, one channel
+                CHECK(row.crossings_per_s() > 0.0);
+            }
+        }
     }
 }
