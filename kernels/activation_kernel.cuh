@@ -16,8 +16,10 @@
 //             where G = gridDim.x * blockDim.x (the grid stride), so any n fits any grid;
 //   tail  t   (0..3 scalars) left over after the last whole float4.
 //   Consecutive threads touch consecutive 16-byte chunks: a warp reads 512 contiguous bytes per
-//   step, fully coalesced. When `in` and `out` sit at different offsets modulo 16 bytes no single
-//   head aligns both, so the whole range goes through the scalar loop instead (head = n).
+//   step, fully coalesced (16 sectors of 32 bytes). When `in` and `out` sit at different offsets
+//   modulo 16 bytes no single head aligns both, so the whole range goes through the scalar loop
+//   instead (head = n): 128 bytes per warp request, 5 sectors where they start inside one.
+//   Both sector counts are the SIMT simulator's, from this kernel's addresses (tests/test_sim.cpp).
 //
 // Verified by tests/test_gpu_backends.cpp: one test body run on cuda-sim (every machine) and
 // cuda-kernel (a GPU): every activation at sizes 1, 31, 33, 1000 and 2^20+7, and the offset test

@@ -310,6 +310,33 @@ TEST_SUITE("sim") {
         CHECK(unpadded.stats.shared_wavefronts == 2496 + 16 * 8 * 9);  // every window read takes 2
     }
 
+    TEST_CASE("the activation kernel's float4 body is coalesced; out-of-step pointers cost sectors") {
+        // 4096 floats from 256-byte-aligned buffers: 1024 float4s, 4 blocks, one load and one store
+        // per thread. Each warp request is 32 x 16 = 512 contiguous bytes: 16 sectors of 32 bytes.
+        sim::Buffer<float> in("in", 4096 + 4), out("out", 4096 + 4);
+        core::OpDesc relu;
+        relu.activation = core::Activation::Relu;
+        sim::Options o;
+        o.count_global_sectors = true;
+        const sim::Result aligned = sim::run_activation(relu, in.cptr(), out.ptr(), 4096, o);
+        REQUIRE_MESSAGE(aligned.ok, aligned.error);
+        CHECK(aligned.stats.global_requests == 4 * 8 * 2);
+        CHECK(aligned.stats.global_sectors == 4 * 8 * 2 * 16);
+        CHECK(aligned.stats.global_efficiency() == doctest::Approx(1.0));
+
+        // in 1 float and out 2 floats past the boundary: no head aligns both, so all 4096 go
+        // through the scalar loop (16 blocks); a warp's 128 bytes start 4 or 8 bytes into a sector
+        // and touch 5 sectors instead of 4.
+        const sim::Result skewed = sim::run_activation(relu, in.cptr() + 1, out.ptr() + 2, 4096, o);
+        REQUIRE_MESSAGE(skewed.ok, skewed.error);
+        CHECK(skewed.stats.global_requests == 16 * 8 * 2);
+        CHECK(skewed.stats.global_sectors == 16 * 8 * 2 * 5);
+        CHECK(skewed.stats.global_efficiency() == doctest::Approx(0.8));
+        MESSAGE("aligned float4: " << aligned.stats.global_sectors << " sectors for " << aligned.stats.global_requests
+                                   << " warp requests; out of step: " << skewed.stats.global_sectors << " for "
+                                   << skewed.stats.global_requests);
+    }
+
     TEST_CASE("launch configurations: the simulator runs the grid the CUDA launcher computes") {
         // Activation: 256-byte-aligned buffers, 2^20 + 7 floats: no head, 262145 float4s, a tail of 3.
         const kern::ActivationSplit aligned = kern::activation_split(0x1000, 0x2000, (1 << 20) + 7);

@@ -44,6 +44,9 @@ struct LaunchState {
     std::atomic<int64_t> block_barriers{0};
     std::atomic<int64_t> requests{0};
     std::atomic<int64_t> wavefronts{0};
+    std::atomic<int64_t> global_requests{0};
+    std::atomic<int64_t> global_sectors{0};
+    std::atomic<int64_t> global_bytes{0};
 
     void fail(const std::string& message) {
         std::lock_guard<std::mutex> lock(mutex);
@@ -62,6 +65,11 @@ struct ThreadCtx {
     bool started = false, done = false, waiting = false;
     int barrier_line = 0;
     std::vector<uint32_t> bank_log;  // shared word of each access in the current interval
+    struct GlobalAccess {
+        std::uintptr_t addr;
+        uint32_t bytes;
+    };
+    std::vector<GlobalAccess> global_log;  // global accesses in the current interval
 };
 
 // Per 4-byte shared word: who wrote and who read it in the current interval (epoch).
@@ -156,6 +164,38 @@ void flush_bank_log(BlockRunner& b, int n) {
     b.launch->wavefronts += wavefronts;
 }
 
+// The k-th global access of every lane of a warp is one request; it moves the distinct 32-byte
+// sectors its lanes' bytes fall in.
+void flush_global_log(BlockRunner& b, int n) {
+    int64_t requests = 0, sectors = 0, bytes = 0;
+    for (int w0 = 0; w0 < n; w0 += DeviceLimits::kWarpSize) {
+        const int w1 = std::min(n, w0 + DeviceLimits::kWarpSize);
+        std::size_t longest = 0;
+        for (int t = w0; t < w1; ++t) {
+            longest = std::max(longest, b.threads[static_cast<std::size_t>(t)].global_log.size());
+        }
+        std::vector<std::uintptr_t> touched;
+        for (std::size_t k = 0; k < longest; ++k) {
+            touched.clear();
+            for (int t = w0; t < w1; ++t) {
+                const auto& log = b.threads[static_cast<std::size_t>(t)].global_log;
+                if (k >= log.size()) continue;
+                bytes += log[k].bytes;
+                for (std::uintptr_t s = log[k].addr / 32; s <= (log[k].addr + log[k].bytes - 1) / 32; ++s) {
+                    touched.push_back(s);
+                }
+            }
+            std::sort(touched.begin(), touched.end());
+            sectors += std::unique(touched.begin(), touched.end()) - touched.begin();
+            ++requests;
+        }
+        for (int t = w0; t < w1; ++t) b.threads[static_cast<std::size_t>(t)].global_log.clear();
+    }
+    b.launch->global_requests += requests;
+    b.launch->global_sectors += sectors;
+    b.launch->global_bytes += bytes;
+}
+
 // Every thread still running waits at a barrier. Empty when they all wait at the same one and none
 // has returned; else the sentence.
 std::string barrier_divergence(const BlockRunner& b, int n) {
@@ -206,9 +246,11 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         c.started = c.done = c.waiting = false;
         c.barrier_line = 0;
         c.bank_log.clear();
+        c.global_log.clear();
     }
 
     const bool banks = l.opt.count_bank_conflicts;
+    const bool sectors = l.opt.count_global_sectors;
     for (;;) {
         for (int k = 0; k < n; ++k) {
             const int t = l.opt.reverse_thread_order ? n - 1 - k : k;
@@ -248,10 +290,12 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
             return;
         }
         if (banks) flush_bank_log(b, n);
+        if (sectors) flush_global_log(b, n);
         ++b.interval;
         ++b.epoch;
     }
     if (banks) flush_bank_log(b, n);
+    if (sectors) flush_global_log(b, n);
     l.block_barriers += b.interval;
 }
 
@@ -321,6 +365,11 @@ void detail::shared_access(const void* addr, std::size_t bytes, std::size_t alig
         }
     }
     if (b.launch->opt.count_bank_conflicts) t_thread->bank_log.push_back(static_cast<uint32_t>(first));
+}
+
+void detail::log_global(const void* addr, std::size_t bytes) {
+    if (t_thread == nullptr) return;
+    t_thread->global_log.push_back({reinterpret_cast<std::uintptr_t>(addr), static_cast<uint32_t>(bytes)});
 }
 
 void detail::refuse(const std::string& why) {
@@ -393,14 +442,17 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
         BlockRunner* outer_block = t_block;
         ThreadCtx* outer_thread = t_thread;
         const Builtins* outer_builtins = detail::t_builtins;
+        const bool outer_count = detail::t_count_global;
         b.launch = &l;
         t_block = &b;
+        detail::t_count_global = o.count_global_sectors;
         for (int64_t i = begin; i < end && !l.failed.load(std::memory_order_relaxed); ++i) {
             const U3 idx{static_cast<unsigned>(i % c.grid.x), static_cast<unsigned>((i / c.grid.x) % c.grid.y),
                          static_cast<unsigned>(i / (int64_t{c.grid.x} * c.grid.y))};
             run_block(b, l, idx, body);
         }
         t_block = outer_block;
+        detail::t_count_global = outer_count;
         t_thread = outer_thread;
         detail::t_builtins = outer_builtins;
     };
@@ -419,6 +471,9 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
     r.stats.thread_barrier_crossings = r.stats.block_barriers * c.block.x * c.block.y * c.block.z;
     r.stats.shared_requests = l.requests.load();
     r.stats.shared_wavefronts = l.wavefronts.load();
+    r.stats.global_requests = l.global_requests.load();
+    r.stats.global_sectors = l.global_sectors.load();
+    r.stats.global_bytes = l.global_bytes.load();
     r.ok = !l.failed.load();
     r.error = l.error;
     return r;

@@ -32,7 +32,10 @@
 //   - intrinsics the simulator cannot model faithfully refuse the kernel with a sentence.
 // Counted: shared-memory bank conflicts (Options::count_bank_conflicts): the k-th shared access of
 // each lane of a warp within one barrier interval form one request; the wavefronts it needs are the
-// most distinct 4-byte words that fall into one of 32 banks (1 = conflict-free).
+// most distinct 4-byte words that fall into one of 32 banks (1 = conflict-free). Global memory
+// (Options::count_global_sectors): the same pairing of the lanes' k-th global accesses into one
+// request, and the distinct 32-byte sectors it touches (coalescing: a warp's 32 aligned float4s
+// are 512 bytes in 16 sectors).
 //
 // Verified by tests/test_sim.cpp (every check caught on a deliberately broken kernel, limits,
 // bank-conflict counts) and by the cuda-sim halves of tests/test_gpu_*.cpp (real kernels equal
@@ -86,6 +89,7 @@ std::string launch_problem(const LaunchConfig& c);
 struct Options {
     bool reverse_thread_order = false;  // run each interval's threads last to first
     bool count_bank_conflicts = false;  // costs a log of every shared access
+    bool count_global_sectors = false;  // costs a log of every global access
     bool parallel = true;               // blocks over the shared thread pool; false: one OS thread
 };
 
@@ -96,7 +100,15 @@ struct Stats {
     int64_t thread_barrier_crossings = 0;  // the same, counted once per thread
     int64_t shared_requests = 0;           // warp-wide shared accesses (when counted)
     int64_t shared_wavefronts = 0;         // what they cost in bank passes; == requests: no conflicts
+    int64_t global_requests = 0;           // warp-wide global accesses (when counted)
+    int64_t global_sectors = 0;            // distinct 32-byte sectors they touch
+    int64_t global_bytes = 0;              // bytes the threads asked for
     int64_t wall_ns = 0;                   // the simulation's own time: never a GPU time
+    // Bytes asked for per byte moved in 32-byte sectors: 1.0 is perfectly coalesced.
+    double global_efficiency() const {
+        return global_sectors > 0 ? static_cast<double>(global_bytes) / (32.0 * static_cast<double>(global_sectors))
+                                  : 1.0;
+    }
     double bank_conflict_factor() const {
         return shared_requests > 0 ? static_cast<double>(shared_wavefronts) / static_cast<double>(shared_requests)
                                    : 1.0;
@@ -125,6 +137,9 @@ struct Fault {
 [[noreturn]] void global_fault(const Region* r, const void* addr, std::size_t bytes, std::size_t align, bool store);
 // Checks a shared access against the current block and records it (race shadow, bank log).
 void shared_access(const void* addr, std::size_t bytes, std::size_t align, bool store);
+// True while the running launch counts global sectors (Options::count_global_sectors).
+inline thread_local bool t_count_global = false;
+void log_global(const void* addr, std::size_t bytes);
 // Ends the current kernel with `why` (an intrinsic the simulator cannot model, ...).
 [[noreturn]] void refuse(const std::string& why);
 }  // namespace detail
@@ -169,6 +184,7 @@ private:
                 reinterpret_cast<std::uintptr_t>(a) % alignof(Value) != 0) {
                 detail::global_fault(r_, p_, sizeof(Value), alignof(Value), store);
             }
+            if (detail::t_count_global) detail::log_global(p_, sizeof(Value));
         } else {
             detail::shared_access(p_, sizeof(Value), alignof(Value), store);
         }
