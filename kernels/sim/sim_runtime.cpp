@@ -30,8 +30,11 @@ constexpr std::size_t kStackBytes = 64 * 1024;
 constexpr std::size_t kStackBytes = 16 * 1024;
 #endif
 
+// Appends rather than `"(" + std::to_string(...)`, which trips GCC 12's false -Wrestrict warning.
 std::string u3(const U3& v) {
-    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+    std::string s = "(";
+    s.append(std::to_string(v.x)).append(",").append(std::to_string(v.y)).append(",");
+    return s.append(std::to_string(v.z)).append(")");
 }
 
 struct LaunchState {
@@ -114,7 +117,7 @@ std::string ranges(const std::vector<int>& ids) {
         while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
         if (!s.empty()) s += ", ";
         s += std::to_string(ids[i]);
-        if (j > i) s += "-" + std::to_string(ids[j]);
+        if (j > i) s.append("-").append(std::to_string(ids[j]));
         i = j + 1;
     }
     return s;
@@ -127,8 +130,8 @@ std::string thread_label(const BlockRunner& b, int tid) {
 [[noreturn]] void race(const BlockRunner& b, std::size_t word, const char* now, int other, const char* then) {
     const LaunchState& l = *b.launch;
     throw detail::Fault{"shared-memory race in " + l.name + ", block " + u3(b.block_idx) + ": " +
-                        thread_label(b, t_thread->tid) + " " + now + " shared bytes " + std::to_string(word * 4) +
-                        "-" + std::to_string(word * 4 + 3) + " that " +
+                        thread_label(b, t_thread->tid) + " " + now + " shared bytes " + std::to_string(word * 4) + "-" +
+                        std::to_string(word * 4 + 3) + " that " +
                         (other >= 0 ? thread_label(b, other) : std::string("another thread")) + " " + then +
                         " in the same barrier interval (after barrier " + std::to_string(b.interval) +
                         "), so the result depends on which thread runs first; a __syncthreads() between the two "
@@ -142,7 +145,8 @@ void flush_bank_log(BlockRunner& b, int n) {
     for (int w0 = 0; w0 < n; w0 += DeviceLimits::kWarpSize) {
         const int w1 = std::min(n, w0 + DeviceLimits::kWarpSize);
         std::size_t longest = 0;
-        for (int t = w0; t < w1; ++t) longest = std::max(longest, b.threads[static_cast<std::size_t>(t)].bank_log.size());
+        for (int t = w0; t < w1; ++t)
+            longest = std::max(longest, b.threads[static_cast<std::size_t>(t)].bank_log.size());
         for (std::size_t k = 0; k < longest; ++k) {
             uint32_t words[DeviceLimits::kWarpSize];
             int count = 0;
@@ -203,8 +207,10 @@ std::string barrier_divergence(const BlockRunner& b, int n) {
     std::vector<int> returned;
     for (int t = 0; t < n; ++t) {
         const ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
-        if (c.done) returned.push_back(t);
-        else at_line[c.barrier_line].push_back(t);
+        if (c.done)
+            returned.push_back(t);
+        else
+            at_line[c.barrier_line].push_back(t);
     }
     if (returned.empty() && at_line.size() == 1) return "";
     std::string s = "barrier divergence in " + b.launch->name + ", block " + u3(b.block_idx) + ": ";
@@ -215,8 +221,9 @@ std::string barrier_divergence(const BlockRunner& b, int n) {
         first = false;
     }
     if (!returned.empty()) s += "; threads " + ranges(returned) + " returned without reaching it";
-    return s + " (linear thread indices). A barrier must be reached by every thread of the block: on a GPU this "
-               "block hangs or computes garbage.";
+    return s +
+           " (linear thread indices). A barrier must be reached by every thread of the block: on a GPU this "
+           "block hangs or computes garbage.";
 }
 
 void abort_block(BlockRunner& b, int n) {
@@ -333,11 +340,11 @@ void detail::shared_access(const void* addr, std::size_t bytes, std::size_t alig
     const std::byte* base = b.shared.empty() ? nullptr : b.shared.front().bytes;
     const auto offset = reinterpret_cast<const std::byte*>(addr) - base;
     const auto access = [&] { return std::string(store ? "writes " : "reads ") + std::to_string(bytes) + " bytes"; };
-    if (b.shared_bytes == 0 || offset < 0 || offset + static_cast<std::ptrdiff_t>(bytes) >
-                                                 static_cast<std::ptrdiff_t>(b.shared_bytes)) {
-        throw Fault{std::string("out-of-bounds shared ") + (store ? "write " : "read ") + where_now() + ": " + access() +
-                    " at byte offset " + std::to_string(offset) + " of the block's " + std::to_string(b.shared_bytes) +
-                    " bytes of shared memory"};
+    if (b.shared_bytes == 0 || offset < 0 ||
+        offset + static_cast<std::ptrdiff_t>(bytes) > static_cast<std::ptrdiff_t>(b.shared_bytes)) {
+        throw Fault{std::string("out-of-bounds shared ") + (store ? "write " : "read ") + where_now() + ": " +
+                    access() + " at byte offset " + std::to_string(offset) + " of the block's " +
+                    std::to_string(b.shared_bytes) + " bytes of shared memory"};
     }
     if (reinterpret_cast<std::uintptr_t>(addr) % align != 0) {
         throw Fault{std::string("misaligned shared ") + (store ? "write " : "read ") + where_now() + ": " + access() +
@@ -360,8 +367,10 @@ void detail::shared_access(const void* addr, std::size_t bytes, std::size_t alig
             s.writer = tid;
         } else {
             if (s.writer >= 0 && s.writer != tid) race(b, w, "reads", s.writer, "wrote");
-            if (s.reader < 0) s.reader = tid;
-            else if (s.reader != tid) s.many_readers = true;
+            if (s.reader < 0)
+                s.reader = tid;
+            else if (s.reader != tid)
+                s.many_readers = true;
         }
     }
     if (b.launch->opt.count_bank_conflicts) t_thread->bank_log.push_back(static_cast<uint32_t>(first));
@@ -373,8 +382,8 @@ void detail::log_global(const void* addr, std::size_t bytes) {
 }
 
 void detail::refuse(const std::string& why) {
-    throw Fault{"the simulator cannot run " + (t_block != nullptr ? t_block->launch->name : std::string("this kernel")) +
-                ": " + why};
+    throw Fault{"the simulator cannot run " +
+                (t_block != nullptr ? t_block->launch->name : std::string("this kernel")) + ": " + why};
 }
 
 void* detail::dynamic_shared_pointer() {
@@ -416,8 +425,8 @@ std::string launch_problem(const LaunchConfig& c) {
                std::to_string(L::kMaxThreadsPerBlock) + " threads per block (cudaErrorInvalidConfiguration)";
     }
     if (c.shared_bytes > L::kMaxSharedBytes) {
-        return std::to_string(c.shared_bytes) + " bytes of dynamic shared memory per block: a GPU gives a kernel at "
-                                                "most " +
+        return std::to_string(c.shared_bytes) +
+               " bytes of dynamic shared memory per block: a GPU gives a kernel at most " +
                std::to_string(L::kMaxSharedBytes) + " (48 KiB) unless the kernel opts in to more";
     }
     return "";
@@ -463,8 +472,8 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
     } else {
         run_range(0, blocks);
     }
-    r.stats.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-                          .count();
+    r.stats.wall_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     r.stats.blocks = blocks;
     r.stats.threads = blocks * c.block.x * c.block.y * c.block.z;
     r.stats.block_barriers = l.block_barriers.load();
