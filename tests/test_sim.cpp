@@ -109,9 +109,117 @@ __global__ void block_sum_kernel(GlobalPtr<const float> in, GlobalPtr<float> out
     if (t == 0) out[blockIdx.x] = s[0];
 }
 
+// A warp sum with shuffles: lane 0 of each warp writes the sum of its 32 inputs; every lane also
+// writes the ballot of "my input is odd" and whether all lanes' inputs are below 100.
+__global__ void warp_sum_kernel(GlobalPtr<const int> in, GlobalPtr<int> sums, GlobalPtr<unsigned> ballots,
+                                GlobalPtr<int> all_small) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = in[i];
+    const unsigned odd = __ballot_sync(0xffffffffu, v % 2 != 0);
+    const int small = __all_sync(0xffffffffu, v < 100);
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+    const int total = __shfl_sync(0xffffffffu, v, 0);  // lane 0 holds the sum; broadcast it
+    ballots[i] = odd;
+    all_small[i] = small;
+    if (threadIdx.x % 32 == 0) sums[i / 32] = total;
+}
+
+// Lanes exchange through shared memory: each reads its partner's word (lane ^ 16), then overwrites
+// its own. `with_syncwarp` orders the reads before the writes.
+__global__ void warp_swap_kernel(GlobalPtr<float> out, bool with_syncwarp) {
+    const SharedPtr<float> s = dynamic_shared<float>();
+    const int lane = threadIdx.x;
+    s[lane] = static_cast<float>(lane);
+    __syncwarp();
+    const float partner = s[lane ^ 16];
+    if (with_syncwarp) __syncwarp();
+    s[lane] = partner;
+    out[lane] = partner;
+}
+
+// Half the warp shuffles with a full mask, the other half waits at the block barrier.
+__global__ void split_warp_kernel(GlobalPtr<int> out) {
+    int v = threadIdx.x;
+    if (threadIdx.x < 16) {
+        v = __shfl_xor_sync(0xffffffffu, v, 1);
+    } else {
+        __syncthreads();
+    }
+    out[threadIdx.x] = v;
+}
+
+// Lanes 0-15 shuffle among themselves but lane 3 reads lane 20.
+__global__ void shuffle_outside_mask_kernel(GlobalPtr<int> out) {
+    int v = threadIdx.x;
+    if (threadIdx.x < 16) v = __shfl_sync(0x0000ffffu, v, threadIdx.x == 3 ? 20 : 0, 32);
+    out[threadIdx.x] = v;
+}
+
 }  // namespace
 
 TEST_SUITE("sim") {
+    TEST_CASE("warp intrinsics: ballot, all, shuffles, in either thread order") {
+        constexpr unsigned kBlocks = 3, kThreads = 96;
+        sim::Buffer<int> in("in", kBlocks * kThreads), sums("sums", kBlocks * kThreads / 32),
+            all_small("all_small", kBlocks * kThreads);
+        sim::Buffer<unsigned> ballots("ballots", kBlocks * kThreads);
+        for (std::size_t i = 0; i < in.size(); ++i) in.data()[i] = static_cast<int>((i * 7) % 113);
+        for (bool reverse : {false, true}) {
+            CAPTURE(reverse);
+            sim::Options o;
+            o.reverse_thread_order = reverse;
+            const sim::Result r = sim::launch("warp_sum_kernel", config(kBlocks, kThreads), o, &warp_sum_kernel,
+                                              in.cptr(), sums.ptr(), ballots.ptr(), all_small.ptr());
+            REQUIRE_MESSAGE(r.ok, r.error);
+            for (std::size_t w = 0; w < sums.size(); ++w) {
+                int sum = 0, small = 1;
+                unsigned odd = 0;
+                for (int l = 0; l < 32; ++l) {
+                    const int v = in.data()[w * 32 + l];
+                    sum += v;
+                    small &= v < 100 ? 1 : 0;
+                    odd |= (v % 2 != 0 ? 1u : 0u) << l;
+                }
+                CAPTURE(w);
+                CHECK(sums.data()[w] == sum);
+                CHECK(ballots.data()[w * 32 + 5] == odd);
+                CHECK(all_small.data()[w * 32 + 31] == small);
+            }
+        }
+    }
+
+    TEST_CASE("__syncwarp orders shared memory between the lanes of a warp") {
+        sim::Buffer<float> out("out", 32);
+        const sim::LaunchConfig c = config(1, 32, 32 * sizeof(float));
+        const sim::Result ok = sim::launch("warp_swap_kernel", c, {}, &warp_swap_kernel, out.ptr(), true);
+        REQUIRE_MESSAGE(ok.ok, ok.error);
+        CHECK(out.data()[0] == 16.0f);
+        CHECK(out.data()[31] == 15.0f);
+        const sim::Result racy = sim::launch("warp_swap_kernel", c, {}, &warp_swap_kernel, out.ptr(), false);
+        CHECK_FALSE(racy.ok);
+        MESSAGE(racy.error);
+        CHECK(contains(racy.error, "shared-memory race in warp_swap_kernel"));
+        // Thread 0 has already overwritten its word when thread 16 reads it as its partner's.
+        CHECK(contains(racy.error, "thread (16,0,0) reads shared bytes 0-3 that thread (0,0,0) wrote"));
+    }
+
+    TEST_CASE("a warp operation some lanes of its mask never reach is an error naming them") {
+        sim::Buffer<int> out("out", 32);
+        const sim::Result split = sim::launch("split_warp_kernel", config(1, 32), {}, &split_warp_kernel, out.ptr());
+        CHECK_FALSE(split.ok);
+        MESSAGE(split.error);
+        CHECK(contains(split.error, "warp operation in split_warp_kernel, block (0,0,0), warp 0: lane 0 waits at __shfl_xor_sync() with mask 0xffffffff, but lane 16 "
+                                    "waits at the __syncthreads() on line"));
+        const sim::Result outside = sim::launch("shuffle_outside_mask_kernel", config(1, 32), {},
+                                                &shuffle_outside_mask_kernel, out.ptr());
+        CHECK_FALSE(outside.ok);
+        MESSAGE(outside.error);
+        CHECK(contains(outside.error, "lane 3 reads lane 20 through __shfl_sync(), outside the mask 0x0000ffff"));
+        const sim::Result partial = sim::launch("split_warp_kernel", config(1, 16), {}, &split_warp_kernel, out.ptr());
+        CHECK_FALSE(partial.ok);
+        CHECK(contains(partial.error, "lane 16 does not exist (the block has 16 threads)"));
+    }
+
     TEST_CASE("a correct kernel with barriers: shared memory per block, a real barrier") {
         constexpr unsigned kBlocks = 37, kThreads = 128;
         sim::Buffer<float> in("in", kBlocks * kThreads);

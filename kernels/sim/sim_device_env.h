@@ -12,14 +12,19 @@
 //   GlobalPtr<T>, SharedPtr<T>  checked pointers (T* under nvcc)
 //   dynamic_shared<T>()       the block's dynamic shared memory (extern __shared__ under nvcc)
 //   as_float4(p)              reinterpret a float pointer as float4 (alignment checked on access)
-//   __activemask() and other warp intrinsics: refused with a sentence (the fibers of a warp run one
-//                             after another, so which lanes a GPU would run together is not modelled)
+//   __syncwarp __ballot_sync  a rendezvous of the lanes in the mask, with CUDA's results (see
+//   __any_sync __all_sync     sim_runtime.h for what ends a launch)
+//   __shfl_sync __shfl_up_sync __shfl_down_sync __shfl_xor_sync
+//   __activemask(), clock64() refused with a sentence (the fibers of a warp run one after another,
+//                             so which lanes a GPU would run together, and its cycles, are not modelled)
 //
 // Verified by tests/test_sim.cpp.
 #pragma once
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "sim/sim_runtime.h"
 
@@ -56,6 +61,54 @@ inline unsigned __activemask() {
 
 inline long long clock64() {
     ::gpulab::sim::detail::refuse("clock64() reads an SM cycle counter; simulated time says nothing about GPU cycles");
+}
+
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+    ::gpulab::sim::detail::warp_op(::gpulab::sim::WarpOp::SyncWarp, mask, 0, 0, 32, "__syncwarp()");
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate) {
+    return static_cast<unsigned>(::gpulab::sim::detail::warp_op(::gpulab::sim::WarpOp::Ballot, mask, predicate != 0,
+                                                                0, 32, "__ballot_sync()"));
+}
+inline int __any_sync(unsigned mask, int predicate) {
+    return static_cast<int>(
+        ::gpulab::sim::detail::warp_op(::gpulab::sim::WarpOp::Any, mask, predicate != 0, 0, 32, "__any_sync()"));
+}
+inline int __all_sync(unsigned mask, int predicate) {
+    return static_cast<int>(
+        ::gpulab::sim::detail::warp_op(::gpulab::sim::WarpOp::All, mask, predicate != 0, 0, 32, "__all_sync()"));
+}
+
+namespace gpulab::sim::detail {
+template <class T>
+T shuffle(WarpOp op, unsigned mask, T var, int arg, int width, const char* name) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "shuffles move 4- or 8-byte values");
+    uint64_t bits = 0;
+    std::memcpy(&bits, &var, sizeof(T));
+    bits = warp_op(op, mask, bits, arg, width, name);
+    std::memcpy(&var, &bits, sizeof(T));
+    return var;
+}
+}  // namespace gpulab::sim::detail
+
+template <class T>
+T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+    return ::gpulab::sim::detail::shuffle(::gpulab::sim::WarpOp::Shfl, mask, var, src_lane, width, "__shfl_sync()");
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+    return ::gpulab::sim::detail::shuffle(::gpulab::sim::WarpOp::ShflUp, mask, var, static_cast<int>(delta), width,
+                                          "__shfl_up_sync()");
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+    return ::gpulab::sim::detail::shuffle(::gpulab::sim::WarpOp::ShflDown, mask, var, static_cast<int>(delta), width,
+                                          "__shfl_down_sync()");
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
+    return ::gpulab::sim::detail::shuffle(::gpulab::sim::WarpOp::ShflXor, mask, var, lane_mask, width,
+                                          "__shfl_xor_sync()");
 }
 
 namespace gpulab::kern {

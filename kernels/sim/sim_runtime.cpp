@@ -65,8 +65,17 @@ struct ThreadCtx {
     int tid = 0;
     bctx::fiber f;
     bctx::fiber sink;  // the scheduler, while this thread runs
-    bool started = false, done = false, waiting = false;
+    enum class Wait { None, Barrier, Warp };
+    bool started = false, done = false;
+    Wait wait = Wait::None;
     int barrier_line = 0;
+    // The warp operation this thread waits at (wait == Warp), and its result.
+    WarpOp op = WarpOp::SyncWarp;
+    const char* op_name = "";
+    unsigned op_mask = 0;
+    uint64_t op_value = 0, op_result = 0;
+    int op_arg = 0, op_width = 32;
+    uint32_t warp_syncs = 0;  // __syncwarp() calls completed: orders shared accesses within the warp
     std::vector<uint32_t> bank_log;  // shared word of each access in the current interval
     struct GlobalAccess {
         std::uintptr_t addr;
@@ -81,6 +90,8 @@ struct Shadow {
     int32_t writer = -1;
     int32_t reader = -1;  // the first reader
     bool many_readers = false;
+    int32_t readers_warp = -1;                    // the warp of every reader, or -1 when they differ
+    uint32_t writer_syncs = 0, reader_syncs = 0;  // warp_syncs at the write, the latest of the reads
 };
 
 struct alignas(256) SharedChunk {
@@ -200,6 +211,91 @@ void flush_global_log(BlockRunner& b, int n) {
     b.launch->global_bytes += bytes;
 }
 
+std::string hex(unsigned v) {
+    static const char* digits = "0123456789abcdef";
+    std::string s = "0x";
+    for (int i = 28; i >= 0; i -= 4) s += digits[(v >> i) & 15];
+    return s;
+}
+
+// After a pass every running thread waits somewhere. Completes the warp operations whose lanes have
+// all arrived (sets their results, makes them runnable); returns whether any did. A lane of a
+// mask that cannot arrive any more is an error (`error` set).
+bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
+    using Wait = ThreadCtx::Wait;
+    bool released = false;
+    const std::string where = "warp operation in " + b.launch->name + ", block " + u3(b.block_idx) + ", warp ";
+    for (int w0 = 0; w0 < n; w0 += DeviceLimits::kWarpSize) {
+        const int lanes = std::min(n - w0, DeviceLimits::kWarpSize);
+        const auto lane_ctx = [&](int lane) -> ThreadCtx& { return b.threads[static_cast<std::size_t>(w0 + lane)]; };
+        for (int a = 0; a < lanes; ++a) {
+            ThreadCtx& first = lane_ctx(a);
+            if (first.done || first.wait != Wait::Warp) continue;
+            const unsigned mask = first.op_mask;
+            const std::string warp = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " +
+                                     std::to_string(a) + " waits at " + first.op_name + " with mask " + hex(mask) +
+                                     ", but lane ";
+            for (int l = 0; l < DeviceLimits::kWarpSize; ++l) {
+                if (((mask >> l) & 1u) == 0) continue;
+                if (l >= lanes) {
+                    error = warp + std::to_string(l) + " does not exist (the block has " + std::to_string(n) +
+                            " threads)";
+                    return false;
+                }
+                const ThreadCtx& g = lane_ctx(l);
+                if (g.done) error = warp + std::to_string(l) + " returned without reaching it";
+                else if (g.wait == Wait::Barrier) {
+                    error = warp + std::to_string(l) + " waits at the __syncthreads() on line " +
+                            std::to_string(g.barrier_line);
+                } else if (g.op != first.op || g.op_mask != mask) {
+                    error = warp + std::to_string(l) + " waits at " + g.op_name + " with mask " + hex(g.op_mask);
+                }
+                if (!error.empty()) {
+                    error += ". Every lane of the mask must reach the same warp operation: on a GPU this hangs or "
+                             "is undefined.";
+                    return false;
+                }
+            }
+            uint64_t ballot = 0;
+            for (int l = 0; l < lanes; ++l) {
+                if (((mask >> l) & 1u) != 0 && lane_ctx(l).op_value != 0) ballot |= uint64_t{1} << l;
+            }
+            for (int l = 0; l < lanes; ++l) {
+                if (((mask >> l) & 1u) == 0) continue;
+                ThreadCtx& c = lane_ctx(l);
+                const int width = c.op_width;
+                const int base = l & ~(width - 1);
+                int src = l;
+                switch (c.op) {
+                    case WarpOp::SyncWarp: ++c.warp_syncs; break;
+                    case WarpOp::Ballot: c.op_result = ballot; break;
+                    case WarpOp::Any: c.op_result = ballot != 0; break;
+                    case WarpOp::All: c.op_result = ballot == mask; break;
+                    case WarpOp::Shfl: src = base + (c.op_arg & (width - 1)); break;
+                    case WarpOp::ShflUp: src = l - base >= c.op_arg ? l - c.op_arg : l; break;
+                    case WarpOp::ShflDown: src = l - base + c.op_arg < width ? l + c.op_arg : l; break;
+                    case WarpOp::ShflXor: src = ((l ^ c.op_arg) & ~(width - 1)) == base ? l ^ c.op_arg : l; break;
+                }
+                if (c.op == WarpOp::Shfl || c.op == WarpOp::ShflUp || c.op == WarpOp::ShflDown ||
+                    c.op == WarpOp::ShflXor) {
+                    if (src < 0 || src >= lanes || ((mask >> src) & 1u) == 0) {
+                        error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
+                                " reads lane " + std::to_string(src) + " through " + c.op_name + ", outside the mask " +
+                                hex(mask) + ": on a GPU the value is undefined";
+                        return false;
+                    }
+                    c.op_result = lane_ctx(src).op_value;
+                }
+            }
+            for (int l = 0; l < lanes; ++l) {
+                if (((mask >> l) & 1u) != 0) lane_ctx(l).wait = Wait::None;
+            }
+            released = true;
+        }
+    }
+    return released;
+}
+
 // Every thread still running waits at a barrier. Empty when they all wait at the same one and none
 // has returned; else the sentence.
 std::string barrier_divergence(const BlockRunner& b, int n) {
@@ -250,8 +346,10 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         c.b.block_idx = block_idx;
         c.b.block_dim = bd;
         c.b.grid_dim = l.cfg.grid;
-        c.started = c.done = c.waiting = false;
+        c.started = c.done = false;
+        c.wait = ThreadCtx::Wait::None;
         c.barrier_line = 0;
+        c.warp_syncs = 0;
         c.bank_log.clear();
         c.global_log.clear();
     }
@@ -262,10 +360,9 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         for (int k = 0; k < n; ++k) {
             const int t = l.opt.reverse_thread_order ? n - 1 - k : k;
             ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
-            if (c.done) continue;
+            if (c.done || c.wait != ThreadCtx::Wait::None) continue;
             t_thread = &c;
             detail::t_builtins = &c.b;
-            c.waiting = false;
             if (!c.started) {
                 c.started = true;
                 c.f = bctx::fiber(std::allocator_arg, b.stacks, [&c, &l, &body](bctx::fiber&& sink) {
@@ -287,6 +384,14 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
                 return;
             }
         }
+        std::string warp_error;
+        const bool released = resolve_warp_ops(b, n, warp_error);
+        if (!warp_error.empty()) {
+            l.fail(warp_error);
+            abort_block(b, n);
+            return;
+        }
+        if (released) continue;  // run the lanes whose warp operation completed
         int waiting = 0;
         for (int t = 0; t < n; ++t) waiting += b.threads[static_cast<std::size_t>(t)].done ? 0 : 1;
         if (waiting == 0) break;
@@ -300,6 +405,7 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         if (sectors) flush_global_log(b, n);
         ++b.interval;
         ++b.epoch;
+        for (int t = 0; t < n; ++t) b.threads[static_cast<std::size_t>(t)].wait = ThreadCtx::Wait::None;
     }
     if (banks) flush_bank_log(b, n);
     if (sectors) flush_global_log(b, n);
@@ -351,26 +457,42 @@ void detail::shared_access(const void* addr, std::size_t bytes, std::size_t alig
                     " at byte offset " + std::to_string(offset) + ", not a multiple of " + std::to_string(align)};
     }
     const int tid = t_thread->tid;
+    const uint32_t syncs = t_thread->warp_syncs;
+    // Another thread's access at `stamp` is ordered before this one by a __syncwarp of their warp.
+    const auto ordered = [&](int other, uint32_t stamp) {
+        return other / DeviceLimits::kWarpSize == tid / DeviceLimits::kWarpSize && stamp < syncs;
+    };
     const std::size_t first = static_cast<std::size_t>(offset) / 4;
     const std::size_t last = (static_cast<std::size_t>(offset) + bytes - 1) / 4;
     for (std::size_t w = first; w <= last; ++w) {
         Shadow& s = b.shadow[w];
         if (s.epoch != b.epoch) {
-            s = Shadow{b.epoch, store ? tid : -1, store ? -1 : tid, false};
+            s = Shadow{b.epoch, store ? tid : -1, store ? -1 : tid, false, tid / DeviceLimits::kWarpSize, syncs,
+                       syncs};
             continue;
         }
+        const bool writer_conflicts = s.writer >= 0 && s.writer != tid && !ordered(s.writer, s.writer_syncs);
         if (store) {
-            if (s.writer >= 0 && s.writer != tid) race(b, w, "writes", s.writer, "wrote");
-            if (s.reader >= 0 && (s.reader != tid || s.many_readers)) {
-                race(b, w, "writes", s.reader != tid ? s.reader : -1, "read");
-            }
+            if (writer_conflicts) race(b, w, "writes", s.writer, "wrote");
+            const bool reader_ordered = s.many_readers ? s.readers_warp == tid / DeviceLimits::kWarpSize &&
+                                                             s.reader_syncs < syncs
+                                                       : s.reader == tid || ordered(s.reader, s.reader_syncs);
+            if (s.reader >= 0 && !reader_ordered) race(b, w, "writes", s.reader != tid ? s.reader : -1, "read");
             s.writer = tid;
+            s.writer_syncs = syncs;
+            s.reader = -1;  // every earlier read is ordered before this write
+            s.many_readers = false;
+            s.reader_syncs = 0;
         } else {
-            if (s.writer >= 0 && s.writer != tid) race(b, w, "reads", s.writer, "wrote");
-            if (s.reader < 0)
+            if (writer_conflicts) race(b, w, "reads", s.writer, "wrote");
+            if (s.reader < 0) {
                 s.reader = tid;
-            else if (s.reader != tid)
+                s.readers_warp = tid / DeviceLimits::kWarpSize;
+            } else if (s.reader != tid) {
                 s.many_readers = true;
+                if (s.readers_warp != tid / DeviceLimits::kWarpSize) s.readers_warp = -1;
+            }
+            s.reader_syncs = std::max(s.reader_syncs, syncs);
         }
     }
     if (b.launch->opt.count_bank_conflicts) t_thread->bank_log.push_back(static_cast<uint32_t>(first));
@@ -391,9 +513,32 @@ void* detail::dynamic_shared_pointer() {
     return t_block->shared.empty() ? nullptr : t_block->shared.front().bytes;
 }
 
+uint64_t detail::warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* name) {
+    if (t_thread == nullptr) throw Fault{std::string(name) + " called outside any kernel"};
+    ThreadCtx& c = *t_thread;
+    const int lane = c.tid % DeviceLimits::kWarpSize;
+    if (((mask >> lane) & 1u) == 0) {
+        throw Fault{std::string(name) + " " + where_now() + ": the mask " + hex(mask) + " leaves out lane " +
+                    std::to_string(lane) + ", the caller itself (undefined on a GPU)"};
+    }
+    if (width < 1 || width > DeviceLimits::kWarpSize || (width & (width - 1)) != 0) {
+        throw Fault{std::string(name) + " " + where_now() + ": width " + std::to_string(width) +
+                    " is not a power of 2 from 1 to 32"};
+    }
+    c.wait = ThreadCtx::Wait::Warp;
+    c.op = op;
+    c.op_name = name;
+    c.op_mask = mask;
+    c.op_value = value;
+    c.op_arg = arg;
+    c.op_width = width;
+    c.sink = std::move(c.sink).resume();
+    return c.op_result;
+}
+
 void detail::sync_threads(int line) {
     ThreadCtx& c = *t_thread;
-    c.waiting = true;
+    c.wait = ThreadCtx::Wait::Barrier;
     c.barrier_line = line;
     c.sink = std::move(c.sink).resume();
 }

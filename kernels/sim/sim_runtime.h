@@ -29,7 +29,13 @@
 //     block, both threads and the address;
 //   - barrier divergence: some threads wait at a barrier that others never reach (they returned, or
 //     wait at another __syncthreads): a hang on a GPU, an error naming the threads here;
-//   - intrinsics the simulator cannot model faithfully refuse the kernel with a sentence.
+//   - warp intrinsics (__syncwarp, __ballot_sync, __any_sync, __all_sync, __shfl*_sync) are a
+//     rendezvous of the lanes in their mask, with CUDA's documented results; a lane of the mask
+//     that returned, waits at __syncthreads() or at a different warp operation, a caller outside
+//     its own mask, or a shuffle from a lane outside the mask ends the launch with a sentence.
+//     __syncwarp orders shared memory between the lanes it synchronises (race check);
+//   - intrinsics the simulator cannot model faithfully (__activemask, clock64) refuse the kernel
+//     with a sentence.
 // Counted: shared-memory bank conflicts (Options::count_bank_conflicts): the k-th shared access of
 // each lane of a warp within one barrier interval form one request; the wavefronts it needs are the
 // most distinct 4-byte words that fall into one of 32 banks (1 = conflict-free). Global memory
@@ -295,7 +301,15 @@ struct Builtins {
     U3 thread_idx, block_idx, block_dim, grid_dim;
 };
 
+// The warp-level intrinsics the simulator implements (sim_device_env.h spells them as CUDA does).
+enum class WarpOp { SyncWarp, Ballot, Any, All, Shfl, ShflUp, ShflDown, ShflXor };
+
 namespace detail {
+// Parks the calling thread until every lane of `mask` has reached a warp operation with the same
+// mask and kind, then returns the operation's result for this lane: a ballot's bits, a shuffle's
+// value (as raw bits). Lanes that never arrive, or arrive at something else, end the launch with a
+// sentence naming them.
+uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* name);
 // Set by the scheduler before it resumes a fiber. Constant-initialised and inline, so reading it
 // is one TLS load (no wrapper call) in every translation unit.
 inline thread_local const Builtins* t_builtins = nullptr;
