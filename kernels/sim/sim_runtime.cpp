@@ -108,6 +108,7 @@ struct BlockRunner {
     uint32_t epoch = 0;  // bumped per block and per barrier, so the shadow never needs clearing
     int interval = 0;    // barriers crossed so far in this block
     U3 block_idx;
+    bool abandoning = false;  // resumed fibers throw Abandon from the barrier they wait at
     bctx::pooled_fixedsize_stack stacks{kStackBytes, 64};
 };
 
@@ -322,8 +323,21 @@ std::string barrier_divergence(const BlockRunner& b, int n) {
            "block hangs or computes garbage.";
 }
 
+// Thrown inside a parked fiber when its block is abandoned, caught by the fiber's own entry: the
+// stack unwinds by an ordinary exception (destroying a suspended Boost fiber would unwind it with
+// fiber_unwind on top of its stack, which AddressSanitizer cannot follow without annotations).
+struct Abandon {};
+
 void abort_block(BlockRunner& b, int n) {
-    for (int t = 0; t < n; ++t) b.threads[static_cast<std::size_t>(t)].f = bctx::fiber{};  // unwinds its stack
+    b.abandoning = true;
+    for (int t = 0; t < n; ++t) {
+        ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
+        if (!c.f) continue;
+        t_thread = &c;
+        detail::t_builtins = &c.b;
+        c.f = std::move(c.f).resume();
+    }
+    b.abandoning = false;
 }
 
 void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::function<void()>& body) {
@@ -369,6 +383,8 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
                     c.sink = std::move(sink);
                     try {
                         body();
+                    } catch (const Abandon&) {
+                        // the block was given up while this thread waited; nothing to report
                     } catch (const detail::Fault& f) {
                         l.fail(f.message);
                     } catch (const std::exception& e) {
@@ -533,6 +549,7 @@ uint64_t detail::warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int 
     c.op_arg = arg;
     c.op_width = width;
     c.sink = std::move(c.sink).resume();
+    if (t_block->abandoning) throw Abandon{};
     return c.op_result;
 }
 
@@ -541,6 +558,7 @@ void detail::sync_threads(int line) {
     c.wait = ThreadCtx::Wait::Barrier;
     c.barrier_line = line;
     c.sink = std::move(c.sink).resume();
+    if (t_block->abandoning) throw Abandon{};
 }
 
 // [SECTION] launching
