@@ -16,6 +16,11 @@
 
 #include "thread_pool.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace gpulab::sim {
 
 namespace bctx = boost::context;
@@ -29,6 +34,52 @@ constexpr std::size_t kStackBytes = 64 * 1024;
 #else
 constexpr std::size_t kStackBytes = 16 * 1024;
 #endif
+
+// [SECTION] AddressSanitizer and fibers
+// ASan must be told when execution moves to another stack, and a pooled stack must lose the stale
+// redzones its previous fiber left; otherwise an exception thrown on a fiber (every check ends
+// that way) is reported as a stack overflow. Without ASan these compile to nothing.
+struct StackBounds {
+    const void* bottom = nullptr;
+    std::size_t size = 0;
+};
+#if defined(__SANITIZE_ADDRESS__)
+void unpoison(const bctx::stack_context& sc) {
+    ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(sc.sp) - sc.size, sc.size);
+}
+// Before a switch: `save` keeps this stack's fake frames (nullptr when the stack ends for good).
+void leaving(void** save, const StackBounds& to) { __sanitizer_start_switch_fiber(save, to.bottom, to.size); }
+// After a switch: `from` receives the stack we came from (where known).
+void arrived(void* save, StackBounds* from) {
+    __sanitizer_finish_switch_fiber(save, from != nullptr ? &from->bottom : nullptr,
+                                    from != nullptr ? &from->size : nullptr);
+}
+#else
+void unpoison(const bctx::stack_context&) {}
+void leaving(void**, const StackBounds&) {}
+void arrived(void*, StackBounds*) {}
+#endif
+
+// The pooled allocator, unpoisoning each stack it hands out or takes back, and remembering the last
+// one so the scheduler knows each fiber's bounds.
+class FiberStacks {
+public:
+    explicit FiberStacks(StackBounds* last) : pool_(kStackBytes, 64), last_(last) {}
+    bctx::stack_context allocate() {
+        bctx::stack_context sc = pool_.allocate();
+        unpoison(sc);
+        *last_ = {static_cast<char*>(sc.sp) - sc.size, sc.size};
+        return sc;
+    }
+    void deallocate(bctx::stack_context& sc) noexcept {
+        unpoison(sc);
+        pool_.deallocate(sc);
+    }
+
+private:
+    bctx::pooled_fixedsize_stack pool_;
+    StackBounds* last_;
+};
 
 // Appends rather than `"(" + std::to_string(...)`, which trips GCC 12's false -Wrestrict warning.
 std::string u3(const U3& v) {
@@ -76,6 +127,8 @@ struct ThreadCtx {
     uint64_t op_value = 0, op_result = 0;
     int op_arg = 0, op_width = 32;
     uint32_t warp_syncs = 0;  // __syncwarp() calls completed: orders shared accesses within the warp
+    StackBounds stack;        // this fiber's stack (for ASan's switch annotations)
+    void* fake_stack = nullptr;
     std::vector<uint32_t> bank_log;  // shared word of each access in the current interval
     struct GlobalAccess {
         std::uintptr_t addr;
@@ -109,7 +162,10 @@ struct BlockRunner {
     int interval = 0;    // barriers crossed so far in this block
     U3 block_idx;
     bool abandoning = false;  // resumed fibers throw Abandon from the barrier they wait at
-    bctx::pooled_fixedsize_stack stacks{kStackBytes, 64};
+    StackBounds scheduler_stack;  // the OS thread's stack, learned on the first switch into a fiber
+    StackBounds last_stack;
+    void* scheduler_fake_stack = nullptr;
+    FiberStacks stacks{&last_stack};
 };
 
 thread_local BlockRunner* t_block = nullptr;
@@ -328,6 +384,20 @@ std::string barrier_divergence(const BlockRunner& b, int n) {
 // fiber_unwind on top of its stack, which AddressSanitizer cannot follow without annotations).
 struct Abandon {};
 
+// Runs `c` until it parks or returns.
+void resume_fiber(BlockRunner& b, ThreadCtx& c) {
+    leaving(&b.scheduler_fake_stack, c.stack);
+    c.f = std::move(c.f).resume();
+    arrived(b.scheduler_fake_stack, nullptr);
+}
+
+// From a fiber back to its block's scheduler, until the scheduler resumes this fiber again.
+void park(ThreadCtx& c) {
+    leaving(&c.fake_stack, t_block->scheduler_stack);
+    c.sink = std::move(c.sink).resume();
+    arrived(c.fake_stack, nullptr);
+}
+
 void abort_block(BlockRunner& b, int n) {
     b.abandoning = true;
     for (int t = 0; t < n; ++t) {
@@ -335,7 +405,7 @@ void abort_block(BlockRunner& b, int n) {
         if (!c.f) continue;
         t_thread = &c;
         detail::t_builtins = &c.b;
-        c.f = std::move(c.f).resume();
+        resume_fiber(b, c);
     }
     b.abandoning = false;
 }
@@ -379,7 +449,8 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
             detail::t_builtins = &c.b;
             if (!c.started) {
                 c.started = true;
-                c.f = bctx::fiber(std::allocator_arg, b.stacks, [&c, &l, &body](bctx::fiber&& sink) {
+                c.f = bctx::fiber(std::allocator_arg, b.stacks, [&b, &c, &l, &body](bctx::fiber&& sink) {
+                    arrived(nullptr, &b.scheduler_stack);
                     c.sink = std::move(sink);
                     try {
                         body();
@@ -390,10 +461,12 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
                     } catch (const std::exception& e) {
                         l.fail("in " + l.name + ": the simulated kernel threw " + e.what());
                     }
+                    leaving(nullptr, b.scheduler_stack);  // this stack ends here
                     return std::move(c.sink);
                 });
+                c.stack = b.last_stack;
             }
-            c.f = std::move(c.f).resume();
+            resume_fiber(b, c);
             if (!c.f) c.done = true;
             if (l.failed.load(std::memory_order_relaxed)) {
                 abort_block(b, n);
@@ -548,7 +621,7 @@ uint64_t detail::warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int 
     c.op_value = value;
     c.op_arg = arg;
     c.op_width = width;
-    c.sink = std::move(c.sink).resume();
+    park(c);
     if (t_block->abandoning) throw Abandon{};
     return c.op_result;
 }
@@ -557,7 +630,7 @@ void detail::sync_threads(int line) {
     ThreadCtx& c = *t_thread;
     c.wait = ThreadCtx::Wait::Barrier;
     c.barrier_line = line;
-    c.sink = std::move(c.sink).resume();
+    park(c);
     if (t_block->abandoning) throw Abandon{};
 }
 
