@@ -47,8 +47,10 @@ struct Conv2dDesc {
 namespace gpulab::hd {
 
 // One output element, written once for the CPU reference and the naive CUDA kernel.
-// Pointers are to the start of image n (C*H*W floats) and filter k (C*R*S floats).
-GPULAB_HD float conv2d_point(const float* image, const float* filter, int64_t channels, int64_t height, int64_t width,
+// Pointers are to the start of image n (C*H*W floats) and filter k (C*R*S floats): `const float*`,
+// or the SIMT simulator's checked pointers when the naive kernel runs on cuda-sim.
+template <class ImagePtr, class FilterPtr>
+GPULAB_HD float conv2d_point(ImagePtr image, FilterPtr filter, int64_t channels, int64_t height, int64_t width,
                              int64_t kernel, int64_t pad, int64_t stride, int64_t p, int64_t q) {
     float acc = 0.0f;
     for (int64_t c = 0; c < channels; ++c) {

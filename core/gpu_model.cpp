@@ -33,11 +33,14 @@ int fp32_lanes_per_sm(int cc_major, int cc_minor) {
     return 128;
 }
 
-// nvcc 13.0 -O3 -Xptxas -v, per real architecture this build compiles: sm_75 63, sm_80 / 86 / 89 / 90 /
-// 120 40, sm_100 30. An SM runs the cubin of its own major version (7.5 -> sm_75, 10.x -> sm_100).
-int tiled_conv_registers(int cc_major, int /*cc_minor*/) {
-    if (cc_major <= 7) return 63;
-    if (cc_major == 10) return 30;
+// nvcc 13.0 -O3 -Xptxas -v on the padded-pitch tiled kernel, per real architecture this build compiles:
+// sm_75 64, sm_80 32, sm_86 44, sm_89 44, sm_90 32, sm_100 29, sm_120 40. An SM runs the cubin of its own
+// major version with the highest minor not above its own (8.7 -> sm_86, 10.3 -> sm_100).
+int tiled_conv_registers(int cc_major, int cc_minor) {
+    if (cc_major <= 7) return 64;
+    if (cc_major == 8) return cc_minor == 0 ? 32 : 44;
+    if (cc_major == 9) return 32;
+    if (cc_major == 10) return 29;
     return 40;
 }
 

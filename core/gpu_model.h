@@ -37,8 +37,8 @@ struct ExampleGpu {
 inline constexpr ExampleGpu kExampleGpu{};
 
 // Registers per thread of conv2d_tiled_kernel (kernels/conv2d.cu) as nvcc 13 reported them with
-// `-Xptxas -v`: 40 for sm_80, 86, 89, 90 and 120; 30 for sm_100; 63 for sm_75. A different compiler may allocate a few more
-// or fewer, so views label an occupancy derived from it as an estimate.
+// `-Xptxas -v` (the table is in gpu_model.cpp; 32 on an H100). A different compiler may allocate a few
+// more or fewer, so views label an occupancy derived from it as an estimate.
 int tiled_conv_registers(int cc_major, int cc_minor);
 
 // [SECTION] occupancy and waves

@@ -1,6 +1,7 @@
-// The convolution kernels' launchers and the shape checks the GPU backends share. The kernels
-// themselves, their thread-to-data mapping and the picture of the shared-memory tile are in
-// conv2d.cu; tests/test_gpu_conv2d.cpp verifies both against cpu-scalar.
+// The convolution kernels' CUDA launcher. The shape checks the GPU backends share and the launch
+// configurations are plain C++ in conv2d_launch.h (the SIMT simulator uses them too); the kernels,
+// their thread-to-data mapping and the picture of the shared-memory tile are in conv2d_kernels.cuh;
+// tests/test_gpu_conv2d.cpp verifies both against cpu-scalar.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,37 +9,18 @@
 #include <string>
 
 #include "conv2d.h"
+#include "conv2d_launch.h"
 
 namespace gpulab::cuda {
 
-enum class Conv2dKernel {
-    Naive,  // one thread per output element, every tap read from global memory (hd::conv2d_point)
-    Tiled,  // 16x16 outputs per block from one shared-memory input tile with its halo
-};
-
-// Largest filter side and stride the kernels take (core's validate() allows the same). The tiled
-// kernel stops at stride 4: its largest tile is (15 * 4 + 15)^2 floats = 22 KiB of shared memory,
-// inside the 48 KiB every device offers without opting in, and past stride 4 neighbouring windows
-// share few or no inputs, so a tile would have nothing to reuse. cuda-kernel runs the naive kernel
-// there and says so in its implementation string.
-constexpr int kConv2dMaxKernel = 15;
-constexpr int kConv2dMaxStride = 8;
-constexpr int kConv2dMaxTiledStride = 4;
-
-// Empty when `d` describes a convolution at all: core's Conv2dDesc::validate() (what the reference
-// accepts), a kernel that fits the padded input, and tensors that fit the int arithmetic of the
-// kernels and cuDNN's descriptors. Else one sentence for the user. Host code, shared by
-// cuda-kernel, cuda-naive and cudnn.
-std::string conv2d_shape_problem(const core::Conv2dDesc& d);
-
-// conv2d_shape_problem plus the limits of our own kernels (kernel side, stride, grid size).
-std::string conv2d_kernel_problem(const core::Conv2dDesc& d);
-
-// The one line that names what runs, for the peers table.
-const char* conv2d_kernel_label(Conv2dKernel which);
-
-// The kernel cuda-kernel runs for `d`: Tiled up to kConv2dMaxTiledStride, Naive beyond.
-Conv2dKernel conv2d_kernel_for(const core::Conv2dDesc& d);
+using kern::Conv2dKernel;
+using kern::conv2d_kernel_for;
+using kern::conv2d_kernel_label;
+using kern::conv2d_kernel_problem;
+using kern::conv2d_shape_problem;
+using kern::kConv2dMaxKernel;
+using kern::kConv2dMaxStride;
+using kern::kConv2dMaxTiledStride;
 
 // Enqueues output = conv(input, filters) on `stream` and returns without waiting. Layouts:
 // input N,C,H,W; filters K,C,R,S; output N,K,P,Q, all packed floats on the device. Throws

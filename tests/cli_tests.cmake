@@ -33,6 +33,8 @@ gpulab_cli_test(lessons_check_bad 1 "bad-param.toml:9: parameter 'elements'" les
 gpulab_cli_test(info 0 "Backends.*cpu-scalar +available.*cuda-kernel" info)
 gpulab_cli_test(bench_simd_quick_json 0 "\"op\": \"cpu-simd\".*\"isa\".*\"speedup\"" bench --quick --json --suite simd)
 gpulab_cli_test(bench_latency_quick_json 0 "\"op\": \"sweep-relu\".*\"op\": \"crossover\"" bench --quick --json --suite latency)
+gpulab_cli_test(bench_sim_quick_json 0 "\"op\": \"sim\", \"backend\": \"cuda-sim\", \"simulated\": true.*\"crossings_per_cpu_s\""
+                bench --quick --json --suite sim)
 set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
 gpulab_cli_test(bench_unknown_suite 2 "^gpulab: unknown suite 'gpu'" bench --json --suite gpu)
 unset(GPULAB_CLI_EXTRA)

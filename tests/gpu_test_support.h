@@ -1,6 +1,9 @@
 // What every test of the "gpu" suite needs first: whether a CUDA device can run it, with the
 // skip line CTest turns into "skipped" (tests/CMakeLists.txt sets SKIP_REGULAR_EXPRESSION), and
 // a backend looked up by name. Shared by tests/test_gpu_*.cpp.
+//
+// Each correctness test body there runs twice: on cuda-sim (the same kernel source on the SIMT
+// simulator; every machine, never skipped) and on cuda-kernel (a CUDA device, else skipped).
 #pragma once
 
 #include <iostream>
@@ -25,6 +28,9 @@ inline bool gpu_ready() {
     }
     return true;
 }
+
+// cuda-sim and cuda-sim-naive: the kernels on the simulator, with no device memory to show.
+inline bool is_simulated(const core::Backend& b) { return b.name().rfind("cuda-sim", 0) == 0; }
 
 inline core::Backend* find_backend(core::BackendList& list, std::string_view name) {
     for (auto& b : list)

@@ -1,4 +1,6 @@
 // The GPU backends against the reference: cuda-kernel and cudnn must give cpu-scalar's answer.
+// The kernel's correctness bodies also run on cuda-sim, the same kernel source on the SIMT
+// simulator, on every machine (kernels/cuda_sim_backend.h): those cases are never skipped.
 //
 // "gpu" suite: needs a CUDA device; without one each test prints
 //   SKIPPED: no CUDA device (<probe reason, verbatim>)   or   SKIPPED: CUDA not compiled in
@@ -28,6 +30,7 @@
 #include "backend.h"
 #include "compare.h"
 #include "cpu_scalar.h"
+#include "cuda_sim_backend.h"
 #include "gl_interop.h"
 #include "gpu_backends.h"
 #include "gpu_test_support.h"
@@ -38,6 +41,7 @@
 using namespace gpulab;
 using testing::find_backend;
 using testing::gpu_ready;
+using testing::is_simulated;
 
 namespace {
 
@@ -106,7 +110,7 @@ void check_equal_to_reference(core::Backend& b, core::Activation a, core::Tolera
             CHECK(r.t.compute_ns > 0);
             CHECK(r.t.download_ns > 0);
         }
-        CHECK(b.device_output() != nullptr);
+        if (!is_simulated(b)) CHECK(b.device_output() != nullptr);
     }
 }
 
@@ -140,43 +144,78 @@ void check_large_then_small(core::Backend& b, core::Activation a, core::Toleranc
     }
 }
 
+void check_every_activation(core::Backend& b) {
+    REQUIRE_MESSAGE(b.availability().ok, b.availability().reason);
+    for (core::Activation a : core::kAllActivations) {
+        CHECK(b.supports(op_for(a)));
+        check_equal_to_reference(b, a, kernel_tolerance(a));
+    }
+}
+
+using RunAtOffsets = core::RunResult (*)(const core::OpDesc&, const core::Tensor&, core::Tensor&, int, int);
+
+// (in, out) offsets in floats past a 256-byte boundary: in step (one head aligns both), out of step
+// (the all-scalar path), and zero.
+void check_offsets(RunAtOffsets run_at_offsets) {
+    const int offsets[][2] = {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {1, 0}, {0, 3}, {2, 1}, {4, 8}};
+    const int64_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 33, 1000};
+    for (core::Activation a : {core::Activation::Relu, core::Activation::Gelu}) {
+        const core::OpDesc op = op_for(a);
+        for (const auto& off : offsets) {
+            for (int64_t n : sizes) {
+                CAPTURE(n);
+                CAPTURE(off[0]);
+                CAPTURE(off[1]);
+                const core::Tensor in = make_input(n);
+                core::Tensor out = core::Tensor::zeros(in.shape);
+                const core::RunResult r = run_at_offsets(op, in, out, off[0], off[1]);
+                REQUIRE_MESSAGE(r.ok, r.error);
+                const core::Comparison c = core::compare(reference_of(op, in), out, kernel_tolerance(a));
+                CHECK_MESSAGE(c.pass, c.verdict);
+            }
+        }
+    }
+}
+
+// NaN in gives NaN out, the infinities map to the limits, for every activation `b` offers.
+void check_special_values(core::Backend& b) {
+    const core::Tensor in = make_special_input();
+    for (core::Activation a : core::kAllActivations) {
+        const core::OpDesc op = op_for(a);
+        if (!b.supports(op)) continue;
+        CAPTURE(std::string(b.name()));
+        CAPTURE(std::string(core::activation_name(a)));
+        core::Tensor out = core::Tensor::zeros(in.shape);
+        const core::RunResult r = b.run(op, in, out);
+        REQUIRE_MESSAGE(r.ok, r.error);
+        const core::Tolerance tol = b.name() == "cudnn" ? cudnn_tolerance(a) : kernel_tolerance(a);
+        const core::Comparison c = core::compare(reference_of(op, in), out, tol);
+        CHECK_MESSAGE(c.pass, c.verdict);
+    }
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
+    TEST_CASE("cuda-sim equals cpu-scalar for every activation and awkward sizes") {
+        check_every_activation(*sim::make_cuda_sim_backend());
+    }
+
     TEST_CASE("cuda-kernel equals cpu-scalar for every activation and awkward sizes") {
         if (!gpu_ready()) return;
         core::BackendList list = gpu::make_backends();
         core::Backend* b = find_backend(list, "cuda-kernel");
         REQUIRE(b != nullptr);
-        REQUIRE_MESSAGE(b->availability().ok, b->availability().reason);
-        for (core::Activation a : core::kAllActivations) {
-            CHECK(b->supports(op_for(a)));
-            check_equal_to_reference(*b, a, kernel_tolerance(a));
-        }
+        check_every_activation(*b);
+    }
+
+    TEST_CASE("cuda-sim head and float4 body and tail at misaligned offsets") {
+        check_offsets(sim::run_activation_at_offsets);
     }
 
     TEST_CASE("cuda-kernel head and float4 body and tail at misaligned offsets") {
         if (!gpu_ready()) return;
-        // (in, out) offsets in floats past a 256-byte boundary: in step (one head aligns both),
-        // out of step (the all-scalar path), and zero.
-        const int offsets[][2] = {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {1, 0}, {0, 3}, {2, 1}, {4, 8}};
-        const int64_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 33, 1000};
-        for (core::Activation a : {core::Activation::Relu, core::Activation::Gelu}) {
-            const core::OpDesc op = op_for(a);
-            for (const auto& off : offsets) {
-                for (int64_t n : sizes) {
-                    CAPTURE(n);
-                    CAPTURE(off[0]);
-                    CAPTURE(off[1]);
-                    const core::Tensor in = make_input(n);
-                    core::Tensor out = core::Tensor::zeros(in.shape);
-                    const core::RunResult r = gpu::run_activation_at_offsets(op, in, out, off[0], off[1]);
-                    REQUIRE_MESSAGE(r.ok, r.error);
-                    const core::Comparison c = core::compare(reference_of(op, in), out, kernel_tolerance(a));
-                    CHECK_MESSAGE(c.pass, c.verdict);
-                }
-            }
-        }
+        check_offsets(gpu::run_activation_at_offsets);
     }
 
     TEST_CASE("cudnn equals cpu-scalar where it offers the activation and refuses the rest") {
@@ -204,25 +243,28 @@ TEST_SUITE("gpu") {
         }
     }
 
+    TEST_CASE("cuda-sim follows the NaN policy and maps infinities to the limits") {
+        check_special_values(*sim::make_cuda_sim_backend());
+    }
+
     TEST_CASE("GPU backends follow the NaN policy and map infinities to the limits") {
         if (!gpu_ready()) return;
         core::BackendList list = gpu::make_backends();
-        const core::Tensor in = make_special_input();
         for (auto& b : list) {
-            if (!b->availability().ok) continue;
-            for (core::Activation a : core::kAllActivations) {
-                const core::OpDesc op = op_for(a);
-                if (!b->supports(op)) continue;
-                CAPTURE(std::string(b->name()));
-                CAPTURE(std::string(core::activation_name(a)));
-                core::Tensor out = core::Tensor::zeros(in.shape);
-                const core::RunResult r = b->run(op, in, out);
-                REQUIRE_MESSAGE(r.ok, r.error);
-                const core::Tolerance tol = b->name() == "cudnn" ? cudnn_tolerance(a) : kernel_tolerance(a);
-                const core::Comparison c = core::compare(reference_of(op, in), out, tol);
-                CHECK_MESSAGE(c.pass, c.verdict);
-            }
+            if (b->availability().ok) check_special_values(*b);
         }
+    }
+
+    TEST_CASE("cuda-sim is right past 2^26 elements and after shrinking again") {
+        // ReLU only: the point is the kernel's 64-bit indexing and grid-stride loop at the size
+        // TARGETS.md measures (about a second of simulation); the formulas are covered above.
+        const auto b = sim::make_cuda_sim_backend();
+        // Input, output, the reference and the simulator's two buffers.
+        if (!b->can_allocate(5 * ((std::size_t{1} << 26) + 5) * sizeof(float)).ok) {
+            std::cout << "SKIPPED: no room in host memory for 5 x 2^26 floats\n";
+            return;
+        }
+        check_large_then_small(*b, core::Activation::Relu, kernel_tolerance(core::Activation::Relu));
     }
 
     TEST_CASE("GPU backends are right past 2^26 elements and after shrinking again") {

@@ -1,5 +1,6 @@
 // The GPU convolutions against the reference: cuda-kernel (tiled), cuda-naive and cudnn must give
-// cpu-scalar's run_conv2d answer.
+// cpu-scalar's run_conv2d answer. The kernels' bodies also run on cuda-sim and cuda-sim-naive, the
+// same kernel source on the SIMT simulator, on every machine: those cases are never skipped.
 //
 // "gpu" suite: needs a CUDA device; without one each test prints
 //   SKIPPED: no CUDA device (<probe reason, verbatim>)   or   SKIPPED: CUDA not compiled in
@@ -30,6 +31,7 @@
 #include "backend.h"
 #include "compare.h"
 #include "conv2d.h"
+#include "cuda_sim_backend.h"
 #include "gpu_backends.h"
 #include "gpu_model.h"
 #include "gpu_test_support.h"
@@ -39,6 +41,7 @@
 using namespace gpulab;
 using testing::find_backend;
 using testing::gpu_ready;
+using testing::is_simulated;
 
 namespace {
 
@@ -136,12 +139,58 @@ void check_conv_equals_reference(core::Backend& b, core::Tolerance tol) {
         CHECK(r.t.download_ns >= 0);
         CHECK(r.t.total_ns() > 0);
         CHECK(r.t.launch_ns > 0);
-        CHECK(b.device_output() != nullptr);
+        if (!is_simulated(b)) CHECK(b.device_output() != nullptr);
     }
 }
 
 constexpr core::Tolerance kKernelTolerance{1e-4, 1e-4};
 constexpr core::Tolerance kCudnnTolerance{1e-3, 1e-3};
+
+// cuda-kernel's choice: the tiled kernel up to stride 4, the naive one beyond.
+void check_tiled_backend(core::Backend& b) {
+    REQUIRE_MESSAGE(b.availability().ok, b.availability().reason);
+    check_conv_equals_reference(b, kKernelTolerance);
+    CHECK(b.conv2d_implementation(make_desc(1, 1, 8, 8, 1, 3, core::Padding::Zero, 1)).find("tiled") !=
+          std::string::npos);
+    CHECK(b.conv2d_implementation(make_desc(1, 1, 40, 40, 1, 3, core::Padding::Zero, 8)).find("naive") !=
+          std::string::npos);
+}
+
+void check_naive_backend(core::Backend& b) {
+    REQUIRE_MESSAGE(b.availability().ok, b.availability().reason);
+    check_conv_equals_reference(b, kKernelTolerance);
+    CHECK(b.conv2d_implementation(make_desc(1, 1, 8, 8, 1, 3, core::Padding::Zero, 1)).find("naive") !=
+          std::string::npos);
+}
+
+// The colour picture as the lesson sends it: N=3 planes of C=1, one filter, through run_conv2d
+// with cpu-scalar first, exactly as the view measures. 37 x 53 leaves partial tiles on both edges
+// of every plane.
+void check_per_channel_run(const std::vector<core::Backend*>& gpu_backends) {
+    core::BackendList cpu = core::make_cpu_backends();
+    std::vector<core::Backend*> backends = {find_backend(cpu, "cpu-scalar")};
+    REQUIRE(backends[0] != nullptr);
+    for (core::Backend* b : gpu_backends) backends.push_back(b);
+    core::MeasureConfig config;
+    config.warmup = 0, config.min_samples = 1, config.max_samples = 1, config.time_budget_ns = 0;
+    config.measure_limits = false;
+    core::Conv2dParams p;
+    p.filter = "gaussian";
+    p.kernel = 5;
+    p.height = 37, p.width = 53;
+    p.per_channel = true;
+    const core::Conv2dRun run = core::run_conv2d(p, backends, config);
+    REQUIRE_MESSAGE(run.ok, run.error);
+    CHECK(run.desc.batch == 3);
+    REQUIRE(run.reports.size() == backends.size());
+    for (const core::BackendReport& r : run.reports) {
+        CAPTURE(r.backend);
+        if (r.backend == "cudnn" && !gpu::probe().cudnn_ok) continue;
+        const std::string why = r.availability.reason + r.error;
+        REQUIRE_MESSAGE(r.ran, why);
+        CHECK_MESSAGE(r.check.pass, r.check.verdict);
+    }
+}
 
 }  // namespace
 
@@ -158,17 +207,20 @@ TEST_SUITE("gpu") {
         CHECK(device == estimate);
     }
 
+    TEST_CASE("cuda-sim tiled conv2d equals cpu-scalar for odd sizes and kernels") {
+        check_tiled_backend(*sim::make_cuda_sim_backend());
+    }
+
     TEST_CASE("cuda-kernel tiled conv2d equals cpu-scalar for odd sizes and kernels") {
         if (!gpu_ready()) return;
         core::BackendList list = all_gpu_backends();
         core::Backend* b = find_backend(list, "cuda-kernel");
         REQUIRE(b != nullptr);
-        REQUIRE_MESSAGE(b->availability().ok, b->availability().reason);
-        check_conv_equals_reference(*b, kKernelTolerance);
-        CHECK(b->conv2d_implementation(make_desc(1, 1, 8, 8, 1, 3, core::Padding::Zero, 1)).find("tiled") !=
-              std::string::npos);
-        CHECK(b->conv2d_implementation(make_desc(1, 1, 40, 40, 1, 3, core::Padding::Zero, 8)).find("naive") !=
-              std::string::npos);
+        check_tiled_backend(*b);
+    }
+
+    TEST_CASE("cuda-sim-naive conv2d equals cpu-scalar for odd sizes and kernels") {
+        check_naive_backend(*sim::make_cuda_sim_naive_backend());
     }
 
     TEST_CASE("cuda-naive conv2d equals cpu-scalar for odd sizes and kernels") {
@@ -176,10 +228,7 @@ TEST_SUITE("gpu") {
         core::BackendList list = all_gpu_backends();
         core::Backend* b = find_backend(list, "cuda-naive");
         REQUIRE(b != nullptr);
-        REQUIRE_MESSAGE(b->availability().ok, b->availability().reason);
-        check_conv_equals_reference(*b, kKernelTolerance);
-        CHECK(b->conv2d_implementation(make_desc(1, 1, 8, 8, 1, 3, core::Padding::Zero, 1)).find("naive") !=
-              std::string::npos);
+        check_naive_backend(*b);
     }
 
     TEST_CASE("cudnn conv2d equals cpu-scalar and names its algorithm") {
@@ -200,33 +249,40 @@ TEST_SUITE("gpu") {
         std::cout << "cudnn conv2d 33x65 3x3: " << impl << "\n";
     }
 
+    TEST_CASE("the lesson's per-channel run matches cpu-scalar on cuda-sim") {
+        const auto sim_tiled = sim::make_cuda_sim_backend();
+        const auto sim_naive = sim::make_cuda_sim_naive_backend();
+        check_per_channel_run({sim_tiled.get(), sim_naive.get()});
+    }
+
     TEST_CASE("the lesson's per-channel run matches cpu-scalar on every GPU backend") {
         if (!gpu_ready()) return;
-        // The colour picture as the lesson sends it: N=3 planes of C=1, one filter, through
-        // run_conv2d with cpu-scalar first, exactly as the view measures. 37 x 53 leaves partial
-        // tiles on both edges of every plane.
-        core::BackendList cpu = core::make_cpu_backends();
         core::BackendList gpus = all_gpu_backends();
-        std::vector<core::Backend*> backends = {find_backend(cpu, "cpu-scalar")};
-        REQUIRE(backends[0] != nullptr);
+        std::vector<core::Backend*> backends;
         for (auto& b : gpus) backends.push_back(b.get());
-        core::MeasureConfig config;
-        config.warmup = 0, config.min_samples = 1, config.max_samples = 1, config.time_budget_ns = 0;
-        config.measure_limits = false;
-        core::Conv2dParams p;
-        p.filter = "gaussian";
-        p.kernel = 5;
-        p.height = 37, p.width = 53;
-        p.per_channel = true;
-        const core::Conv2dRun run = core::run_conv2d(p, backends, config);
-        REQUIRE_MESSAGE(run.ok, run.error);
-        CHECK(run.desc.batch == 3);
-        for (const core::BackendReport& r : run.reports) {
-            CAPTURE(r.backend);
-            if (r.backend == "cudnn" && !gpu::probe().cudnn_ok) continue;
-            const std::string why = r.availability.reason + r.error;
-            REQUIRE_MESSAGE(r.ran, why);
-            CHECK_MESSAGE(r.check.pass, r.check.verdict);
+        check_per_channel_run(backends);
+    }
+
+    TEST_CASE("cuda-sim refuses convolution shapes that do not fit with a message") {
+        for (const auto& b : {sim::make_cuda_sim_backend(), sim::make_cuda_sim_naive_backend()}) {
+            CAPTURE(std::string(b->name()));
+            const core::Conv2dDesc huge = make_desc(1, 1, 65536, 65536, 1, 3, core::Padding::Zero, 1);
+            CHECK_FALSE(b->supports_conv2d(huge));
+            core::Tensor empty_in, empty_filters, empty_out;
+            const core::RunResult r = b->run_conv2d(huge, empty_in, empty_filters, empty_out);
+            CHECK_FALSE(r.ok);
+            CHECK(r.error.find("2^31") != std::string::npos);
+            const core::Conv2dDesc small = make_desc(1, 1, 8, 8, 1, 3, core::Padding::Zero, 1);
+            const core::Tensor in = random_tensor({8, 8}, 7);
+            const core::Tensor filters = random_tensor({3, 3}, 8);
+            core::Tensor wrong = core::Tensor::zeros({7, 8});
+            const core::RunResult w = b->run_conv2d(small, in, filters, wrong);
+            CHECK_FALSE(w.ok);
+            CHECK(w.error.find("elements") != std::string::npos);
+            core::Tensor right = core::Tensor::zeros({8, 8});
+            const core::RunResult ok = b->run_conv2d(small, in, filters, right);
+            CHECK_MESSAGE(ok.ok, ok.error);
+            CHECK_FALSE(b->supports_conv2d(make_desc(1, 1, 64, 64, 1, 17, core::Padding::Zero, 1)));
         }
     }
 

@@ -61,7 +61,8 @@ TEST_SUITE("lesson") {
         CHECK(says(s.notes, "about " + std::to_string(regs) + " registers per thread"));
         CHECK(says(s.notes, "holds " + std::to_string(per_sm) + " blocks of 256 threads"));
         CHECK(says(s.notes, format_count(ws.per_wave) + " blocks run at once"));
-        CHECK(says(s.notes, "(" + format_count(small) + " blocks) takes " + std::to_string(ws.waves) + " waves"));
+        CHECK(says(s.notes, "(" + format_count(small) + " blocks) takes " + std::to_string(ws.waves) +
+                                (ws.waves == 1 ? " wave" : " waves")));
         CHECK(says(s.notes, "(" + format_count(big) + " blocks, " + std::to_string(wb.waves) + " waves)"));
     }
 

@@ -1,0 +1,727 @@
+// The SIMT simulator's scheduler, barrier, shared memory and checks (see sim_runtime.h for the
+// model). Fibers are Boost.Context's `fiber` with a pooled fixed-size stack per OS thread: creating a
+// fiber is then a few pointer moves instead of an mmap, which on the dev box is the difference
+// between ~55 ms and ~1.1 s for the 262,144 threads of a 512x512 convolution.
+#include "sim/sim_runtime.h"
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/pooled_fixedsize_stack.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "thread_pool.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace gpulab::sim {
+
+namespace bctx = boost::context;
+
+namespace {
+
+// A kernel's frames are small; the deepest use is throwing a Fault (the unwinder) from inside a
+// check. AddressSanitizer's redzones need more.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kStackBytes = 64 * 1024;
+#else
+constexpr std::size_t kStackBytes = 16 * 1024;
+#endif
+
+// [SECTION] AddressSanitizer and fibers
+// ASan must be told when execution moves to another stack, and a pooled stack must lose the stale
+// redzones its previous fiber left; otherwise an exception thrown on a fiber (every check ends
+// that way) is reported as a stack overflow. Without ASan these compile to nothing.
+struct StackBounds {
+    const void* bottom = nullptr;
+    std::size_t size = 0;
+};
+#if defined(__SANITIZE_ADDRESS__)
+void unpoison(const bctx::stack_context& sc) {
+    ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(sc.sp) - sc.size, sc.size);
+}
+// Before a switch: `save` keeps this stack's fake frames (nullptr when the stack ends for good).
+void leaving(void** save, const StackBounds& to) { __sanitizer_start_switch_fiber(save, to.bottom, to.size); }
+// After a switch: `from` receives the stack we came from (where known).
+void arrived(void* save, StackBounds* from) {
+    __sanitizer_finish_switch_fiber(save, from != nullptr ? &from->bottom : nullptr,
+                                    from != nullptr ? &from->size : nullptr);
+}
+#else
+void unpoison(const bctx::stack_context&) {}
+void leaving(void**, const StackBounds&) {}
+void arrived(void*, StackBounds*) {}
+#endif
+
+// The pooled allocator, unpoisoning each stack it hands out or takes back, and remembering the last
+// one so the scheduler knows each fiber's bounds.
+class FiberStacks {
+public:
+    explicit FiberStacks(StackBounds* last) : pool_(kStackBytes, 64), last_(last) {}
+    bctx::stack_context allocate() {
+        bctx::stack_context sc = pool_.allocate();
+        unpoison(sc);
+        *last_ = {static_cast<char*>(sc.sp) - sc.size, sc.size};
+        return sc;
+    }
+    void deallocate(bctx::stack_context& sc) noexcept {
+        unpoison(sc);
+        pool_.deallocate(sc);
+    }
+
+private:
+    bctx::pooled_fixedsize_stack pool_;
+    StackBounds* last_;
+};
+
+// Appends rather than `"(" + std::to_string(...)`, which trips GCC 12's false -Wrestrict warning.
+std::string u3(const U3& v) {
+    std::string s = "(";
+    s.append(std::to_string(v.x)).append(",").append(std::to_string(v.y)).append(",");
+    return s.append(std::to_string(v.z)).append(")");
+}
+
+struct LaunchState {
+    std::string name;
+    LaunchConfig cfg;
+    Options opt;
+    std::atomic<bool> failed{false};
+    std::mutex mutex;
+    std::string error;
+    std::atomic<int64_t> block_barriers{0};
+    std::atomic<int64_t> requests{0};
+    std::atomic<int64_t> wavefronts{0};
+    std::atomic<int64_t> global_requests{0};
+    std::atomic<int64_t> global_sectors{0};
+    std::atomic<int64_t> global_bytes{0};
+
+    void fail(const std::string& message) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failed.load()) {
+            error = message;
+            failed.store(true);
+        }
+    }
+};
+
+struct ThreadCtx {
+    Builtins b;
+    int tid = 0;
+    bctx::fiber f;
+    bctx::fiber sink;  // the scheduler, while this thread runs
+    enum class Wait { None, Barrier, Warp };
+    bool started = false, done = false;
+    Wait wait = Wait::None;
+    int barrier_line = 0;
+    // The warp operation this thread waits at (wait == Warp), and its result.
+    WarpOp op = WarpOp::SyncWarp;
+    const char* op_name = "";
+    unsigned op_mask = 0;
+    uint64_t op_value = 0, op_result = 0;
+    int op_arg = 0, op_width = 32;
+    uint32_t warp_syncs = 0;  // __syncwarp() calls completed: orders shared accesses within the warp
+    StackBounds stack;        // this fiber's stack (for ASan's switch annotations)
+    void* fake_stack = nullptr;
+    std::vector<uint32_t> bank_log;  // shared word of each access in the current interval
+    struct GlobalAccess {
+        std::uintptr_t addr;
+        uint32_t bytes;
+    };
+    std::vector<GlobalAccess> global_log;  // global accesses in the current interval
+};
+
+// Per 4-byte shared word: who wrote and who read it in the current interval (epoch).
+struct Shadow {
+    uint32_t epoch = 0;
+    int32_t writer = -1;
+    int32_t reader = -1;  // the first reader
+    bool many_readers = false;
+    int32_t readers_warp = -1;                    // the warp of every reader, or -1 when they differ
+    uint32_t writer_syncs = 0, reader_syncs = 0;  // warp_syncs at the write, the latest of the reads
+};
+
+struct alignas(256) SharedChunk {
+    std::byte bytes[256];
+};
+
+// One per OS thread: runs the blocks that thread takes, one at a time, reusing its storage.
+struct BlockRunner {
+    LaunchState* launch = nullptr;
+    std::vector<ThreadCtx> threads;
+    std::vector<SharedChunk> shared;
+    std::size_t shared_bytes = 0;
+    std::vector<Shadow> shadow;
+    uint32_t epoch = 0;  // bumped per block and per barrier, so the shadow never needs clearing
+    int interval = 0;    // barriers crossed so far in this block
+    U3 block_idx;
+    bool abandoning = false;  // resumed fibers throw Abandon from the barrier they wait at
+    StackBounds scheduler_stack;  // the OS thread's stack, learned on the first switch into a fiber
+    StackBounds last_stack;
+    void* scheduler_fake_stack = nullptr;
+    FiberStacks stacks{&last_stack};
+};
+
+thread_local BlockRunner* t_block = nullptr;
+thread_local ThreadCtx* t_thread = nullptr;
+
+std::string where_now() {
+    if (t_block == nullptr || t_thread == nullptr) return "outside any kernel";
+    return "in " + t_block->launch->name + ", thread " + u3(t_thread->b.thread_idx) + " of block " +
+           u3(t_block->block_idx);
+}
+
+// "0-127, 200, 202-255"
+std::string ranges(const std::vector<int>& ids) {
+    std::string s;
+    for (std::size_t i = 0; i < ids.size();) {
+        std::size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        if (!s.empty()) s += ", ";
+        s += std::to_string(ids[i]);
+        if (j > i) s.append("-").append(std::to_string(ids[j]));
+        i = j + 1;
+    }
+    return s;
+}
+
+std::string thread_label(const BlockRunner& b, int tid) {
+    return "thread " + u3(b.threads[static_cast<std::size_t>(tid)].b.thread_idx);
+}
+
+[[noreturn]] void race(const BlockRunner& b, std::size_t word, const char* now, int other, const char* then) {
+    const LaunchState& l = *b.launch;
+    throw detail::Fault{"shared-memory race in " + l.name + ", block " + u3(b.block_idx) + ": " +
+                        thread_label(b, t_thread->tid) + " " + now + " shared bytes " + std::to_string(word * 4) + "-" +
+                        std::to_string(word * 4 + 3) + " that " +
+                        (other >= 0 ? thread_label(b, other) : std::string("another thread")) + " " + then +
+                        " in the same barrier interval (after barrier " + std::to_string(b.interval) +
+                        "), so the result depends on which thread runs first; a __syncthreads() between the two "
+                        "accesses would order them"};
+}
+
+// The k-th shared access of every lane of a warp is one request; its cost is the largest number
+// of distinct words that share a bank.
+void flush_bank_log(BlockRunner& b, int n) {
+    int64_t requests = 0, wavefronts = 0;
+    for (int w0 = 0; w0 < n; w0 += DeviceLimits::kWarpSize) {
+        const int w1 = std::min(n, w0 + DeviceLimits::kWarpSize);
+        std::size_t longest = 0;
+        for (int t = w0; t < w1; ++t)
+            longest = std::max(longest, b.threads[static_cast<std::size_t>(t)].bank_log.size());
+        for (std::size_t k = 0; k < longest; ++k) {
+            uint32_t words[DeviceLimits::kWarpSize];
+            int count = 0;
+            for (int t = w0; t < w1; ++t) {
+                const auto& log = b.threads[static_cast<std::size_t>(t)].bank_log;
+                if (k < log.size()) words[count++] = log[k];
+            }
+            std::sort(words, words + count);
+            const int distinct = static_cast<int>(std::unique(words, words + count) - words);
+            int per_bank[DeviceLimits::kBanks] = {};
+            int worst = 0;
+            for (int i = 0; i < distinct; ++i) worst = std::max(worst, ++per_bank[words[i] % DeviceLimits::kBanks]);
+            ++requests;
+            wavefronts += worst;
+        }
+        for (int t = w0; t < w1; ++t) b.threads[static_cast<std::size_t>(t)].bank_log.clear();
+    }
+    b.launch->requests += requests;
+    b.launch->wavefronts += wavefronts;
+}
+
+// The k-th global access of every lane of a warp is one request; it moves the distinct 32-byte
+// sectors its lanes' bytes fall in.
+void flush_global_log(BlockRunner& b, int n) {
+    int64_t requests = 0, sectors = 0, bytes = 0;
+    for (int w0 = 0; w0 < n; w0 += DeviceLimits::kWarpSize) {
+        const int w1 = std::min(n, w0 + DeviceLimits::kWarpSize);
+        std::size_t longest = 0;
+        for (int t = w0; t < w1; ++t) {
+            longest = std::max(longest, b.threads[static_cast<std::size_t>(t)].global_log.size());
+        }
+        std::vector<std::uintptr_t> touched;
+        for (std::size_t k = 0; k < longest; ++k) {
+            touched.clear();
+            for (int t = w0; t < w1; ++t) {
+                const auto& log = b.threads[static_cast<std::size_t>(t)].global_log;
+                if (k >= log.size()) continue;
+                bytes += log[k].bytes;
+                for (std::uintptr_t s = log[k].addr / 32; s <= (log[k].addr + log[k].bytes - 1) / 32; ++s) {
+                    touched.push_back(s);
+                }
+            }
+            std::sort(touched.begin(), touched.end());
+            sectors += std::unique(touched.begin(), touched.end()) - touched.begin();
+            ++requests;
+        }
+        for (int t = w0; t < w1; ++t) b.threads[static_cast<std::size_t>(t)].global_log.clear();
+    }
+    b.launch->global_requests += requests;
+    b.launch->global_sectors += sectors;
+    b.launch->global_bytes += bytes;
+}
+
+std::string hex(unsigned v) {
+    static const char* digits = "0123456789abcdef";
+    std::string s = "0x";
+    for (int i = 28; i >= 0; i -= 4) s += digits[(v >> i) & 15];
+    return s;
+}
+
+// After a pass every running thread waits somewhere. Completes the warp operations whose lanes have
+// all arrived (sets their results, makes them runnable); returns whether any did. A lane of a
+// mask that cannot arrive any more is an error (`error` set).
+bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
+    using Wait = ThreadCtx::Wait;
+    bool released = false;
+    const std::string where = "warp operation in " + b.launch->name + ", block " + u3(b.block_idx) + ", warp ";
+    for (int w0 = 0; w0 < n; w0 += DeviceLimits::kWarpSize) {
+        const int lanes = std::min(n - w0, DeviceLimits::kWarpSize);
+        const auto lane_ctx = [&](int lane) -> ThreadCtx& { return b.threads[static_cast<std::size_t>(w0 + lane)]; };
+        for (int a = 0; a < lanes; ++a) {
+            ThreadCtx& first = lane_ctx(a);
+            if (first.done || first.wait != Wait::Warp) continue;
+            const unsigned mask = first.op_mask;
+            const std::string warp = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " +
+                                     std::to_string(a) + " waits at " + first.op_name + " with mask " + hex(mask) +
+                                     ", but lane ";
+            for (int l = 0; l < DeviceLimits::kWarpSize; ++l) {
+                if (((mask >> l) & 1u) == 0) continue;
+                if (l >= lanes) {
+                    error = warp + std::to_string(l) + " does not exist (the block has " + std::to_string(n) +
+                            " threads)";
+                    return false;
+                }
+                const ThreadCtx& g = lane_ctx(l);
+                if (g.done) error = warp + std::to_string(l) + " returned without reaching it";
+                else if (g.wait == Wait::Barrier) {
+                    error = warp + std::to_string(l) + " waits at the __syncthreads() on line " +
+                            std::to_string(g.barrier_line);
+                } else if (g.op != first.op || g.op_mask != mask) {
+                    error = warp + std::to_string(l) + " waits at " + g.op_name + " with mask " + hex(g.op_mask);
+                }
+                if (!error.empty()) {
+                    error += ". Every lane of the mask must reach the same warp operation: on a GPU this hangs or "
+                             "is undefined.";
+                    return false;
+                }
+            }
+            uint64_t ballot = 0;
+            for (int l = 0; l < lanes; ++l) {
+                if (((mask >> l) & 1u) != 0 && lane_ctx(l).op_value != 0) ballot |= uint64_t{1} << l;
+            }
+            for (int l = 0; l < lanes; ++l) {
+                if (((mask >> l) & 1u) == 0) continue;
+                ThreadCtx& c = lane_ctx(l);
+                const int width = c.op_width;
+                const int base = l & ~(width - 1);
+                int src = l;
+                switch (c.op) {
+                    case WarpOp::SyncWarp: ++c.warp_syncs; break;
+                    case WarpOp::Ballot: c.op_result = ballot; break;
+                    case WarpOp::Any: c.op_result = ballot != 0; break;
+                    case WarpOp::All: c.op_result = ballot == mask; break;
+                    case WarpOp::Shfl: src = base + (c.op_arg & (width - 1)); break;
+                    case WarpOp::ShflUp: src = l - base >= c.op_arg ? l - c.op_arg : l; break;
+                    case WarpOp::ShflDown: src = l - base + c.op_arg < width ? l + c.op_arg : l; break;
+                    case WarpOp::ShflXor: src = ((l ^ c.op_arg) & ~(width - 1)) == base ? l ^ c.op_arg : l; break;
+                }
+                if (c.op == WarpOp::Shfl || c.op == WarpOp::ShflUp || c.op == WarpOp::ShflDown ||
+                    c.op == WarpOp::ShflXor) {
+                    if (src < 0 || src >= lanes || ((mask >> src) & 1u) == 0) {
+                        error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
+                                " reads lane " + std::to_string(src) + " through " + c.op_name + ", outside the mask " +
+                                hex(mask) + ": on a GPU the value is undefined";
+                        return false;
+                    }
+                    c.op_result = lane_ctx(src).op_value;
+                }
+            }
+            for (int l = 0; l < lanes; ++l) {
+                if (((mask >> l) & 1u) != 0) lane_ctx(l).wait = Wait::None;
+            }
+            released = true;
+        }
+    }
+    return released;
+}
+
+// Every thread still running waits at a barrier. Empty when they all wait at the same one and none
+// has returned; else the sentence.
+std::string barrier_divergence(const BlockRunner& b, int n) {
+    std::map<int, std::vector<int>> at_line;
+    std::vector<int> returned;
+    for (int t = 0; t < n; ++t) {
+        const ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
+        if (c.done)
+            returned.push_back(t);
+        else
+            at_line[c.barrier_line].push_back(t);
+    }
+    if (returned.empty() && at_line.size() == 1) return "";
+    std::string s = "barrier divergence in " + b.launch->name + ", block " + u3(b.block_idx) + ": ";
+    bool first = true;
+    for (const auto& [line, ids] : at_line) {
+        s += std::string(first ? "" : "; ") + "threads " + ranges(ids) + " wait at the __syncthreads() on line " +
+             std::to_string(line);
+        first = false;
+    }
+    if (!returned.empty()) s += "; threads " + ranges(returned) + " returned without reaching it";
+    return s +
+           " (linear thread indices). A barrier must be reached by every thread of the block: on a GPU this "
+           "block hangs or computes garbage.";
+}
+
+// Thrown inside a parked fiber when its block is abandoned, caught by the fiber's own entry: the
+// stack unwinds by an ordinary exception (destroying a suspended Boost fiber would unwind it with
+// fiber_unwind on top of its stack, which AddressSanitizer cannot follow without annotations).
+struct Abandon {};
+
+// Runs `c` until it parks or returns.
+void resume_fiber(BlockRunner& b, ThreadCtx& c) {
+    leaving(&b.scheduler_fake_stack, c.stack);
+    c.f = std::move(c.f).resume();
+    arrived(b.scheduler_fake_stack, nullptr);
+}
+
+// From a fiber back to its block's scheduler, until the scheduler resumes this fiber again.
+void park(ThreadCtx& c) {
+    leaving(&c.fake_stack, t_block->scheduler_stack);
+    c.sink = std::move(c.sink).resume();
+    arrived(c.fake_stack, nullptr);
+}
+
+void abort_block(BlockRunner& b, int n) {
+    b.abandoning = true;
+    for (int t = 0; t < n; ++t) {
+        ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
+        if (!c.f) continue;
+        t_thread = &c;
+        detail::t_builtins = &c.b;
+        resume_fiber(b, c);
+    }
+    b.abandoning = false;
+}
+
+void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::function<void()>& body) {
+    const U3 bd = l.cfg.block;
+    const int n = static_cast<int>(bd.x * bd.y * bd.z);
+    if (b.threads.size() < static_cast<std::size_t>(n)) b.threads.resize(static_cast<std::size_t>(n));
+    const std::size_t words = (l.cfg.shared_bytes + 3) / 4;
+    if (b.shared.size() * sizeof(SharedChunk) < l.cfg.shared_bytes) b.shared.resize((l.cfg.shared_bytes + 255) / 256);
+    if (b.shadow.size() < words) b.shadow.resize(words);
+    b.shared_bytes = l.cfg.shared_bytes;
+    if (l.cfg.shared_bytes > 0) std::memset(b.shared.data(), 0xff, l.cfg.shared_bytes);  // NaN until written
+    b.block_idx = block_idx;
+    b.interval = 0;
+    ++b.epoch;
+    for (int t = 0; t < n; ++t) {
+        ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
+        c.tid = t;
+        c.b.thread_idx = {static_cast<unsigned>(t) % bd.x, (static_cast<unsigned>(t) / bd.x) % bd.y,
+                          static_cast<unsigned>(t) / (bd.x * bd.y)};
+        c.b.block_idx = block_idx;
+        c.b.block_dim = bd;
+        c.b.grid_dim = l.cfg.grid;
+        c.started = c.done = false;
+        c.wait = ThreadCtx::Wait::None;
+        c.barrier_line = 0;
+        c.warp_syncs = 0;
+        c.bank_log.clear();
+        c.global_log.clear();
+    }
+
+    const bool banks = l.opt.count_bank_conflicts;
+    const bool sectors = l.opt.count_global_sectors;
+    for (;;) {
+        for (int k = 0; k < n; ++k) {
+            const int t = l.opt.reverse_thread_order ? n - 1 - k : k;
+            ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
+            if (c.done || c.wait != ThreadCtx::Wait::None) continue;
+            t_thread = &c;
+            detail::t_builtins = &c.b;
+            if (!c.started) {
+                c.started = true;
+                c.f = bctx::fiber(std::allocator_arg, b.stacks, [&b, &c, &l, &body](bctx::fiber&& sink) {
+                    arrived(nullptr, &b.scheduler_stack);
+                    c.sink = std::move(sink);
+                    try {
+                        body();
+                    } catch (const Abandon&) {
+                        // the block was given up while this thread waited; nothing to report
+                    } catch (const detail::Fault& f) {
+                        l.fail(f.message);
+                    } catch (const std::exception& e) {
+                        l.fail("in " + l.name + ": the simulated kernel threw " + e.what());
+                    }
+                    leaving(nullptr, b.scheduler_stack);  // this stack ends here
+                    return std::move(c.sink);
+                });
+                c.stack = b.last_stack;
+            }
+            resume_fiber(b, c);
+            if (!c.f) c.done = true;
+            if (l.failed.load(std::memory_order_relaxed)) {
+                abort_block(b, n);
+                return;
+            }
+        }
+        std::string warp_error;
+        const bool released = resolve_warp_ops(b, n, warp_error);
+        if (!warp_error.empty()) {
+            l.fail(warp_error);
+            abort_block(b, n);
+            return;
+        }
+        if (released) continue;  // run the lanes whose warp operation completed
+        int waiting = 0;
+        for (int t = 0; t < n; ++t) waiting += b.threads[static_cast<std::size_t>(t)].done ? 0 : 1;
+        if (waiting == 0) break;
+        const std::string divergence = barrier_divergence(b, n);
+        if (!divergence.empty()) {
+            l.fail(divergence);
+            abort_block(b, n);
+            return;
+        }
+        if (banks) flush_bank_log(b, n);
+        if (sectors) flush_global_log(b, n);
+        ++b.interval;
+        ++b.epoch;
+        for (int t = 0; t < n; ++t) b.threads[static_cast<std::size_t>(t)].wait = ThreadCtx::Wait::None;
+    }
+    if (banks) flush_bank_log(b, n);
+    if (sectors) flush_global_log(b, n);
+    l.block_barriers += b.interval;
+}
+
+BlockRunner& runner_for_this_thread() {
+    thread_local BlockRunner runner;
+    return runner;
+}
+
+}  // namespace
+
+// [SECTION] checks called from the device environment
+
+void detail::global_fault(const Region* r, const void* addr, std::size_t bytes, std::size_t align, bool store) {
+    const std::string access = std::string(store ? "writes " : "reads ") + std::to_string(bytes) + " bytes";
+    if (r == nullptr) {
+        throw Fault{"global access through a pointer the simulator did not hand out " + where_now() + ": " + access +
+                    " at a host address"};
+    }
+    const auto offset = reinterpret_cast<const std::byte*>(addr) - r->begin;
+    const auto size = r->end - r->begin;
+    const std::string buffer = "buffer '" + r->name + "' (" + std::to_string(size) + " bytes)";
+    if (offset < 0 || offset + static_cast<std::ptrdiff_t>(bytes) > size) {
+        throw Fault{std::string("out-of-bounds global ") + (store ? "write " : "read ") + where_now() + ": " + access +
+                    " at byte offset " + std::to_string(offset) + " of " + buffer +
+                    "; on a GPU: cudaErrorIllegalAddress, or another allocation's data read or overwritten"};
+    }
+    throw Fault{std::string("misaligned global ") + (store ? "write " : "read ") + where_now() + ": " + access +
+                " at byte offset " + std::to_string(offset) + " of " + buffer + ", address not a multiple of " +
+                std::to_string(align) + "; on a GPU: cudaErrorMisalignedAddress"};
+}
+
+void detail::shared_access(const void* addr, std::size_t bytes, std::size_t align, bool store) {
+    if (t_block == nullptr || t_thread == nullptr) throw Fault{"shared memory used outside any kernel"};
+    BlockRunner& b = *t_block;
+    const std::byte* base = b.shared.empty() ? nullptr : b.shared.front().bytes;
+    const auto offset = reinterpret_cast<const std::byte*>(addr) - base;
+    const auto access = [&] { return std::string(store ? "writes " : "reads ") + std::to_string(bytes) + " bytes"; };
+    if (b.shared_bytes == 0 || offset < 0 ||
+        offset + static_cast<std::ptrdiff_t>(bytes) > static_cast<std::ptrdiff_t>(b.shared_bytes)) {
+        throw Fault{std::string("out-of-bounds shared ") + (store ? "write " : "read ") + where_now() + ": " +
+                    access() + " at byte offset " + std::to_string(offset) + " of the block's " +
+                    std::to_string(b.shared_bytes) + " bytes of shared memory"};
+    }
+    if (reinterpret_cast<std::uintptr_t>(addr) % align != 0) {
+        throw Fault{std::string("misaligned shared ") + (store ? "write " : "read ") + where_now() + ": " + access() +
+                    " at byte offset " + std::to_string(offset) + ", not a multiple of " + std::to_string(align)};
+    }
+    const int tid = t_thread->tid;
+    const uint32_t syncs = t_thread->warp_syncs;
+    // Another thread's access at `stamp` is ordered before this one by a __syncwarp of their warp.
+    const auto ordered = [&](int other, uint32_t stamp) {
+        return other / DeviceLimits::kWarpSize == tid / DeviceLimits::kWarpSize && stamp < syncs;
+    };
+    const std::size_t first = static_cast<std::size_t>(offset) / 4;
+    const std::size_t last = (static_cast<std::size_t>(offset) + bytes - 1) / 4;
+    for (std::size_t w = first; w <= last; ++w) {
+        Shadow& s = b.shadow[w];
+        if (s.epoch != b.epoch) {
+            s = Shadow{b.epoch, store ? tid : -1, store ? -1 : tid, false, tid / DeviceLimits::kWarpSize, syncs,
+                       syncs};
+            continue;
+        }
+        const bool writer_conflicts = s.writer >= 0 && s.writer != tid && !ordered(s.writer, s.writer_syncs);
+        if (store) {
+            if (writer_conflicts) race(b, w, "writes", s.writer, "wrote");
+            const bool reader_ordered = s.many_readers ? s.readers_warp == tid / DeviceLimits::kWarpSize &&
+                                                             s.reader_syncs < syncs
+                                                       : s.reader == tid || ordered(s.reader, s.reader_syncs);
+            if (s.reader >= 0 && !reader_ordered) race(b, w, "writes", s.reader != tid ? s.reader : -1, "read");
+            s.writer = tid;
+            s.writer_syncs = syncs;
+            s.reader = -1;  // every earlier read is ordered before this write
+            s.many_readers = false;
+            s.reader_syncs = 0;
+        } else {
+            if (writer_conflicts) race(b, w, "reads", s.writer, "wrote");
+            if (s.reader < 0) {
+                s.reader = tid;
+                s.readers_warp = tid / DeviceLimits::kWarpSize;
+            } else if (s.reader != tid) {
+                s.many_readers = true;
+                if (s.readers_warp != tid / DeviceLimits::kWarpSize) s.readers_warp = -1;
+            }
+            s.reader_syncs = std::max(s.reader_syncs, syncs);
+        }
+    }
+    if (b.launch->opt.count_bank_conflicts) t_thread->bank_log.push_back(static_cast<uint32_t>(first));
+}
+
+void detail::log_global(const void* addr, std::size_t bytes) {
+    if (t_thread == nullptr) return;
+    t_thread->global_log.push_back({reinterpret_cast<std::uintptr_t>(addr), static_cast<uint32_t>(bytes)});
+}
+
+void detail::refuse(const std::string& why) {
+    throw Fault{"the simulator cannot run " +
+                (t_block != nullptr ? t_block->launch->name : std::string("this kernel")) + ": " + why};
+}
+
+void* detail::dynamic_shared_pointer() {
+    if (t_block == nullptr) throw Fault{"dynamic shared memory asked for outside any kernel"};
+    return t_block->shared.empty() ? nullptr : t_block->shared.front().bytes;
+}
+
+uint64_t detail::warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* name) {
+    if (t_thread == nullptr) throw Fault{std::string(name) + " called outside any kernel"};
+    ThreadCtx& c = *t_thread;
+    const int lane = c.tid % DeviceLimits::kWarpSize;
+    if (((mask >> lane) & 1u) == 0) {
+        throw Fault{std::string(name) + " " + where_now() + ": the mask " + hex(mask) + " leaves out lane " +
+                    std::to_string(lane) + ", the caller itself (undefined on a GPU)"};
+    }
+    if (width < 1 || width > DeviceLimits::kWarpSize || (width & (width - 1)) != 0) {
+        throw Fault{std::string(name) + " " + where_now() + ": width " + std::to_string(width) +
+                    " is not a power of 2 from 1 to 32"};
+    }
+    c.wait = ThreadCtx::Wait::Warp;
+    c.op = op;
+    c.op_name = name;
+    c.op_mask = mask;
+    c.op_value = value;
+    c.op_arg = arg;
+    c.op_width = width;
+    park(c);
+    if (t_block->abandoning) throw Abandon{};
+    return c.op_result;
+}
+
+void detail::sync_threads(int line) {
+    ThreadCtx& c = *t_thread;
+    c.wait = ThreadCtx::Wait::Barrier;
+    c.barrier_line = line;
+    park(c);
+    if (t_block->abandoning) throw Abandon{};
+}
+
+// [SECTION] launching
+
+std::string launch_problem(const LaunchConfig& c) {
+    using L = DeviceLimits;
+    const unsigned block[3] = {c.block.x, c.block.y, c.block.z};
+    const unsigned grid[3] = {c.grid.x, c.grid.y, c.grid.z};
+    const char* axis[3] = {"x", "y", "z"};
+    for (int i = 0; i < 3; ++i) {
+        if (block[i] == 0 || grid[i] == 0) {
+            return std::string("a zero ") + (block[i] == 0 ? "block" : "grid") + " dimension in " + axis[i] +
+                   ": a GPU refuses the launch (cudaErrorInvalidConfiguration)";
+        }
+        if (block[i] > L::kMaxBlockDim[i]) {
+            return "blockDim." + std::string(axis[i]) + " = " + std::to_string(block[i]) + ": a GPU allows at most " +
+                   std::to_string(L::kMaxBlockDim[i]) + " (cudaErrorInvalidConfiguration)";
+        }
+        if (grid[i] > L::kMaxGridDim[i]) {
+            return "gridDim." + std::string(axis[i]) + " = " + std::to_string(grid[i]) + ": a GPU allows at most " +
+                   std::to_string(L::kMaxGridDim[i]) + " blocks in " + axis[i] + " (cudaErrorInvalidConfiguration)";
+        }
+    }
+    const uint64_t threads = uint64_t{c.block.x} * c.block.y * c.block.z;
+    if (threads > L::kMaxThreadsPerBlock) {
+        return "a block of " + std::to_string(threads) + " threads: a GPU allows at most " +
+               std::to_string(L::kMaxThreadsPerBlock) + " threads per block (cudaErrorInvalidConfiguration)";
+    }
+    if (c.shared_bytes > L::kMaxSharedBytes) {
+        return std::to_string(c.shared_bytes) +
+               " bytes of dynamic shared memory per block: a GPU gives a kernel at most " +
+               std::to_string(L::kMaxSharedBytes) + " (48 KiB) unless the kernel opts in to more";
+    }
+    return "";
+}
+
+Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const Options& o,
+                      const std::function<void()>& body) {
+    Result r;
+    const std::string problem = launch_problem(c);
+    if (!problem.empty()) {
+        r.error = "launch of " + std::string(kernel_name) + " refused: " + problem;
+        return r;
+    }
+    LaunchState l;
+    l.name = std::string(kernel_name);
+    l.cfg = c;
+    l.opt = o;
+    const int64_t blocks = int64_t{c.grid.x} * c.grid.y * c.grid.z;
+    const auto start = std::chrono::steady_clock::now();
+    auto run_range = [&](int64_t begin, int64_t end) {
+        BlockRunner& b = runner_for_this_thread();
+        BlockRunner* outer_block = t_block;
+        ThreadCtx* outer_thread = t_thread;
+        const Builtins* outer_builtins = detail::t_builtins;
+        const bool outer_count = detail::t_count_global;
+        b.launch = &l;
+        t_block = &b;
+        detail::t_count_global = o.count_global_sectors;
+        for (int64_t i = begin; i < end && !l.failed.load(std::memory_order_relaxed); ++i) {
+            const U3 idx{static_cast<unsigned>(i % c.grid.x), static_cast<unsigned>((i / c.grid.x) % c.grid.y),
+                         static_cast<unsigned>(i / (int64_t{c.grid.x} * c.grid.y))};
+            run_block(b, l, idx, body);
+        }
+        t_block = outer_block;
+        detail::t_count_global = outer_count;
+        t_thread = outer_thread;
+        detail::t_builtins = outer_builtins;
+    };
+    if (o.parallel) {
+        cpu::ThreadPool& pool = cpu::ThreadPool::shared();
+        const int64_t chunk = std::max<int64_t>(1, blocks / (8 * pool.size()));
+        pool.parallel_for(blocks, run_range, chunk);
+    } else {
+        run_range(0, blocks);
+    }
+    r.stats.wall_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+    r.stats.blocks = blocks;
+    r.stats.threads = blocks * c.block.x * c.block.y * c.block.z;
+    r.stats.block_barriers = l.block_barriers.load();
+    r.stats.thread_barrier_crossings = r.stats.block_barriers * c.block.x * c.block.y * c.block.z;
+    r.stats.shared_requests = l.requests.load();
+    r.stats.shared_wavefronts = l.wavefronts.load();
+    r.stats.global_requests = l.global_requests.load();
+    r.stats.global_sectors = l.global_sectors.load();
+    r.stats.global_bytes = l.global_bytes.load();
+    r.ok = !l.failed.load();
+    r.error = l.error;
+    return r;
+}
+
+}  // namespace gpulab::sim

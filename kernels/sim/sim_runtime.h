@@ -1,0 +1,326 @@
+// The SIMT simulator's runtime: runs a CUDA kernel, compiled by the host compiler, with CUDA's
+// execution semantics on the CPU. Plain C++ (Boost.Context for the fibers); built in every build,
+// CPU-only included. What a kernel sees of it is the device environment in sim_device_env.h.
+//
+// Execution model (one launch):
+//
+//   grid ──> blocks spread over cpu::ThreadPool::shared(), one block at a time per OS thread
+//   block ─> one fiber per CUDA thread (pooled 16 KiB stacks), run one after another in linear
+//            thread order (or reversed, Options::reverse_thread_order); each fiber runs until it
+//            reaches __syncthreads() or returns:
+//
+//     pass 1   t0 ──> barrier   t1 ──> barrier   ...   t255 ──> barrier     interval 0
+//     pass 2   t0 ──> barrier   t1 ──> barrier   ...   t255 ──> barrier     interval 1
+//     pass 3   t0 ──> return    t1 ──> return    ...   t255 ──> return      interval 2
+//
+//   so __syncthreads() is a real barrier over the block: no thread starts interval k+1 before every
+//   thread has finished interval k. Dynamic shared memory is one buffer per block (filled with NaN
+//   bytes at block start: reading before writing shows).
+//
+// Checks, each ending the launch with a sentence (Result::error), never the process:
+//   - a launch the GPU would refuse (block over 1024 threads or a dimension over its maximum, grid
+//     dimension over its maximum, dynamic shared memory over 48 KiB), before anything runs;
+//   - global accesses outside the buffer the pointer came from (Buffer hands out pointers that know
+//     their extent), and vector accesses not aligned to their size (a float4 needs 16 bytes);
+//   - shared accesses outside the block's shared memory;
+//   - shared-memory races: per 4-byte word and barrier interval, the writer and the readers; a word
+//     written by one thread and read or written by another in the same interval is a race (it is
+//     exactly what would make two thread orders of that interval disagree), reported with kernel,
+//     block, both threads and the address;
+//   - barrier divergence: some threads wait at a barrier that others never reach (they returned, or
+//     wait at another __syncthreads): a hang on a GPU, an error naming the threads here;
+//   - warp intrinsics (__syncwarp, __ballot_sync, __any_sync, __all_sync, __shfl*_sync) are a
+//     rendezvous of the lanes in their mask, with CUDA's documented results; a lane of the mask
+//     that returned, waits at __syncthreads() or at a different warp operation, a caller outside
+//     its own mask, or a shuffle from a lane outside the mask ends the launch with a sentence.
+//     __syncwarp orders shared memory between the lanes it synchronises (race check);
+//   - intrinsics the simulator cannot model faithfully (__activemask, clock64) refuse the kernel
+//     with a sentence.
+// Counted: shared-memory bank conflicts (Options::count_bank_conflicts): the k-th shared access of
+// each lane of a warp within one barrier interval form one request; the wavefronts it needs are the
+// most distinct 4-byte words that fall into one of 32 banks (1 = conflict-free). Global memory
+// (Options::count_global_sectors): the same pairing of the lanes' k-th global accesses into one
+// request, and the distinct 32-byte sectors it touches (coalescing: a warp's 32 aligned float4s
+// are 512 bytes in 16 sectors).
+//
+// Verified by tests/test_sim.cpp (every check caught on a deliberately broken kernel, limits,
+// bank-conflict counts) and by the cuda-sim halves of tests/test_gpu_*.cpp (real kernels equal
+// cpu-scalar).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace gpulab::sim {
+
+// [SECTION] launch geometry and the limits of the modelled GPU
+
+struct U3 {
+    unsigned x = 1, y = 1, z = 1;
+};
+
+// What every current NVIDIA GPU (compute capability 7.5 and newer) enforces at launch, and the
+// dynamic shared memory a kernel gets without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).
+struct DeviceLimits {
+    static constexpr unsigned kMaxThreadsPerBlock = 1024;
+    static constexpr unsigned kMaxBlockDim[3] = {1024, 1024, 64};
+    static constexpr unsigned kMaxGridDim[3] = {2147483647u, 65535, 65535};
+    static constexpr std::size_t kMaxSharedBytes = 48 * 1024;
+    static constexpr int kWarpSize = 32;
+    static constexpr int kBanks = 32;  // 4-byte banks
+};
+
+// The GPU the simulator stands in for where a launch configuration asks the device (resident blocks
+// per SM from the occupancy calculator): an H100 SXM5, 132 SMs, 2048 threads per SM.
+inline constexpr int kModelSms = 132;
+inline constexpr int kModelThreadsPerSm = 2048;
+
+struct LaunchConfig {
+    U3 grid, block;
+    std::size_t shared_bytes = 0;  // dynamic shared memory per block
+};
+
+// Empty when a GPU would accept the launch, else one sentence naming the limit.
+std::string launch_problem(const LaunchConfig& c);
+
+struct Options {
+    bool reverse_thread_order = false;  // run each interval's threads last to first
+    bool count_bank_conflicts = false;  // costs a log of every shared access
+    bool count_global_sectors = false;  // costs a log of every global access
+    bool parallel = true;               // blocks over the shared thread pool; false: one OS thread
+};
+
+struct Stats {
+    int64_t blocks = 0;
+    int64_t threads = 0;                   // CUDA threads run (fibers)
+    int64_t block_barriers = 0;            // __syncthreads() completed, counted once per block
+    int64_t thread_barrier_crossings = 0;  // the same, counted once per thread
+    int64_t shared_requests = 0;           // warp-wide shared accesses (when counted)
+    int64_t shared_wavefronts = 0;         // what they cost in bank passes; == requests: no conflicts
+    int64_t global_requests = 0;           // warp-wide global accesses (when counted)
+    int64_t global_sectors = 0;            // distinct 32-byte sectors they touch
+    int64_t global_bytes = 0;              // bytes the threads asked for
+    int64_t wall_ns = 0;                   // the simulation's own time: never a GPU time
+    // Bytes asked for per byte moved in 32-byte sectors: 1.0 is perfectly coalesced.
+    double global_efficiency() const {
+        return global_sectors > 0 ? static_cast<double>(global_bytes) / (32.0 * static_cast<double>(global_sectors))
+                                  : 1.0;
+    }
+    double bank_conflict_factor() const {
+        return shared_requests > 0 ? static_cast<double>(shared_wavefronts) / static_cast<double>(shared_requests)
+                                   : 1.0;
+    }
+};
+
+struct Result {
+    bool ok = false;
+    std::string error;  // one sentence (or a few) naming the kernel, block, thread and address
+    Stats stats;
+};
+
+// [SECTION] memory the simulator hands out
+
+// A buffer's extent, kept by every pointer into it.
+struct Region {
+    const std::byte* begin = nullptr;
+    const std::byte* end = nullptr;
+    std::string name;
+};
+
+namespace detail {
+struct Fault {
+    std::string message;
+};
+[[noreturn]] void global_fault(const Region* r, const void* addr, std::size_t bytes, std::size_t align, bool store);
+// Checks a shared access against the current block and records it (race shadow, bank log).
+void shared_access(const void* addr, std::size_t bytes, std::size_t align, bool store);
+// True while the running launch counts global sectors (Options::count_global_sectors).
+inline thread_local bool t_count_global = false;
+void log_global(const void* addr, std::size_t bytes);
+// Ends the current kernel with `why` (an intrinsic the simulator cannot model, ...).
+[[noreturn]] void refuse(const std::string& why);
+}  // namespace detail
+
+enum class Space { Global, Shared };
+
+// What `p[i]` yields: loads and stores are checked (and, for shared memory, recorded) when they
+// happen, so a load and a store are told apart in the messages.
+template <class T, Space S>
+class Ref {
+public:
+    using Value = std::remove_const_t<T>;
+    Ref(T* p, const Region* r) : p_(p), r_(r) {}
+
+    operator Value() const {
+        check(false);
+        return *p_;
+    }
+    const Ref& operator=(const Value& v) const
+        requires(!std::is_const_v<T>)
+    {
+        check(true);
+        *const_cast<Value*>(p_) = v;
+        return *this;
+    }
+    const Ref& operator=(const Ref& o) const
+        requires(!std::is_const_v<T>)
+    {
+        return *this = static_cast<Value>(o);
+    }
+    const Ref& operator+=(const Value& v) const
+        requires(!std::is_const_v<T>)
+    {
+        return *this = static_cast<Value>(*this) + v;
+    }
+
+private:
+    void check(bool store) const {
+        if constexpr (S == Space::Global) {
+            const auto* a = reinterpret_cast<const std::byte*>(p_);
+            if (r_ == nullptr || a < r_->begin || a + sizeof(Value) > r_->end ||
+                reinterpret_cast<std::uintptr_t>(a) % alignof(Value) != 0) {
+                detail::global_fault(r_, p_, sizeof(Value), alignof(Value), store);
+            }
+            if (detail::t_count_global) detail::log_global(p_, sizeof(Value));
+        } else {
+            detail::shared_access(p_, sizeof(Value), alignof(Value), store);
+        }
+    }
+    T* p_;
+    const Region* r_;
+};
+
+// A pointer into global or shared memory that knows where it came from. Arithmetic is unchecked
+// (as on a GPU); every access is checked.
+template <class T, Space S>
+class Ptr {
+public:
+    Ptr() = default;
+    Ptr(T* p, const Region* r) : p_(p), r_(r) {}
+    template <class U>
+        requires std::is_convertible_v<U*, T*>
+    Ptr(const Ptr<U, S>& o) : p_(o.raw()), r_(o.region()) {}
+
+    Ref<T, S> operator[](int64_t i) const { return {p_ + i, r_}; }
+    Ref<T, S> operator*() const { return {p_, r_}; }
+    Ptr operator+(int64_t i) const { return {p_ + i, r_}; }
+    Ptr operator-(int64_t i) const { return {p_ - i, r_}; }
+    Ptr& operator+=(int64_t i) {
+        p_ += i;
+        return *this;
+    }
+    Ptr& operator++() {
+        ++p_;
+        return *this;
+    }
+    int64_t operator-(const Ptr& o) const { return p_ - o.p_; }
+    bool operator==(const Ptr& o) const { return p_ == o.p_; }
+
+    T* raw() const { return p_; }
+    const Region* region() const { return r_; }
+
+private:
+    T* p_ = nullptr;
+    const Region* r_ = nullptr;
+};
+
+template <class T>
+using GlobalPtr = Ptr<T, Space::Global>;
+template <class T>
+using SharedPtr = Ptr<T, Space::Shared>;
+
+// Reinterprets a pointer as one to another type in the same buffer (float* to float4*), as
+// reinterpret_cast does on the GPU; alignment is checked when it is dereferenced.
+template <class To, class From, Space S>
+Ptr<To, S> reinterpret(const Ptr<From, S>& p) {
+    return {reinterpret_cast<To*>(p.raw()), p.region()};
+}
+
+// Global memory as cudaMalloc gives it: 256-byte aligned, contents unspecified (here: zero).
+// Pointers from ptr() carry the extent [data(), data() + size()).
+template <class T>
+class Buffer {
+public:
+    Buffer(std::string name, std::size_t count)
+        : count_(count), mem_(static_cast<T*>(::operator new(bytes_for(count), std::align_val_t{256}))) {
+        std::memset(static_cast<void*>(mem_), 0, bytes_for(count));
+        region_ = std::make_unique<Region>();
+        region_->begin = reinterpret_cast<const std::byte*>(mem_);
+        region_->end = region_->begin + count * sizeof(T);
+        region_->name = std::move(name);
+    }
+    ~Buffer() { ::operator delete(static_cast<void*>(mem_), std::align_val_t{256}); }
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+
+    T* data() { return mem_; }
+    const T* data() const { return mem_; }
+    std::size_t size() const { return count_; }
+    GlobalPtr<T> ptr() { return {mem_, region_.get()}; }
+    GlobalPtr<const T> cptr() const { return {mem_, region_.get()}; }
+    // A pointer `offset` elements in, with the buffer's whole extent (a cudaMalloc'ed pointer + k).
+    GlobalPtr<T> ptr_at(std::size_t offset) { return {mem_ + offset, region_.get()}; }
+
+private:
+    static std::size_t bytes_for(std::size_t count) { return count == 0 ? 256 : (count * sizeof(T) + 255) / 256 * 256; }
+    std::size_t count_;
+    T* mem_;
+    std::unique_ptr<Region> region_;
+};
+
+// [SECTION] launching
+
+namespace detail {
+Result launch(std::string_view kernel_name, const LaunchConfig& c, const Options& o, const std::function<void()>& body);
+}
+
+// Runs kernel(args...) over the grid of `c`, every CUDA thread a fiber. The arguments are converted
+// to the kernel's parameter types once and copied to each thread, as a GPU passes them. Returns when
+// the grid has finished or the first check has failed.
+template <class... P, class... A>
+Result launch(std::string_view kernel_name, const LaunchConfig& c, const Options& o, void (*kernel)(P...),
+              A&&... args) {
+    static_assert(sizeof...(P) == sizeof...(A), "launch: argument count differs from the kernel's parameters");
+    std::tuple<std::decay_t<P>...> params(static_cast<std::decay_t<P>>(std::forward<A>(args))...);
+    return detail::launch(kernel_name, c, o, [&] { std::apply(kernel, params); });
+}
+
+// [SECTION] what the device environment reads
+
+// The built-in variables of the running CUDA thread.
+struct Builtins {
+    U3 thread_idx, block_idx, block_dim, grid_dim;
+};
+
+// The warp-level intrinsics the simulator implements (sim_device_env.h spells them as CUDA does).
+enum class WarpOp { SyncWarp, Ballot, Any, All, Shfl, ShflUp, ShflDown, ShflXor };
+
+namespace detail {
+// Parks the calling thread until every lane of `mask` has reached a warp operation with the same
+// mask and kind, then returns the operation's result for this lane: a ballot's bits, a shuffle's
+// value (as raw bits). Lanes that never arrive, or arrive at something else, end the launch with a
+// sentence naming them.
+uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* name);
+// Set by the scheduler before it resumes a fiber. Constant-initialised and inline, so reading it
+// is one TLS load (no wrapper call) in every translation unit.
+inline thread_local const Builtins* t_builtins = nullptr;
+void sync_threads(int line);
+void* dynamic_shared_pointer();  // the running block's dynamic shared memory
+template <class T>
+SharedPtr<T> dynamic_shared_base() {
+    return {static_cast<T*>(dynamic_shared_pointer()), nullptr};
+}
+}  // namespace detail
+
+inline const Builtins& builtins() { return *detail::t_builtins; }
+
+}  // namespace gpulab::sim

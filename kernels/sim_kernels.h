@@ -1,0 +1,29 @@
+// The real CUDA kernels (activation_kernel.cuh, conv2d_kernels.cuh) run on the SIMT simulator, with
+// the launch configuration their CUDA launchers use. Plain C++; what cuda-sim and the tests call.
+// Implemented in sim_kernels.cpp, the one file that compiles the kernel headers with the host
+// compiler. Never throws: a refused launch or a failed check is Result::error.
+#pragma once
+
+#include <cstdint>
+
+#include "conv2d.h"
+#include "conv2d_launch.h"
+#include "op_desc.h"
+#include "sim/sim_runtime.h"
+
+namespace gpulab::sim {
+
+// Blocks of `threads_per_block` resident at once on the modelled GPU (kModelSms SMs of
+// kModelThreadsPerSm threads), what the CUDA launcher asks the occupancy calculator on a device.
+int model_resident_blocks(int threads_per_block);
+
+// activation_kernel over [0, n): `in` and `out` point into simulator buffers (any float offset).
+Result run_activation(const core::OpDesc& op, GlobalPtr<const float> in, GlobalPtr<float> out, int64_t n,
+                      const Options& options = {});
+
+// The naive or tiled convolution kernel for a shape kern::conv2d_kernel_problem accepts; `s` is
+// kern::conv2d_shape(d), or a variant of it (the tests change the tile pitch).
+Result run_conv2d(kern::Conv2dKernel which, const kern::ConvShape& s, GlobalPtr<const float> in,
+                  GlobalPtr<const float> filters, GlobalPtr<float> out, const Options& options = {});
+
+}  // namespace gpulab::sim

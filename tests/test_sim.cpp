@@ -1,0 +1,515 @@
+// The SIMT simulator (kernels/sim/) on its own: each check caught on a deliberately broken kernel,
+// launches a GPU would refuse, the barrier, per-block shared memory, bank-conflict counts from the
+// real tiled convolution kernel, and the launch configurations the CUDA launchers share.
+//
+// "sim" suite: runs on every machine (the simulator is plain C++), CPU-only builds included.
+// The broken kernels below are written as a student would get them wrong; each test names the
+// sentence the simulator must answer with.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "activation_launch.h"
+#include "conv2d_launch.h"
+#include "cuda_sim_backend.h"
+#include "sim_bench.h"
+#include "sim_kernels.h"
+
+// Last: the device environment defines CUDA's keywords as macros for the kernels below.
+#include "sim/sim_device_env.h"
+
+using namespace gpulab;
+using kern::GlobalPtr;
+using kern::SharedPtr;
+using kern::as_float4;
+using kern::dynamic_shared;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+sim::LaunchConfig config(unsigned grid, unsigned block, std::size_t shared = 0) {
+    return {{grid, 1, 1}, {block, 1, 1}, shared};
+}
+
+// [SECTION] broken (and fixed) kernels
+
+// No `if (i < n)`: the last block reads and writes past the end.
+__global__ void scale_unguarded_kernel(GlobalPtr<const float> in, GlobalPtr<float> out) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = 2.0f * in[i];
+}
+
+// Each thread reads its right neighbour's shared word; `with_barrier` decides whether anything
+// orders the neighbour's write before the read.
+__global__ void rotate_kernel(GlobalPtr<const float> in, GlobalPtr<float> out, bool with_barrier) {
+    const SharedPtr<float> s = dynamic_shared<float>();
+    const int t = threadIdx.x;
+    s[t] = in[t];
+    if (with_barrier) __syncthreads();
+    out[t] = s[(t + 1) % blockDim.x];
+}
+
+// Half the block skips the barrier.
+__global__ void half_barrier_kernel(GlobalPtr<float> out) {
+    if (threadIdx.x < 16) {
+        __syncthreads();
+    }
+    out[threadIdx.x] = 1.0f;
+}
+
+// Odd and even threads wait at two different barriers.
+__global__ void two_barriers_kernel(GlobalPtr<float> out) {
+    if (threadIdx.x % 2 == 0) {
+        __syncthreads();
+    } else {
+        __syncthreads();
+    }
+    out[threadIdx.x] = 1.0f;
+}
+
+// A float4 load one float past a 16-byte boundary.
+__global__ void misaligned_float4_kernel(GlobalPtr<const float> in, GlobalPtr<float> out) {
+    const float4 v = as_float4(in + 1)[threadIdx.x];
+    out[threadIdx.x] = v.x;
+}
+
+// One word past the block's shared memory.
+__global__ void shared_overrun_kernel(GlobalPtr<float> out) {
+    const SharedPtr<float> s = dynamic_shared<float>();
+    s[threadIdx.x + 1] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x];
+}
+
+__global__ void activemask_kernel(GlobalPtr<unsigned> out) { out[threadIdx.x] = __activemask(); }
+
+// Thread t of a 32-thread block touches shared word t * stride_words: a `stride_words`-way bank
+// conflict for power-of-two strides up to 32.
+__global__ void strided_shared_kernel(GlobalPtr<float> out, int stride_words) {
+    const SharedPtr<float> s = dynamic_shared<float>();
+    s[threadIdx.x * stride_words] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x * stride_words];
+}
+
+// Block-wide sum through shared memory: a tree reduction, one barrier per level.
+__global__ void block_sum_kernel(GlobalPtr<const float> in, GlobalPtr<float> out) {
+    const SharedPtr<float> s = dynamic_shared<float>();
+    const unsigned t = threadIdx.x;
+    s[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half) s[t] = s[t] + s[t + half];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = s[0];
+}
+
+// A warp sum with shuffles: lane 0 of each warp writes the sum of its 32 inputs; every lane also
+// writes the ballot of "my input is odd" and whether all lanes' inputs are below 100.
+__global__ void warp_sum_kernel(GlobalPtr<const int> in, GlobalPtr<int> sums, GlobalPtr<unsigned> ballots,
+                                GlobalPtr<int> all_small) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = in[i];
+    const unsigned odd = __ballot_sync(0xffffffffu, v % 2 != 0);
+    const int small = __all_sync(0xffffffffu, v < 100);
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+    const int total = __shfl_sync(0xffffffffu, v, 0);  // lane 0 holds the sum; broadcast it
+    ballots[i] = odd;
+    all_small[i] = small;
+    if (threadIdx.x % 32 == 0) sums[i / 32] = total;
+}
+
+// Lanes exchange through shared memory: each reads its partner's word (lane ^ 16), then overwrites
+// its own. `with_syncwarp` orders the reads before the writes.
+__global__ void warp_swap_kernel(GlobalPtr<float> out, bool with_syncwarp) {
+    const SharedPtr<float> s = dynamic_shared<float>();
+    const int lane = threadIdx.x;
+    s[lane] = static_cast<float>(lane);
+    __syncwarp();
+    const float partner = s[lane ^ 16];
+    if (with_syncwarp) __syncwarp();
+    s[lane] = partner;
+    out[lane] = partner;
+}
+
+// Half the warp shuffles with a full mask, the other half waits at the block barrier.
+__global__ void split_warp_kernel(GlobalPtr<int> out) {
+    int v = threadIdx.x;
+    if (threadIdx.x < 16) {
+        v = __shfl_xor_sync(0xffffffffu, v, 1);
+    } else {
+        __syncthreads();
+    }
+    out[threadIdx.x] = v;
+}
+
+// Lanes 0-15 shuffle among themselves but lane 3 reads lane 20.
+__global__ void shuffle_outside_mask_kernel(GlobalPtr<int> out) {
+    int v = threadIdx.x;
+    if (threadIdx.x < 16) v = __shfl_sync(0x0000ffffu, v, threadIdx.x == 3 ? 20 : 0, 32);
+    out[threadIdx.x] = v;
+}
+
+}  // namespace
+
+TEST_SUITE("sim") {
+    TEST_CASE("warp intrinsics: ballot, all, shuffles, in either thread order") {
+        constexpr unsigned kBlocks = 3, kThreads = 96;
+        sim::Buffer<int> in("in", kBlocks * kThreads), sums("sums", kBlocks * kThreads / 32),
+            all_small("all_small", kBlocks * kThreads);
+        sim::Buffer<unsigned> ballots("ballots", kBlocks * kThreads);
+        for (std::size_t i = 0; i < in.size(); ++i) in.data()[i] = static_cast<int>((i * 7) % 113);
+        for (bool reverse : {false, true}) {
+            CAPTURE(reverse);
+            sim::Options o;
+            o.reverse_thread_order = reverse;
+            const sim::Result r = sim::launch("warp_sum_kernel", config(kBlocks, kThreads), o, &warp_sum_kernel,
+                                              in.cptr(), sums.ptr(), ballots.ptr(), all_small.ptr());
+            REQUIRE_MESSAGE(r.ok, r.error);
+            for (std::size_t w = 0; w < sums.size(); ++w) {
+                int sum = 0, small = 1;
+                unsigned odd = 0;
+                for (int l = 0; l < 32; ++l) {
+                    const int v = in.data()[w * 32 + l];
+                    sum += v;
+                    small &= v < 100 ? 1 : 0;
+                    odd |= (v % 2 != 0 ? 1u : 0u) << l;
+                }
+                CAPTURE(w);
+                CHECK(sums.data()[w] == sum);
+                CHECK(ballots.data()[w * 32 + 5] == odd);
+                CHECK(all_small.data()[w * 32 + 31] == small);
+            }
+        }
+    }
+
+    TEST_CASE("__syncwarp orders shared memory between the lanes of a warp") {
+        sim::Buffer<float> out("out", 32);
+        const sim::LaunchConfig c = config(1, 32, 32 * sizeof(float));
+        const sim::Result ok = sim::launch("warp_swap_kernel", c, {}, &warp_swap_kernel, out.ptr(), true);
+        REQUIRE_MESSAGE(ok.ok, ok.error);
+        CHECK(out.data()[0] == 16.0f);
+        CHECK(out.data()[31] == 15.0f);
+        const sim::Result racy = sim::launch("warp_swap_kernel", c, {}, &warp_swap_kernel, out.ptr(), false);
+        CHECK_FALSE(racy.ok);
+        MESSAGE(racy.error);
+        CHECK(contains(racy.error, "shared-memory race in warp_swap_kernel"));
+        // Thread 0 has already overwritten its word when thread 16 reads it as its partner's.
+        CHECK(contains(racy.error, "thread (16,0,0) reads shared bytes 0-3 that thread (0,0,0) wrote"));
+    }
+
+    TEST_CASE("a warp operation some lanes of its mask never reach is an error naming them") {
+        sim::Buffer<int> out("out", 32);
+        const sim::Result split = sim::launch("split_warp_kernel", config(1, 32), {}, &split_warp_kernel, out.ptr());
+        CHECK_FALSE(split.ok);
+        MESSAGE(split.error);
+        CHECK(contains(split.error, "warp operation in split_warp_kernel, block (0,0,0), warp 0: lane 0 waits at __shfl_xor_sync() with mask 0xffffffff, but lane 16 "
+                                    "waits at the __syncthreads() on line"));
+        const sim::Result outside = sim::launch("shuffle_outside_mask_kernel", config(1, 32), {},
+                                                &shuffle_outside_mask_kernel, out.ptr());
+        CHECK_FALSE(outside.ok);
+        MESSAGE(outside.error);
+        CHECK(contains(outside.error, "lane 3 reads lane 20 through __shfl_sync(), outside the mask 0x0000ffff"));
+        const sim::Result partial = sim::launch("split_warp_kernel", config(1, 16), {}, &split_warp_kernel, out.ptr());
+        CHECK_FALSE(partial.ok);
+        CHECK(contains(partial.error, "lane 16 does not exist (the block has 16 threads)"));
+    }
+
+    TEST_CASE("a correct kernel with barriers: shared memory per block, a real barrier") {
+        constexpr unsigned kBlocks = 37, kThreads = 128;
+        sim::Buffer<float> in("in", kBlocks * kThreads);
+        sim::Buffer<float> out("out", kBlocks);
+        for (std::size_t i = 0; i < in.size(); ++i) in.data()[i] = static_cast<float>(i % 7);
+        for (bool reverse : {false, true}) {
+            CAPTURE(reverse);
+            sim::Options o;
+            o.reverse_thread_order = reverse;
+            const sim::Result r = sim::launch("block_sum_kernel", config(kBlocks, kThreads, kThreads * sizeof(float)), o,
+                                              &block_sum_kernel, in.cptr(), out.ptr());
+            REQUIRE_MESSAGE(r.ok, r.error);
+            for (unsigned b = 0; b < kBlocks; ++b) {
+                float expect = 0.0f;
+                for (unsigned t = 0; t < kThreads; ++t) expect += static_cast<float>((b * kThreads + t) % 7);
+                CHECK(out.data()[b] == doctest::Approx(expect));
+            }
+            CHECK(r.stats.blocks == kBlocks);
+            CHECK(r.stats.threads == kBlocks * kThreads);
+            CHECK(r.stats.block_barriers == kBlocks * 8);  // one before the loop, one per level (7)
+            CHECK(r.stats.thread_barrier_crossings == r.stats.block_barriers * kThreads);
+        }
+    }
+
+    TEST_CASE("out-of-bounds global read is caught with kernel, thread, block and buffer") {
+        sim::Buffer<float> in("in", 1000);
+        sim::Buffer<float> out("out", 1000);
+        const sim::Result r =
+            sim::launch("scale_unguarded_kernel", config(4, 256), {}, &scale_unguarded_kernel, in.cptr(), out.ptr());
+        CHECK_FALSE(r.ok);
+        MESSAGE(r.error);
+        CHECK(contains(r.error, "out-of-bounds global read in scale_unguarded_kernel"));
+        CHECK(contains(r.error, "thread (232,0,0) of block (3,0,0)"));  // 3 * 256 + 232 = 1000
+        CHECK(contains(r.error, "byte offset 4000 of buffer 'in' (4000 bytes)"));
+    }
+
+    TEST_CASE("a shared-memory race names both threads and the address, in either thread order") {
+        constexpr unsigned kThreads = 64;
+        sim::Buffer<float> in("in", kThreads);
+        sim::Buffer<float> out("out", kThreads);
+        for (unsigned i = 0; i < kThreads; ++i) in.data()[i] = static_cast<float>(i);
+        const sim::LaunchConfig c = config(1, kThreads, kThreads * sizeof(float));
+
+        sim::Options forward, reverse;
+        reverse.reverse_thread_order = true;
+        const sim::Result f = sim::launch("rotate_kernel", c, forward, &rotate_kernel, in.cptr(), out.ptr(), false);
+        CHECK_FALSE(f.ok);
+        MESSAGE(f.error);
+        CHECK(contains(f.error, "shared-memory race in rotate_kernel, block (0,0,0)"));
+        CHECK(contains(f.error, "thread (1,0,0) writes shared bytes 4-7 that thread (0,0,0) read"));
+        const sim::Result b = sim::launch("rotate_kernel", c, reverse, &rotate_kernel, in.cptr(), out.ptr(), false);
+        CHECK_FALSE(b.ok);
+        MESSAGE(b.error);
+        CHECK(contains(b.error, "thread (62,0,0) reads shared bytes 252-255 that thread (63,0,0) wrote"));
+
+        // The barrier orders the write before the read: no race, and both orders agree.
+        std::vector<float> results[2];
+        for (int order = 0; order < 2; ++order) {
+            const sim::Result ok =
+                sim::launch("rotate_kernel", c, order == 0 ? forward : reverse, &rotate_kernel, in.cptr(), out.ptr(), true);
+            REQUIRE_MESSAGE(ok.ok, ok.error);
+            results[order].assign(out.data(), out.data() + kThreads);
+        }
+        CHECK(results[0] == results[1]);
+        CHECK(results[0][0] == 1.0f);
+        CHECK(results[0][kThreads - 1] == 0.0f);
+    }
+
+    TEST_CASE("barrier divergence names the waiting and the missing threads") {
+        sim::Buffer<float> out("out", 32);
+        const sim::Result r = sim::launch("half_barrier_kernel", config(1, 32), {}, &half_barrier_kernel, out.ptr());
+        CHECK_FALSE(r.ok);
+        MESSAGE(r.error);
+        CHECK(contains(r.error, "barrier divergence in half_barrier_kernel, block (0,0,0)"));
+        CHECK(contains(r.error, "threads 0-15 wait at the __syncthreads()"));
+        CHECK(contains(r.error, "threads 16-31 returned without reaching it"));
+
+        const sim::Result two = sim::launch("two_barriers_kernel", config(1, 8), {}, &two_barriers_kernel, out.ptr());
+        CHECK_FALSE(two.ok);
+        MESSAGE(two.error);
+        CHECK(contains(two.error, "threads 0, 2, 4, 6 wait at the __syncthreads() on line"));
+        CHECK(contains(two.error, "threads 1, 3, 5, 7 wait at the __syncthreads() on line"));
+    }
+
+    TEST_CASE("a misaligned float4 access is an error, as on the GPU") {
+        sim::Buffer<float> in("in", 256);
+        sim::Buffer<float> out("out", 32);
+        const sim::Result r =
+            sim::launch("misaligned_float4_kernel", config(1, 32), {}, &misaligned_float4_kernel, in.cptr(), out.ptr());
+        CHECK_FALSE(r.ok);
+        MESSAGE(r.error);
+        CHECK(contains(r.error, "misaligned global read in misaligned_float4_kernel"));
+        CHECK(contains(r.error, "reads 16 bytes at byte offset 4 of buffer 'in'"));
+        CHECK(contains(r.error, "not a multiple of 16"));
+    }
+
+    TEST_CASE("shared memory past the block's allocation is caught") {
+        sim::Buffer<float> out("out", 32);
+        const sim::Result r = sim::launch("shared_overrun_kernel", config(1, 32, 32 * sizeof(float)), {},
+                                          &shared_overrun_kernel, out.ptr());
+        CHECK_FALSE(r.ok);
+        MESSAGE(r.error);
+        CHECK(contains(r.error, "out-of-bounds shared write in shared_overrun_kernel, thread (31,0,0)"));
+        CHECK(contains(r.error, "at byte offset 128 of the block's 128 bytes of shared memory"));
+    }
+
+    TEST_CASE("what cannot be modelled is refused with a sentence") {
+        sim::Buffer<unsigned> out("out", 32);
+        const sim::Result r = sim::launch("activemask_kernel", config(1, 32), {}, &activemask_kernel, out.ptr());
+        CHECK_FALSE(r.ok);
+        MESSAGE(r.error);
+        CHECK(contains(r.error, "the simulator cannot run activemask_kernel: __activemask()"));
+    }
+
+    TEST_CASE("launches a GPU would refuse are refused naming the limit") {
+        sim::Buffer<float> out("out", 4096);
+        const auto refuse = [&](sim::LaunchConfig c) {
+            return sim::launch("half_barrier_kernel", c, {}, &half_barrier_kernel, out.ptr());
+        };
+        const sim::Result big_block = refuse({{1, 1, 1}, {64, 32, 1}, 0});
+        CHECK_FALSE(big_block.ok);
+        CHECK(contains(big_block.error, "a block of 2048 threads: a GPU allows at most 1024 threads per block"));
+        const sim::Result deep = refuse({{1, 1, 1}, {1, 1, 65}, 0});
+        CHECK(contains(deep.error, "blockDim.z = 65: a GPU allows at most 64"));
+        const sim::Result grid = refuse({{1, 70000, 1}, {32, 1, 1}, 0});
+        CHECK(contains(grid.error, "gridDim.y = 70000: a GPU allows at most 65535 blocks in y"));
+        const sim::Result shared = refuse({{1, 1, 1}, {32, 1, 1}, 64 * 1024});
+        CHECK(contains(shared.error, "65536 bytes of dynamic shared memory per block"));
+        CHECK(contains(shared.error, "48 KiB"));
+        const sim::Result empty = refuse({{0, 1, 1}, {32, 1, 1}, 0});
+        CHECK(contains(empty.error, "a zero grid dimension in x"));
+        for (const sim::Result* r : {&big_block, &deep, &grid, &shared, &empty}) {
+            CHECK_FALSE(r->ok);
+            CHECK(r->stats.threads == 0);  // nothing ran
+        }
+    }
+
+    TEST_CASE("after a fault or a deadlock the simulator runs the next kernel normally") {
+        sim::Buffer<float> in("in", 1000);
+        sim::Buffer<float> out("out", 1000);
+        for (int round = 0; round < 3; ++round) {
+            CHECK_FALSE(sim::launch("scale_unguarded_kernel", config(4, 256), {}, &scale_unguarded_kernel, in.cptr(),
+                                    out.ptr())
+                            .ok);
+            CHECK_FALSE(sim::launch("half_barrier_kernel", config(8, 32), {}, &half_barrier_kernel, out.ptr()).ok);
+            const sim::Result ok =
+                sim::launch("scale_unguarded_kernel", config(3, 250), {}, &scale_unguarded_kernel, in.cptr(), out.ptr());
+            CHECK_MESSAGE(ok.ok, ok.error);
+        }
+    }
+
+    TEST_CASE("bank conflicts are counted per warp request") {
+        sim::Buffer<float> out("out", 32);
+        sim::Options o;
+        o.count_bank_conflicts = true;
+        for (int stride : {1, 2, 4, 32, 33}) {
+            CAPTURE(stride);
+            const sim::Result r = sim::launch("strided_shared_kernel", config(1, 32, 33 * 32 * sizeof(float)), o,
+                                              &strided_shared_kernel, out.ptr(), stride);
+            REQUIRE_MESSAGE(r.ok, r.error);
+            const int ways = stride == 33 ? 1 : stride;  // an odd stride touches every bank once
+            CHECK(r.stats.shared_requests == 2);         // one store, one load
+            CHECK(r.stats.shared_wavefronts == 2 * ways);
+        }
+    }
+
+    TEST_CASE("the tiled convolution's window reads are conflict-free with the padded pitch") {
+        // 64 x 64, 3 x 3, stride 1: 16 blocks of 256 threads; T = 18, pitch 48.
+        core::Conv2dDesc d;
+        d.height = 64, d.width = 64, d.kernel = 3, d.stride = 1;
+        kern::ConvShape s = kern::conv2d_shape(d);
+        CHECK(s.tile == 18);
+        CHECK(s.pitch == 48);
+        sim::Buffer<float> in("input", 64 * 64), filters("filters", 9), out("output", 64 * 64);
+        for (std::size_t i = 0; i < in.size(); ++i) in.data()[i] = 1.0f;
+        for (std::size_t i = 0; i < 9; ++i) filters.data()[i] = 1.0f;
+        sim::Options o;
+        o.count_bank_conflicts = true;
+        const sim::Result padded = sim::run_conv2d(kern::Conv2dKernel::Tiled, s, in.cptr(), filters.cptr(), out.ptr(), o);
+        REQUIRE_MESSAGE(padded.ok, padded.error);
+        CHECK(out.data()[65] == 9.0f);
+        s.pitch = s.tile;  // the layout before issue 13 item 7
+        const sim::Result unpadded =
+            sim::run_conv2d(kern::Conv2dKernel::Tiled, s, in.cptr(), filters.cptr(), out.ptr(), o);
+        REQUIRE_MESSAGE(unpadded.ok, unpadded.error);
+        CHECK(out.data()[65] == 9.0f);
+        MESSAGE("padded: " << padded.stats.shared_requests << " requests, " << padded.stats.shared_wavefronts
+                           << " wavefronts; unpadded: " << unpadded.stats.shared_requests << " requests, "
+                           << unpadded.stats.shared_wavefronts << " wavefronts");
+        // The numbers kernels/conv2d_kernels.cuh states. Per block: 12 store requests (the 324 tile
+        // elements and 9 filter taps: 3 in warp 0, 2 in warps 1-2, 1 in the other five), then per warp
+        // 9 window reads and 9 filter reads (a broadcast).
+        CHECK(padded.stats.shared_requests == 16 * (12 + 8 * 18));
+        CHECK(unpadded.stats.shared_requests == padded.stats.shared_requests);
+        CHECK(padded.stats.shared_wavefronts == 2496 + 160);          // only some tile stores take 2 passes
+        CHECK(unpadded.stats.shared_wavefronts == 2496 + 16 * 8 * 9);  // every window read takes 2
+    }
+
+    TEST_CASE("the activation kernel's float4 body is coalesced; out-of-step pointers cost sectors") {
+        // 4096 floats from 256-byte-aligned buffers: 1024 float4s, 4 blocks, one load and one store
+        // per thread. Each warp request is 32 x 16 = 512 contiguous bytes: 16 sectors of 32 bytes.
+        sim::Buffer<float> in("in", 4096 + 4), out("out", 4096 + 4);
+        core::OpDesc relu;
+        relu.activation = core::Activation::Relu;
+        sim::Options o;
+        o.count_global_sectors = true;
+        const sim::Result aligned = sim::run_activation(relu, in.cptr(), out.ptr(), 4096, o);
+        REQUIRE_MESSAGE(aligned.ok, aligned.error);
+        CHECK(aligned.stats.global_requests == 4 * 8 * 2);
+        CHECK(aligned.stats.global_sectors == 4 * 8 * 2 * 16);
+        CHECK(aligned.stats.global_efficiency() == doctest::Approx(1.0));
+
+        // in 1 float and out 2 floats past the boundary: no head aligns both, so all 4096 go
+        // through the scalar loop (16 blocks); a warp's 128 bytes start 4 or 8 bytes into a sector
+        // and touch 5 sectors instead of 4.
+        const sim::Result skewed = sim::run_activation(relu, in.cptr() + 1, out.ptr() + 2, 4096, o);
+        REQUIRE_MESSAGE(skewed.ok, skewed.error);
+        CHECK(skewed.stats.global_requests == 16 * 8 * 2);
+        CHECK(skewed.stats.global_sectors == 16 * 8 * 2 * 5);
+        CHECK(skewed.stats.global_efficiency() == doctest::Approx(0.8));
+        MESSAGE("aligned float4: " << aligned.stats.global_sectors << " sectors for " << aligned.stats.global_requests
+                                   << " warp requests; out of step: " << skewed.stats.global_sectors << " for "
+                                   << skewed.stats.global_requests);
+    }
+
+    TEST_CASE("launch configurations: the simulator runs the grid the CUDA launcher computes") {
+        // Activation: 256-byte-aligned buffers, 2^20 + 7 floats: no head, 262145 float4s, a tail of 3.
+        const kern::ActivationSplit aligned = kern::activation_split(0x1000, 0x2000, (1 << 20) + 7);
+        CHECK(aligned.head == 0);
+        CHECK(aligned.n_vec == 262145);
+        const kern::LaunchShape a = kern::activation_launch(aligned, sim::model_resident_blocks(256));
+        CHECK(a.grid.x == 1025);  // ceil(262145 / 256)
+        CHECK(a.block.x == 256);
+        const kern::ActivationSplit big = kern::activation_split(0x1000, 0x2000, int64_t{1} << 26);
+        CHECK(kern::activation_launch(big, sim::model_resident_blocks(256)).grid.x == 132 * 8);  // the cap
+        const kern::ActivationSplit skew = kern::activation_split(0x1004, 0x2008, 100);
+        CHECK(skew.head == 100);  // out of step: all scalar
+        const kern::ActivationSplit step = kern::activation_split(0x1004, 0x2004, 100);
+        CHECK(step.head == 3);
+        CHECK(step.n_vec == 24);
+
+        core::Conv2dDesc d;
+        d.batch = 2, d.channels = 3, d.height = 33, d.width = 65, d.filters = 4, d.kernel = 5, d.stride = 2;
+        const kern::ConvShape s = kern::conv2d_shape(d);
+        const kern::LaunchShape tiled = kern::conv2d_launch(kern::Conv2dKernel::Tiled, s);
+        CHECK(tiled.grid.x == 3);  // Q = 33
+        CHECK(tiled.grid.y == 2);  // P = 17
+        CHECK(tiled.grid.z == 8);
+        CHECK(tiled.block.count() == 256);
+        CHECK(tiled.shared_bytes == static_cast<std::size_t>(35 * 48 + 25) * 4);
+
+        sim::Buffer<float> in("input", static_cast<std::size_t>(d.input_elements()));
+        sim::Buffer<float> f("filters", static_cast<std::size_t>(d.filter_elements()));
+        sim::Buffer<float> out("output", static_cast<std::size_t>(d.output_elements()));
+        const sim::Result r = sim::run_conv2d(kern::Conv2dKernel::Tiled, s, in.cptr(), f.cptr(), out.ptr());
+        REQUIRE_MESSAGE(r.ok, r.error);
+        CHECK(r.stats.threads == tiled.threads());
+        CHECK(r.stats.block_barriers == tiled.grid.count() * 2 * d.channels);
+        const kern::LaunchShape naive = kern::conv2d_launch(kern::Conv2dKernel::Naive, s);
+        const sim::Result rn = sim::run_conv2d(kern::Conv2dKernel::Naive, s, in.cptr(), f.cptr(), out.ptr());
+        REQUIRE_MESSAGE(rn.ok, rn.error);
+        CHECK(rn.stats.threads == naive.threads());
+        CHECK(naive.grid.x == (d.output_elements() + 255) / 256);
+    }
+
+    TEST_CASE("cuda-sim names itself as a simulation, never as a GPU speed") {
+        auto b = sim::make_cuda_sim_backend();
+        CHECK(b->name() == "cuda-sim");
+        CHECK(contains(std::string(b->description()), "simulated on the CPU"));
+        CHECK(contains(std::string(b->description()), "not a GPU speed"));
+        CHECK(b->availability().ok);
+        const core::LimitResult l = b->bandwidth_limit(1 << 20);
+        CHECK_FALSE(l.ok);
+        CHECK(contains(l.error, "no bandwidth of its own"));
+        core::Conv2dDesc d;
+        d.height = 8, d.width = 8;
+        CHECK(contains(b->conv2d_implementation(d), "simulated on the CPU"));
+    }
+
+    TEST_CASE("the simulator benchmark reports positive rates") {
+        for (const sim::SimBenchRow& row : sim::run_sim_bench(1, false)) {
+            CAPTURE(row.name);
+            REQUIRE_MESSAGE(row.ok, row.error);
+            CHECK(row.median_ns > 0);
+            CHECK(row.threads == 262144);  // 2^20 / 4 float4s; 512 x 512 outputs
+            CHECK(row.threads_per_s() > 0.0);
+            if (row.name.find("tiled") != std::string::npos) {
+                CHECK(row.barrier_crossings == 2 * 262144);  // two barriers per thread, one channel
+                CHECK(row.crossings_per_s() > 0.0);
+            }
+        }
+    }
+}
