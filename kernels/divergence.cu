@@ -7,13 +7,15 @@
 //
 //   element i ──> key = keys[i] ──> switch (key % 32) ──> path_body<key>(x, iterations) ──> out[i]
 //
-//   one warp, 4-way pattern (key = lane % 4):
+//   one warp, 4-way pattern (key = lane % 4): each instruction the warp issues serves one path's lanes
 //     lanes   0 1 2 3 4 5 6 7 ... 31
 //     key     0 1 2 3 0 1 2 3 ...  3
-//     step 1  X . . . X . . . ...  .    active 0x11111111  (path 0 runs, the others wait)
-//     step 2  . X . . . X . . ...  .    active 0x22222222
-//     step 3  . . X . . . X . ...  .    active 0x44444444
-//     step 4  . . . X . . . X ...  X    active 0x88888888  -> 4 paths cost ~4x one path
+//     path 0  X . . . X . . . ...  .    active 0x11111111  (the other lanes are masked off)
+//     path 1  . X . . . X . . ...  .    active 0x22222222
+//     path 2  . . X . . . X . ...  .    active 0x44444444
+//     path 3  . . . X . . . X ...  X    active 0x88888888  -> 4 paths cost ~4x one path when issue-bound
+//   Drawn one after another; since Volta (independent thread scheduling) the scheduler may interleave
+//   the paths' instructions, so the masks and the summed cost are what holds, not the order.
 //
 // Why the branches stay branches (the compiler must not turn them into a select or merge them):
 //  - the key comes from global memory, so no path is known at compile time;
@@ -267,7 +269,9 @@ void measure(gpu::DivergenceRun& r, int samples, int trace_warps, cudaStream_t s
             warp.paths.push_back({t.path, t.mask, t.start, t.end});
         }
         // clock64 is per SM and one warp never leaves its SM, so its stamps compare with each
-        // other; the earliest entry becomes 0 and the paths are listed in the order they ran.
+        // other; the earliest entry becomes 0 and the paths are listed in the order they started.
+        // Since Volta one warp's path windows may overlap (interleaved paths): the start order is
+        // what happened in this run, not a rule, and the views draw overlaps as recorded.
         std::sort(warp.paths.begin(), warp.paths.end(), [](const gpu::RecordedPath& a, const gpu::RecordedPath& b) {
             return a.start_clock < b.start_clock;
         });
