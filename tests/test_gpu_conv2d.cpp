@@ -192,6 +192,28 @@ void check_per_channel_run(const std::vector<core::Backend*>& gpu_backends) {
     }
 }
 
+// What every GPU-side backend (real or simulated) must refuse with a sentence, and that it still
+// works afterwards: a shape past 2^31 elements (from the shape alone, no tensor of that size needed)
+// and tensors whose counts do not match the shape (refused by count, not read past their end).
+void check_conv_refusals(core::Backend& b) {
+    const core::Conv2dDesc huge = make_desc(1, 1, 65536, 65536, 1, 3, core::Padding::Zero, 1);
+    CHECK_FALSE(b.supports_conv2d(huge));
+    core::Tensor empty_in, empty_filters, empty_out;
+    const core::RunResult r = b.run_conv2d(huge, empty_in, empty_filters, empty_out);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error.find("2^31") != std::string::npos);
+    const core::Conv2dDesc small = make_desc(1, 1, 8, 8, 1, 3, core::Padding::Zero, 1);
+    const core::Tensor in = random_tensor({8, 8}, 7);
+    const core::Tensor filters = random_tensor({3, 3}, 8);
+    core::Tensor wrong = core::Tensor::zeros({7, 8});
+    const core::RunResult w = b.run_conv2d(small, in, filters, wrong);
+    CHECK_FALSE(w.ok);
+    CHECK(w.error.find("elements") != std::string::npos);
+    core::Tensor right = core::Tensor::zeros({8, 8});
+    const core::RunResult ok = b.run_conv2d(small, in, filters, right);
+    CHECK_MESSAGE(ok.ok, ok.error);
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -266,22 +288,7 @@ TEST_SUITE("gpu") {
     TEST_CASE("cuda-sim refuses convolution shapes that do not fit with a message") {
         for (const auto& b : {sim::make_cuda_sim_backend(), sim::make_cuda_sim_naive_backend()}) {
             CAPTURE(std::string(b->name()));
-            const core::Conv2dDesc huge = make_desc(1, 1, 65536, 65536, 1, 3, core::Padding::Zero, 1);
-            CHECK_FALSE(b->supports_conv2d(huge));
-            core::Tensor empty_in, empty_filters, empty_out;
-            const core::RunResult r = b->run_conv2d(huge, empty_in, empty_filters, empty_out);
-            CHECK_FALSE(r.ok);
-            CHECK(r.error.find("2^31") != std::string::npos);
-            const core::Conv2dDesc small = make_desc(1, 1, 8, 8, 1, 3, core::Padding::Zero, 1);
-            const core::Tensor in = random_tensor({8, 8}, 7);
-            const core::Tensor filters = random_tensor({3, 3}, 8);
-            core::Tensor wrong = core::Tensor::zeros({7, 8});
-            const core::RunResult w = b->run_conv2d(small, in, filters, wrong);
-            CHECK_FALSE(w.ok);
-            CHECK(w.error.find("elements") != std::string::npos);
-            core::Tensor right = core::Tensor::zeros({8, 8});
-            const core::RunResult ok = b->run_conv2d(small, in, filters, right);
-            CHECK_MESSAGE(ok.ok, ok.error);
+            check_conv_refusals(*b);
             CHECK_FALSE(b->supports_conv2d(make_desc(1, 1, 64, 64, 1, 17, core::Padding::Zero, 1)));
         }
     }
@@ -296,26 +303,7 @@ TEST_SUITE("gpu") {
             CHECK_FALSE(av.ok);
             CHECK(av.reason.find("GPU memory") != std::string::npos);
 
-            // 2^32 input elements: refused from the shape alone, so no tensor of that size is needed.
-            const core::Conv2dDesc huge = make_desc(1, 1, 65536, 65536, 1, 3, core::Padding::Zero, 1);
-            CHECK_FALSE(b->supports_conv2d(huge));
-            core::Tensor empty_in, empty_filters, empty_out;
-            const core::RunResult r = b->run_conv2d(huge, empty_in, empty_filters, empty_out);
-            CHECK_FALSE(r.ok);
-            CHECK(r.error.find("2^31") != std::string::npos);
-
-            // Tensors that do not match the shape are refused by count, not read past their end.
-            const core::Conv2dDesc small = make_desc(1, 1, 8, 8, 1, 3, core::Padding::Zero, 1);
-            const core::Tensor in = random_tensor({8, 8}, 7);
-            const core::Tensor filters = random_tensor({3, 3}, 8);
-            core::Tensor wrong = core::Tensor::zeros({7, 8});
-            const core::RunResult w = b->run_conv2d(small, in, filters, wrong);
-            CHECK_FALSE(w.ok);
-            CHECK(w.error.find("elements") != std::string::npos);
-            // After refusals the backend still works.
-            core::Tensor right = core::Tensor::zeros({8, 8});
-            const core::RunResult ok = b->run_conv2d(small, in, filters, right);
-            CHECK_MESSAGE(ok.ok, ok.error);
+            check_conv_refusals(*b);
         }
         core::Backend* k = find_backend(list, "cuda-kernel");
         REQUIRE(k != nullptr);
