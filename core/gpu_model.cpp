@@ -76,3 +76,15 @@ int64_t tiled_conv_blocks(int64_t out_h, int64_t out_w, int64_t planes) {
 }
 
 }  // namespace gpulab::core
+
+namespace gpulab::core {
+
+std::string plain_gpu_reason(const std::string& reason) {
+    const auto has = [&](const char* s) { return reason.find(s) != std::string::npos; };
+    if (has("cudaErrorInsufficientDriver")) return "no NVIDIA GPU driver on this computer";
+    if (has("cudaErrorNoDevice")) return "no NVIDIA GPU on this computer";
+    if (has("CUDA not compiled in")) return "this gpulab was built without CUDA";
+    return "";
+}
+
+}  // namespace gpulab::core

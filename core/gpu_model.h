@@ -57,3 +57,14 @@ Waves waves_of(int64_t blocks, int sm_count, int blocks_per_sm);
 int64_t tiled_conv_blocks(int64_t out_h, int64_t out_w, int64_t planes);
 
 }  // namespace gpulab::core
+
+namespace gpulab::core {
+
+// The few words a student reads for a GPU backend that cannot run, in place of the driver's error
+// code (which the UI keeps in a tooltip): "no NVIDIA GPU driver on this computer" for
+// cudaErrorInsufficientDriver, "no NVIDIA GPU on this computer" for cudaErrorNoDevice, "this gpulab
+// was built without CUDA" for a CPU-only build, also inside "no CUDA device (...)". Empty for any
+// other reason, which is then shown as it is.
+std::string plain_gpu_reason(const std::string& reason);
+
+}  // namespace gpulab::core

@@ -53,4 +53,16 @@ TEST_SUITE("gpu-model") {
         CHECK(waves_of(65536, 132, 8).waves == 63);  // the thread-limit-only count
         CHECK(waves_of(10, 0, 6).waves == 0);
     }
+
+    TEST_CASE("a machine without a GPU driver is said in plain words; other reasons are left as they are") {
+        using gpulab::core::plain_gpu_reason;
+        const std::string driver = "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version";
+        CHECK(plain_gpu_reason(driver) == "no NVIDIA GPU driver on this computer");
+        CHECK(plain_gpu_reason("no CUDA device (" + driver + ")") == "no NVIDIA GPU driver on this computer");
+        CHECK(plain_gpu_reason("cudaErrorNoDevice: no CUDA-capable device is detected") == "no NVIDIA GPU on this computer");
+        CHECK(plain_gpu_reason("CUDA not compiled in: this gpulab was built without a CUDA compiler") ==
+              "this gpulab was built without CUDA");
+        CHECK(plain_gpu_reason("libcudnn.so.9 not found (...)").empty());
+        CHECK(plain_gpu_reason("cudaErrorMemoryAllocation: out of memory").empty());
+    }
 }

@@ -6,6 +6,7 @@
 #include "backend_set.h"
 #include "format.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "machine_info.h"
 #include "shell.h"
 #include "widgets/ui_helpers.h"
@@ -34,6 +35,12 @@ void Shell::draw_devices() {
             ImGui::TextColored(kOkColour, "available");
         } else {
             ImGui::TextColored(kErrorColour, "unavailable");
+            // The machine's own reason (no driver, no GPU) is said once, under GPU below; a backend
+            // row repeats it only as a tooltip. Other reasons (cuDNN missing, ...) stay on the row.
+            if (!core::plain_gpu_reason(av.reason).empty()) {
+                hover_tip(av.reason.c_str());
+                continue;
+            }
             ImGui::Indent();
             ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
             ImGui::TextWrapped("%s", av.reason.c_str());
@@ -50,9 +57,16 @@ void Shell::draw_devices() {
     ImGui::TextColored(kMutedColour, "GPU");
     const gpu::GpuProbe& g = gpu::probe_now();
     if (!g.compiled_in || !g.device_ok) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-        ImGui::TextWrapped("none: %s", g.reason.c_str());
-        ImGui::PopStyleColor();
+        const std::string plain = core::plain_gpu_reason(g.compiled_in ? g.reason : "CUDA not compiled in");
+        if (!plain.empty()) {
+            // Said once, in a student's words; the driver's exact error is the tooltip.
+            ImGui::TextWrapped("None usable: %s.", plain.c_str());
+            hover_tip(g.reason.c_str());
+        } else {
+            ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+            ImGui::TextWrapped("none: %s", g.reason.c_str());
+            ImGui::PopStyleColor();
+        }
     } else {
         ImGui::TextWrapped("%s", g.name.c_str());
         ImGui::Text("CC %d.%d, %d SMs, warp %d", g.cc_major, g.cc_minor, g.sm_count, g.warp_size);
@@ -66,7 +80,12 @@ void Shell::draw_devices() {
         ImGui::Text("cuDNN %s", g.cudnn_version.c_str());
     } else {
         ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-        ImGui::TextWrapped("cuDNN: %s", g.cudnn_reason.empty() ? "not available" : g.cudnn_reason.c_str());
+        const bool for_want_of_gpu = !g.cudnn_library_missing && !core::plain_gpu_reason(g.cudnn_reason).empty();
+        if (for_want_of_gpu) {
+            ImGui::TextWrapped("cuDNN %s found; it needs the GPU", g.cudnn_version.c_str());
+        } else {
+            ImGui::TextWrapped("cuDNN: %s", g.cudnn_reason.empty() ? "not available" : g.cudnn_reason.c_str());
+        }
         ImGui::PopStyleColor();
     }
     hover_tip(gpu::probe_ready() ? gpu::version_summary().c_str() : gpu::kProbing);

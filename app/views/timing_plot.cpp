@@ -10,6 +10,7 @@
 #include "compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "machine_info.h"
 #include "widgets/ui_helpers.h"
 #include "widgets/presenter_palette.h"
@@ -152,6 +153,14 @@ void draw_verdict(const core::BackendReport& report) {
     std::string text;
     ImVec4 colour = kMuted;
     if (!report.availability.ok) {
+        // "no NVIDIA GPU driver on this computer" rather than the driver's error code, which the
+        // tooltip and the Devices panel keep.
+        const std::string plain = core::plain_gpu_reason(report.availability.reason);
+        if (!plain.empty()) {
+            ImGui::TextColored(colour, "not run: %s", plain.c_str());
+            tooltip_if(ImGui::IsItemHovered(), report.availability.reason);
+            return;
+        }
         text = "not run: " + report.availability.reason;
     } else if (!report.ran) {
         text = "not run: " + (report.error.empty() ? std::string("skipped") : report.error);
@@ -340,10 +349,12 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         if (other) other_bar(r.backend, y);
         if (!r.ran) {
             // One line per backend; the whole reason is in the tooltip and the Devices panel.
-            const std::string why = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
+            const std::string full = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
+            const std::string plain = r.availability.ok ? "" : core::plain_gpu_reason(r.availability.reason);
+            const std::string why = plain.empty() ? full : "not run: " + plain;
             const std::string shown = fit_line(why, why_w);
             dl->AddText({bx, ty}, kGrey, shown.c_str());
-            tooltip_if(hovered && shown != why && mouse_y >= y && mouse_y < y + row_h, why);
+            tooltip_if(hovered && shown != full && mouse_y >= y && mouse_y < y + row_h, full);
             continue;
         }
         // Whisker from the fastest to the slowest sample: the spread is part of the answer.
