@@ -9,6 +9,7 @@
 
 #include "activation_view.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "format.h"
 #include "hd_math.h"
 #include "widgets/ui_helpers.h"
@@ -296,8 +297,10 @@ void ActivationView::draw_element_grid(float width, float height) {
                 t += core::format_duration(rep->total.median_ns);
             } else {
                 core::Availability av = gpu::availability_now(*be);
-                // The first clause names the cause; the Devices panel shows the full reason.
-                std::string why = av.reason.substr(0, av.reason.find(':'));
+                // Two words for a machine without a GPU (the Devices panel says why in full), else the
+                // first clause names the cause.
+                std::string why = core::plain_gpu_reason(av.reason).empty() ? av.reason.substr(0, av.reason.find(':'))
+                                                                             : "no GPU here";
                 if (av.ok) {
                     t += " not measured yet";
                 } else {

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "format.h"
+#include "gpu_model.h"
 #include "image_io.h"
 #include "widgets/ui_helpers.h"
 
@@ -254,7 +255,14 @@ void ActivationView::draw_status() {
             const std::string prefix = "host upload: ";
             if (why.rfind(prefix, 0) == 0) why.erase(0, prefix.size());
             ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-            text_fitted(kMutedColour, "interop not possible: " + why);
+            // Without a GPU the reason is the machine's (said in plain words); the full text is the tip.
+            const std::string plain = core::plain_gpu_reason(why);
+            if (plain.empty()) {
+                text_fitted(kMutedColour, "interop not possible: " + why);
+            } else {
+                text_fitted(kMutedColour, "interop not possible: " + plain);
+                hover_tip(ds.interop_reason.c_str());
+            }
         }
     } else {
         ImGui::TextColored(kMutedColour, "display: nothing shown yet");
