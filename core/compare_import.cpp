@@ -10,6 +10,7 @@
 
 #include "compare_parse.h"
 #include "image_io.h"
+#include "file_io.h"
 
 namespace gpulab::core {
 
@@ -233,11 +234,8 @@ CompareFile parse_compare_file(std::string_view text, const std::string& name) {
 
 CompareFile load_compare_file(const std::string& path) {
     if (path.empty()) throw InputError("compare: no file given");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open the file to compare with (missing or unreadable)");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_compare_file(text.str(), path);
+    // Regular files only, size capped: a FIFO would block and /dev/zero grow without end (issue 16).
+    return parse_compare_file(read_input_file(path, kMaxCompareFileBytes, "comparison CSV"), path);
 }
 
 void require_workload(const CompareFile& file, std::string_view workload) {
