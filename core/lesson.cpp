@@ -15,8 +15,8 @@
 #include <sstream>
 #include <utility>
 
-#include "image_io.h"
 #include "file_io.h"
+#include "image_io.h"
 #include "op_desc.h"
 
 namespace gpulab::core {
