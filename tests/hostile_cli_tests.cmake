@@ -48,3 +48,12 @@ list(APPEND GPULAB_HOSTILE_TESTS cli.hostile.lesson_dir_special_files)
 
 set_tests_properties(${GPULAB_HOSTILE_TESTS} PROPERTIES LABELS "cli;hostile" TIMEOUT 60
                      ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
+
+# An injected kernel fault (core/fault_injection.h) in cpu-parallel's second run: bench reports it
+# on that backend's line and finishes the rest (exit 0).
+add_test(NAME cli.hostile.injected_kernel_fault
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;bench;--quick;--op;relu" -DEXPECT_RC=0
+                 "-DEXPECT_REGEX=cpu-parallel +not run: cpu-parallel: kernel fault: .*\\(injected fault\\).*cpu-scalar"
+                 -P ${GPULAB_CHECK})
+set_tests_properties(cli.hostile.injected_kernel_fault PROPERTIES LABELS "cli;hostile" TIMEOUT 300
+                     ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_INJECT_FAULT=cpu-parallel:2:fault")
