@@ -212,6 +212,13 @@ unsigned char* decode_image(const std::string& bytes, const std::string& path, i
         throw InputError(path + ": cannot decode image (" + std::string(stbi_failure_reason()) +
                          "); PNG, JPG, BMP, TGA, GIF, PSD, HDR and PNM are supported");
     }
+    // No format gpulab reads packs more than ~2,700 pixels into a byte (GIF's LZW at its best), so a
+    // header claiming more than 4,096 per byte is a lie: refuse it before stb allocates for it (a
+    // 36-byte PGM claiming 20x9,999,998 made it allocate 200 MB first; found by fuzz_image).
+    if (static_cast<double>(w) * h > 4096.0 * static_cast<double>(bytes.size())) {
+        throw InputError(path + ": a " + std::to_string(w) + "x" + std::to_string(h) + " picture cannot fit in " +
+                         std::to_string(bytes.size()) + " bytes: the file is truncated or corrupt");
+    }
     const std::size_t per_pixel = 4 + static_cast<std::size_t>(floats_per_pixel) * sizeof(float);
     Availability fits = check_host_allocation(static_cast<std::size_t>(w) * h * per_pixel);
     if (!fits.ok) throw InputError(path + ": image is " + std::to_string(w) + "x" + std::to_string(h) + ": " + fits.reason);

@@ -175,4 +175,16 @@ TEST_SUITE("npy") {
             CHECK(std::string(e.what()).find("No space left") != std::string::npos);
         }
     }
+    TEST_CASE("a picture header that claims more pixels than the file can hold is refused (found by fuzz_image)") {
+        const std::string pgm = std::string("P5\n20 9999998\n255\n") + std::string(16, '\x7f');
+        try {
+            decode_image_gray(pgm, "tall.pgm");
+            FAIL("expected InputError");
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()) ==
+                  "tall.pgm: a 20x9999998 picture cannot fit in 34 bytes: the file is truncated or corrupt");
+        }
+        const std::string ok = std::string("P5\n3 2\n255\n") + std::string(6, '\x7f');
+        CHECK(decode_image_gray(ok, "ok.pgm").shape == std::vector<int64_t>{2, 3});
+    }
 }
