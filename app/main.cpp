@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -26,8 +27,19 @@ void ensure_passive_openmp(char** argv) {
     execv("/proc/self/exe", argv);  // returns only on failure: then carry on with spinning threads
 }
 
+// "WxH", digits only and nothing after: sscanf's %d wrapped 4294968896 to 1600 and took
+// "1600x900junk" (issue 16); from_chars reports overflow and where it stopped.
 bool parse_size(const std::string& text, int& w, int& h) {
-    return std::sscanf(text.c_str(), "%dx%d", &w, &h) == 2 && w >= 320 && h >= 240 && w <= 8192 && h <= 8192;
+    const char* end = text.data() + text.size();
+    int pw = 0, ph = 0;
+    auto [x, ew] = std::from_chars(text.data(), end, pw);
+    if (ew != std::errc() || x == text.data() || x == end || *x != 'x') return false;
+    auto [y, eh] = std::from_chars(x + 1, end, ph);
+    if (eh != std::errc() || y == x + 1 || y != end) return false;
+    if (pw < 320 || ph < 240 || pw > 8192 || ph > 8192) return false;
+    w = pw;
+    h = ph;
+    return true;
 }
 
 }  // namespace

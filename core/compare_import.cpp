@@ -5,10 +5,12 @@
 // three lessons. Verified by tests/test_compare_import.cpp.
 #include "compare_import.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "compare_parse.h"
+#include "file_io.h"
 #include "image_io.h"
 
 namespace gpulab::core {
@@ -177,7 +179,9 @@ CompareFile parse_compare_file(std::string_view text, const std::string& name) {
                        "again with this version to compare with it");
         fail(name, "not a gpulab export CSV (the first line has no lesson and date)");
     }
-    out.version = std::string(trim(parts[0].substr(7)));
+    // "gpulab <version>"; "# gpulab  |  ..." leaves just "gpulab" (a substr(7) past its end threw
+    // std::out_of_range: found by tests/fuzz/fuzz_compare).
+    out.version = std::string(trim(parts[0].substr(std::min<std::size_t>(7, parts[0].size()))));
     out.lesson_title = std::string(trim(parts[1]));
     out.date = std::string(trim(parts[2]));
 
@@ -233,11 +237,8 @@ CompareFile parse_compare_file(std::string_view text, const std::string& name) {
 
 CompareFile load_compare_file(const std::string& path) {
     if (path.empty()) throw InputError("compare: no file given");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open the file to compare with (missing or unreadable)");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_compare_file(text.str(), path);
+    // Regular files only, size capped: a FIFO would block and /dev/zero grow without end (issue 16).
+    return parse_compare_file(read_input_file(path, kMaxCompareFileBytes, "comparison CSV"), path);
 }
 
 void require_workload(const CompareFile& file, std::string_view workload) {

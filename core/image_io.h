@@ -1,5 +1,7 @@
 // Loading pictures and .npy arrays as tensors, and writing .npy. Bad files raise InputError with
-// a message naming the file and what is wrong with it (tests/test_npy.cpp, tests/test_image_io.cpp).
+// a message naming the file and what is wrong with it (tests/test_npy.cpp, tests/test_image_io.cpp);
+// only regular files are read, sizes are checked against the file's length before allocating
+// (core/input_file.h), and tests/fuzz/ fuzzes both readers.
 #pragma once
 
 #include <stdexcept>
@@ -17,6 +19,8 @@ public:
 
 // PNG/JPG/BMP/... via stb_image, converted to luminance in [0, 1], shape (H, W).
 Tensor load_image_gray(const std::string& path);
+// The same from a picture file's bytes already in memory; `name` is used in messages.
+Tensor decode_image_gray(const std::string& bytes, const std::string& name);
 // The same picture as three colour planes R, G, B in [0, 1], shape (3, H, W); a grayscale file
 // gives three equal planes. Same errors as load_image_gray.
 Tensor load_image_rgb(const std::string& path);

@@ -15,6 +15,8 @@
 #include <sstream>
 #include <utility>
 
+#include "file_io.h"
+#include "image_io.h"
 #include "op_desc.h"
 
 namespace gpulab::core {
@@ -421,6 +423,77 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
     return out;
 }
 
+// [SECTION] refusing what would crash toml++
+// toml++ 3.3 builds a dotted key or table header ("[a.b.c]") by recursion, one stack frame per
+// part, with no limit: a header of ~50,000 parts overflows the stack and kills the app at start-up
+// (issue 16). Lessons use two or three parts, so the text is scanned first and a key of more than
+// kMaxKeyParts parts is refused with its line. The scan follows TOML's strings and comments so that
+// dots in lesson text never count; outside them, a run of key characters, dots, blanks and quoted
+// parts is one key, ended by anything else ("=", "]", ",", a newline), so numbers in arrays never
+// add up either.
+constexpr int kMaxKeyParts = 64;
+
+struct DeepKey {
+    int parts = 0;
+    int line = 0;
+};
+
+DeepKey deepest_key(std::string_view text) {
+    DeepKey worst;
+    int line = 1, dots = 0;
+    const auto is_key_char = [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+               c == ' ' || c == '\t';
+    };
+    const auto triple = [&](std::size_t i, char q) {
+        return i + 2 < text.size() && text[i] == q && text[i + 1] == q && text[i + 2] == q;
+    };
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c == '"' || c == '\'') {
+            const bool multi = triple(i, c);
+            const bool escapes = c == '"';
+            i += multi ? 3 : 1;
+            while (i < text.size()) {
+                if (escapes && text[i] == '\\') {
+                    if (i + 1 < text.size() && text[i + 1] == '\n') ++line;
+                    i += 2;
+                    continue;
+                }
+                if (text[i] == '\n') {
+                    ++line;
+                    if (!multi) break;  // an unterminated string: toml++ reports it
+                }
+                if (multi && triple(i, c)) {
+                    std::size_t q = i;
+                    while (q < text.size() && text[q] == c && q - i < 5) ++q;  // """" ends with the last three
+                    i = q;
+                    break;
+                }
+                if (!multi && text[i] == c) {
+                    ++i;
+                    break;
+                }
+                ++i;
+            }
+            continue;
+        }
+        if (c == '#') {
+            while (i < text.size() && text[i] != '\n') ++i;
+            continue;
+        }
+        if (c == '.') {
+            if (++dots + 1 > worst.parts) worst = {dots + 1, line};
+        } else if (!is_key_char(c)) {
+            dots = 0;
+            if (c == '\n') ++line;
+        }
+        ++i;
+    }
+    return worst;
+}
+
 }  // namespace
 
 bool LessonStep::shows(std::string_view panel) const {
@@ -447,6 +520,14 @@ std::vector<std::string> known_workloads() { return {"activation", "conv2d", "si
 
 LessonLoad parse_lesson_text(std::string_view text, const std::string& source_name) {
     Collector c(source_name);
+    if (const DeepKey deep = deepest_key(text); deep.parts > kMaxKeyParts) {
+        c.add_file("");
+        c.errors().back() = {source_name, deep.line, 1,
+                             "a key or table header of " + std::to_string(deep.parts) +
+                                 " dotted parts (lesson files use a few; more than " + std::to_string(kMaxKeyParts) +
+                                 " is refused): not a lesson file"};
+        return {std::nullopt, std::move(c.errors())};
+    }
     try {
         toml::table root = toml::parse(text, source_name);
         return build_lesson(root, source_name, c);
@@ -462,14 +543,17 @@ LessonLoad parse_lesson_file(const std::string& path) {
         return {std::nullopt, {{path, 0, 0, "is a folder, not a lesson file (check its files: " +
                                                 (fs::path(path) / "*.toml").string() + ")"}}};
     }
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        const int why = errno;
-        return {std::nullopt, {{path, 0, 0, std::string("cannot open lesson file: ") + std::strerror(why)}}};
+    // Regular files only, at most 1 MiB: a FIFO named x.toml would block and a symlink to
+    // /dev/zero would grow without end (issue 16).
+    std::string text;
+    try {
+        text = read_input_file(path, kMaxLessonFileBytes, "lesson file");
+    } catch (const InputError& e) {
+        std::string message = e.what();
+        if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
+        return {std::nullopt, {{path, 0, 0, message}}};
     }
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse_lesson_text(ss.str(), path);
+    return parse_lesson_text(text, path);
 }
 
 const Lesson* LessonCatalog::find(std::string_view id) const {

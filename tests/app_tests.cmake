@@ -7,3 +7,4 @@ include(${CMAKE_CURRENT_LIST_DIR}/cli_tests.cmake OPTIONAL)  # command line: bad
 include(${CMAKE_CURRENT_LIST_DIR}/presenter_tests.cmake OPTIONAL)  # presenter mode, export --all-steps
 include(${CMAKE_CURRENT_LIST_DIR}/compare_tests.cmake OPTIONAL)  # another machine's export beside the live bars
 include(${CMAKE_CURRENT_LIST_DIR}/install_tests.cmake OPTIONAL)  # DESTDIR install run from an unrelated folder
+include(${CMAKE_CURRENT_LIST_DIR}/hostile_cli_tests.cmake OPTIONAL)  # FIFOs, /dev/zero, deep TOML, full disk, size wraps

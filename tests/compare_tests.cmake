@@ -63,7 +63,7 @@ set_tests_properties(compare.wrong_file PROPERTIES FIXTURES_REQUIRED compare_ele
 add_test(NAME compare.missing_file
          COMMAND ${CMAKE_COMMAND}
                  "-DCMD=$<TARGET_FILE:gpulab>;export;--out;${GPULAB_COMPARE_OUT}/bad;--quick;--compare;${GPULAB_COMPARE_OUT}/no-such-summary.csv"
-                 -DEXPECT_RC=1 "-DEXPECT_REGEX=no-such-summary.csv: cannot open the file to compare with" -DEXPECT_LINES=1
+                 -DEXPECT_RC=1 "-DEXPECT_REGEX=no-such-summary.csv: cannot open file" -DEXPECT_LINES=1
                  -P ${GPULAB_COMPARE_CHECK})
 
 set_tests_properties(${GPULAB_COMPARE_TESTS} compare.wrong_file compare.missing_file PROPERTIES LABELS "gui;compare"

@@ -94,6 +94,13 @@ TEST_SUITE("compare") {
         std::filesystem::remove(path);
     }
 
+    TEST_CASE("a first line with no version is refused, not an out_of_range (found by fuzz_compare)") {
+        const std::string text = std::string("# gpulab  |  Elementwise activations  |  2026-03-04\n") +
+                                 (kGoodSummary + std::string(kGoodSummary).find('\n') + 1);
+        CHECK_NOTHROW(gpulab::core::parse_compare_file(text, "laptop.csv"));
+        CHECK(message_of("# gpulab  |  x  |  y\n").find("laptop.csv: ") == 0);
+    }
+
     TEST_CASE("a file that is not a gpulab export is refused") {
         CHECK(message_of("").find("laptop.csv: not a gpulab export CSV") == 0);
         CHECK(message_of("a,b,c\n1,2,3\n").find("laptop.csv: not a gpulab export CSV") == 0);

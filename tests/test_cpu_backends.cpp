@@ -55,8 +55,10 @@ core::Tensor test_input(int64_t n, uint32_t seed) {
 
 bool exact_activation(core::Activation a) { return a == core::Activation::Relu || a == core::Activation::LeakyRelu; }
 
+// Empty tensors have null data pointers, and memcmp's arguments must not be null even for 0 bytes
+// (UBSan nonnull-attribute, issue 16).
 bool bitwise_equal(const float* a, const float* b, int64_t n) {
-    return std::memcmp(a, b, static_cast<std::size_t>(n) * sizeof(float)) == 0;
+    return n == 0 || std::memcmp(a, b, static_cast<std::size_t>(n) * sizeof(float)) == 0;
 }
 
 }  // namespace

@@ -274,7 +274,7 @@ elements = 12
 
         LessonLoad missing = parse_lesson_file("/nonexistent/x.toml");
         REQUIRE(missing.errors.size() == 1);
-        CHECK(missing.errors[0].to_string() == "/nonexistent/x.toml: cannot open lesson file: No such file or directory");
+        CHECK(missing.errors[0].to_string() == "/nonexistent/x.toml: cannot open file (No such file or directory)");
 
         // Permissions do not stop root, so the unreadable case is only checked as another user.
         const std::filesystem::path locked = std::filesystem::temp_directory_path() / "gpulab-test-locked-lessons";

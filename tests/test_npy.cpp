@@ -1,6 +1,11 @@
-// .npy round trip and rejection of malformed files; image decoding errors.
+// .npy round trip and rejection of malformed files; image decoding errors; the hostile inputs the
+// reliability probe (issue 16) found, each refused with a sentence instead of a crash, a wrap or a
+// huge allocation; and a write to a full disk reported as a failure.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -93,5 +98,93 @@ TEST_SUITE("npy") {
             CHECK(std::string(e.what()).find("cannot decode image") != std::string::npos);
         }
         fs::remove(p);
+    }
+    TEST_CASE("hostile shapes are refused before any allocation") {
+        const std::string p = temp_path("hostile-shape.npy");
+        const auto header = [](const std::string& shape) {
+            return "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+        };
+        // A dimension past 64 bits used to escape as std::out_of_range from stoll and abort.
+        write_bytes(p, npy_with_header(header("(99999999999999999999999,)"), 0));
+        CHECK(error_of(p).find("too large to address") != std::string::npos);
+        // A product that wraps int64_t.
+        write_bytes(p, npy_with_header(header("(4611686018427387904, 4611686018427387904)"), 0));
+        CHECK(error_of(p).find("too large to address") != std::string::npos);
+        // (2^62,) with no data: count * 4 wrapped size_t to 0 and passed, then std::length_error.
+        write_bytes(p, npy_with_header(header("(4611686018427387904,)"), 0));
+        CHECK(error_of(p).find("file is truncated") != std::string::npos);
+        // (1, 1, 2^31) in a small file: refused from the file's length, not after allocating 8 GiB.
+        write_bytes(p, npy_with_header(header("(1, 1, 2147483648)"), 332));
+        const auto start = std::chrono::steady_clock::now();
+        const std::string err = error_of(p);
+        CHECK(err.find("file is truncated") != std::string::npos);
+        CHECK(err.find("the file has 332") != std::string::npos);
+        CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+        // A 0 dimension handed a null pointer to memcpy: now an empty array is refused by name.
+        write_bytes(p, npy_with_header(header("(0, 3)"), 0));
+        CHECK(error_of(p).find("the array is empty") != std::string::npos);
+        write_bytes(p, npy_with_header(header("(2, x)"), 8));
+        CHECK(error_of(p).find("not a tuple of whole numbers") != std::string::npos);
+        fs::remove(p);
+    }
+    TEST_CASE("a long or lying header is refused without a regex blowing the stack") {
+        const std::string p = temp_path("long-header.npy");
+        // Version 2 header of 60,000 bytes of shape text: libstdc++'s std::regex recursed per character.
+        std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::string(60000, ' ') + "1,), }";
+        std::string s("\x93NUMPY\x02\x00", 8);
+        const uint32_t n = static_cast<uint32_t>(dict.size());
+        for (int i = 0; i < 4; ++i) s += static_cast<char>((n >> (8 * i)) & 0xff);
+        write_bytes(p, s + dict + std::string(4, '\0'));
+        CHECK(read_npy(p).size() == 1);
+        // A header length past NumPy's own limit, or past the end of the file.
+        std::string big("\x93NUMPY\x02\x00\xff\xff\xff\x7f", 12);
+        write_bytes(p, big);
+        CHECK(error_of(p).find("corrupt .npy header") != std::string::npos);
+        write_bytes(p, std::string("\x93NUMPY\x01\x00\xff\x7f", 10));
+        CHECK(error_of(p).find("truncated .npy header") != std::string::npos);
+        fs::remove(p);
+    }
+    TEST_CASE("special files are refused, not read forever") {
+        const std::string fifo = temp_path("fifo.npy");
+        fs::remove(fifo);
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        CHECK(error_of(fifo).find("is a FIFO") != std::string::npos);
+        try {
+            load_image_gray(fifo);
+            FAIL("expected InputError");
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()).find("is a FIFO") != std::string::npos);
+        }
+        fs::remove(fifo);
+        const std::string zero = temp_path("zero.npy");
+        fs::remove(zero);
+        fs::create_symlink("/dev/zero", zero);
+        CHECK(error_of(zero).find("is a device") != std::string::npos);
+        fs::remove(zero);
+        CHECK(error_of(fs::temp_directory_path().string()).find("is a folder") != std::string::npos);
+    }
+    TEST_CASE("a write to a full disk is an error, not a silent success") {
+        // /dev/full accepts open() and refuses every byte with ENOSPC, like a full disk; a small
+        // array used to sit in the stream buffer past the check and be lost at close.
+        Tensor t = Tensor::zeros({2, 2});
+        try {
+            write_npy("/dev/full", t);
+            FAIL("expected InputError");
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()).find("cannot write /dev/full") == 0);
+            CHECK(std::string(e.what()).find("No space left") != std::string::npos);
+        }
+    }
+    TEST_CASE("a picture header that claims more pixels than the file can hold is refused (found by fuzz_image)") {
+        const std::string pgm = std::string("P5\n20 9999998\n255\n") + std::string(16, '\x7f');
+        try {
+            decode_image_gray(pgm, "tall.pgm");
+            FAIL("expected InputError");
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()) ==
+                  "tall.pgm: a 20x9999998 picture cannot fit in 34 bytes: the file is truncated or corrupt");
+        }
+        const std::string ok = std::string("P5\n3 2\n255\n") + std::string(6, '\x7f');
+        CHECK(decode_image_gray(ok, "ok.pgm").shape == std::vector<int64_t>{2, 3});
     }
 }

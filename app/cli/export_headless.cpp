@@ -20,6 +20,7 @@
 #include <variant>
 
 #include "app_entry.h"
+#include "file_io.h"
 #include "widgets/fonts.h"
 #include "render/gl_util.h"
 #include "gpu_backends.h"
@@ -239,10 +240,8 @@ int run_export(const ExportOptions& options) {
                 std::snprintf(name, sizeof name, "-step-%02d.csv", i + 1);
                 pic.csv = id + name;
                 const std::filesystem::path csv_path = std::filesystem::path(options.out_dir) / pic.csv;
-                std::ofstream csv_out(csv_path, std::ios::binary);
-                csv_out << csv_text;
-                if (!csv_out) {
-                    std::fprintf(stderr, "gpulab export: cannot write %s\n", csv_path.string().c_str());
+                if (const std::string werr = core::write_output_file(csv_path.string(), csv_text); !werr.empty()) {
+                    std::fprintf(stderr, "gpulab export: %s\n", werr.c_str());
                     cleanup();
                     return 1;
                 }
@@ -270,11 +269,11 @@ int run_export(const ExportOptions& options) {
         }
         for (const auto& f : result.files) files.push_back(std::filesystem::path(f).filename().string());
         const std::string json_path = (std::filesystem::path(options.out_dir) / (id + ".json")).string();
-        std::ofstream out(json_path, std::ios::binary);
-        out << export_json(options, id, shell->lesson_title(), scale, pictures, files);
-        if (!out) {
+        const std::string werr =
+            core::write_output_file(json_path, export_json(options, id, shell->lesson_title(), scale, pictures, files));
+        if (!werr.empty()) {
             result.ok = false;
-            result.message = "cannot write " + json_path;
+            result.message = werr;
         } else {
             result.files.push_back(json_path);
             result.message += "; " + std::to_string(pictures.size()) + " step pictures, their CSVs and " + id + ".json";

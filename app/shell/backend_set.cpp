@@ -1,5 +1,8 @@
 #include "backend_set.h"
 
+#include <cstdio>
+
+#include "fault_injection.h"
 #include "gpu_backends.h"
 
 namespace gpulab::app {
@@ -7,6 +10,9 @@ namespace gpulab::app {
 core::BackendList make_all_backends() {
     core::BackendList list = core::make_cpu_backends();
     for (auto& b : gpu::make_backends()) list.push_back(std::move(b));
+    // Test-only: GPULAB_INJECT_FAULT="<backend>:<run>:<alloc|fault|lost>" (core/fault_injection.h).
+    if (const std::string error = core::inject_fault_from_environment(list); !error.empty())
+        std::fprintf(stderr, "gpulab: %s (ignored)\n", error.c_str());
     return list;
 }
 

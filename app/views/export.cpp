@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_io.h"
 #include "widgets/fonts.h"
 #include "format.h"
 #include "render/gl_util.h"
@@ -27,13 +28,8 @@ namespace gpulab::app {
 namespace {
 
 bool write_text(const std::filesystem::path& path, const std::string& text, std::string& error) {
-    std::ofstream f(path, std::ios::binary);
-    if (f) f << text;
-    if (!f) {
-        error = "cannot write " + path.string() + ": " + std::strerror(errno);
-        return false;
-    }
-    return true;
+    error = core::write_output_file(path.string(), text);  // checked after close: a full disk is an error
+    return error.empty();
 }
 
 bool render_timing_png(const ExportInput& in, const std::vector<std::string>& caption, const std::string& path,
@@ -110,11 +106,18 @@ bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int wi
         error = "no pixels to write for " + path;
         return false;
     }
-    if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
-        error = "cannot write " + path + ": " + std::strerror(errno);
+    // Encoded in memory and written by write_output_file: stbi_write_png ignores fwrite's and
+    // fclose's results, so a full disk left a truncated PNG reported as written.
+    std::string png;
+    const auto append = [](void* to, void* data, int size) {
+        static_cast<std::string*>(to)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
+        error = "cannot encode " + path + " as PNG";
         return false;
     }
-    return true;
+    error = core::write_output_file(path, png);
+    return error.empty();
 }
 
 std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption) {

@@ -1,0 +1,120 @@
+// Regular-file-only input with a size cap: see file_io.h. O_NONBLOCK on open is what keeps a
+// FIFO with no writer from blocking the open itself; fstat on the open descriptor then refuses it
+// (and devices, folders, sockets) before a single byte is read.
+#include "file_io.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "format.h"
+#include "image_io.h"
+
+namespace gpulab::core {
+
+namespace {
+
+std::string file_type_reason(mode_t mode) {
+    if (S_ISREG(mode)) return "";
+    if (S_ISDIR(mode)) return "is a folder, not a file";
+    if (S_ISFIFO(mode)) return "is a FIFO (named pipe), not a regular file";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "is a device, not a regular file";
+    if (S_ISSOCK(mode)) return "is a socket, not a regular file";
+    return "is not a regular file";
+}
+
+}  // namespace
+
+InputFile::InputFile(const std::string& path, std::int64_t max_bytes, std::string_view kind) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) {
+        const int why = errno;
+        ::close(fd_);
+        throw InputError(path + ": cannot read file information (" + std::strerror(why) + ")");
+    }
+    if (std::string why = file_type_reason(st.st_mode); !why.empty()) {
+        ::close(fd_);
+        throw InputError(path + ": " + why + "; gpulab reads only regular files as input");
+    }
+    if (st.st_size > max_bytes) {
+        ::close(fd_);
+        throw InputError(path + ": is " + format_bytes(static_cast<double>(st.st_size)) + ", larger than any " +
+                         std::string(kind) + " gpulab reads (at most " + format_bytes(static_cast<double>(max_bytes)) +
+                         ")");
+    }
+    size_ = st.st_size;
+}
+
+InputFile::~InputFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t InputFile::read(void* buffer, std::size_t n) {
+    std::size_t done = 0;
+    char* out = static_cast<char*>(buffer);
+    while (done < n) {
+        const ssize_t got = ::read(fd_, out + done, n - done);
+        if (got == 0) break;
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw InputError(path_ + ": read failed (" + std::strerror(errno) + ")");
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    offset_ += static_cast<std::int64_t>(done);
+    return done;
+}
+
+std::string InputFile::read_rest() {
+    // The size is the fstat one, already capped; a file that grows while it is read is cut there.
+    std::string text(static_cast<std::size_t>(remaining() > 0 ? remaining() : 0), '\0');
+    text.resize(read(text.data(), text.size()));
+    return text;
+}
+
+std::string read_input_file(const std::string& path, std::int64_t max_bytes, std::string_view kind) {
+    InputFile f(path, max_bytes, kind);
+    return f.read_rest();
+}
+
+std::string special_file_reason(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return "";  // missing or unreadable: opening it says why
+    return file_type_reason(st.st_mode);
+}
+
+std::string write_output_file(const std::string& path, std::initializer_list<std::string_view> pieces) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+    std::size_t total = 0, done = 0;
+    for (std::string_view piece : pieces) total += piece.size();
+    for (std::string_view piece : pieces) {
+        std::size_t at = 0;
+        while (at < piece.size()) {
+            const ssize_t put = ::write(fd, piece.data() + at, piece.size() - at);
+            if (put < 0 && errno == EINTR) continue;
+            if (put <= 0) {
+                const int why = put < 0 ? errno : ENOSPC;
+                ::close(fd);
+                return "cannot write " + path + ": " + std::strerror(why) + " after " +
+                       format_bytes(static_cast<double>(done)) + " of " + format_bytes(static_cast<double>(total));
+            }
+            at += static_cast<std::size_t>(put);
+            done += static_cast<std::size_t>(put);
+        }
+    }
+    // close() is where some file systems (NFS, a full quota) report a failed write.
+    if (::close(fd) != 0) return "cannot write " + path + ": " + std::strerror(errno);
+    return "";
+}
+
+std::string write_output_file(const std::string& path, std::string_view bytes) {
+    return write_output_file(path, {bytes});
+}
+
+}  // namespace gpulab::core

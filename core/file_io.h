@@ -1,0 +1,66 @@
+// Files in and out, checked. In: opening files that come from outside (lesson files, .npy arrays, pictures, another machine's
+// export CSV) so that a hostile or mistaken path cannot hang or exhaust the app: only a regular
+// file is read (a FIFO would block forever, /dev/zero never ends, a folder is not a file), its
+// size is checked against a cap for its kind before anything is allocated, and the size used is
+// the one of the descriptor actually read (fstat after open, so no check-then-open race).
+// Out: a whole file written and checked after it is flushed and closed, so a full disk or a
+// vanished folder is an error with a sentence, never a silent success with half a file.
+// Verified by tests/test_hostile_inputs.cpp (FIFO, /dev/zero symlink, folder, over-size, /dev/full).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace gpulab::core {
+
+// Caps per kind of input, named in the messages. Generous for real files, small against abuse.
+inline constexpr std::int64_t kMaxLessonFileBytes = 1 << 20;          // 1 MiB of TOML
+inline constexpr std::int64_t kMaxCompareFileBytes = 16 << 20;        // 16 MiB of CSV
+inline constexpr std::int64_t kMaxImageFileBytes = 256LL << 20;       // 256 MiB compressed picture
+inline constexpr std::int64_t kMaxNpyFileBytes = 8LL << 30;           // 8 GiB array (memory is checked too)
+
+// One open regular file. Throws InputError ("<path>: <sentence>") from the constructor when the
+// path cannot be opened, is not a regular file, or is larger than `max_bytes`; `kind` names the
+// file in that sentence ("lesson file", ".npy file").
+class InputFile {
+public:
+    InputFile(const std::string& path, std::int64_t max_bytes, std::string_view kind);
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    const std::string& path() const { return path_; }
+    std::int64_t size() const { return size_; }     // from fstat when opened
+    std::int64_t offset() const { return offset_; }  // bytes read so far
+    std::int64_t remaining() const { return size_ - offset_; }
+
+    // Reads up to n bytes (fewer only at the end of the file); returns how many were read.
+    // Throws InputError on a read error.
+    std::size_t read(void* buffer, std::size_t n);
+    // Everything from the current offset to the end.
+    std::string read_rest();
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    std::int64_t size_ = 0;
+    std::int64_t offset_ = 0;
+};
+
+// The whole of a regular file no larger than `max_bytes`, or InputError as above.
+std::string read_input_file(const std::string& path, std::int64_t max_bytes, std::string_view kind);
+
+// Why `path` would be refused as input ("is a FIFO, not a regular file"), or "" when it is a
+// regular file. Cheap (stat only): lets a folder listing skip special files with a warning.
+std::string special_file_reason(const std::string& path);
+
+// Writes `bytes` to `path` (created or truncated) and checks every write and the close.
+// Returns "" on success, else "cannot write <path>: <reason> after <n> of <total>".
+std::string write_output_file(const std::string& path, std::string_view bytes);
+// The same for a file made of several pieces (a header and a large array), without joining them.
+std::string write_output_file(const std::string& path, std::initializer_list<std::string_view> pieces);
+
+}  // namespace gpulab::core
