@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GPULAB = $(BUILD_DIR)/app/gpulab
 
-.PHONY: all deps configure build run test bench package clean
+.PHONY: all deps configure build run test test-sanitize fuzz bench package clean
 
 all: build
 
@@ -27,6 +27,15 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j $(JOBS)
+
+# The whole suite in a CPU-only build under ASan + UBSan, and every parser's libFuzzer target for
+# FUZZ_SECONDS each (docs/reliability.md); .ci/run runs both.
+FUZZ_SECONDS ?= 20
+test-sanitize: deps
+	scripts/ci-sanitizers.sh sanitize
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/ci-sanitizers.sh fuzz
 
 # A .deb of this build (cmake/Package.cmake): apt install ./$(BUILD_DIR)/gpulab_*.deb
 package: build
