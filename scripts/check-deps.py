@@ -84,15 +84,15 @@ def used_files(build):
 def owners(paths):
     """{path: package} for the paths dpkg knows; the rest are not from a package."""
     result = {}
-    todo = {}
+    candidates = {}
     for p in paths:
         forms = [p, os.path.realpath(p)]
         # Debian 12 has merged /usr, but dpkg may record /lib/... for files seen at /usr/lib/...
         forms += [f[4:] for f in list(forms) if f.startswith("/usr/lib") or f.startswith("/usr/bin") or f.startswith("/usr/sbin")]
-        todo[p] = list(dict.fromkeys(forms))
-    pending = set(todo)
+        candidates[p] = list(dict.fromkeys(forms))
+    pending = set(candidates)
     for attempt in range(3):
-        batch = {todo[p][attempt]: p for p in pending if attempt < len(todo[p])}
+        batch = {candidates[p][attempt]: p for p in pending if attempt < len(candidates[p])}
         if not batch:
             break
         out = run(["dpkg-query", "-S", *batch.keys()]).stdout
@@ -119,10 +119,10 @@ def minimal_system():
         for prov in r[4].split(","):
             if prov.strip():
                 provided.setdefault(prov.split()[0].split(":")[0], name)
-    todo = [n for n, r in installed.items() if r[1] == "yes" or r[2] == "required"]
+    candidates = [n for n, r in installed.items() if r[1] == "yes" or r[2] == "required"]
     seen = set()
-    while todo:
-        name = todo.pop()
+    while candidates:
+        name = candidates.pop()
         if name in seen or name not in installed:
             continue
         seen.add(name)
@@ -131,7 +131,7 @@ def minimal_system():
                 dep = alt.split()[0].split(":")[0] if alt.split() else ""
                 dep = dep if dep in installed else provided.get(dep, "")
                 if dep:
-                    todo.append(dep)
+                    candidates.append(dep)
                     break
     return seen
 
