@@ -70,7 +70,11 @@ CudnnLoad load_from(const std::vector<std::string>& candidates, CudnnApi& api, v
         if (first_error.empty()) first_error = dl_error();
     }
     if (handle == nullptr) {
-        out.reason = kSoname + " not found (" + first_error + ")" + other_majors_hint(candidates) +
+        // The loader's own words only when they add something to "not found" (a broken file, a
+        // missing dependency of cuDNN's).
+        const bool plain_absence = first_error.find("No such file or directory") != std::string::npos;
+        out.reason = kSoname + " not found" + (plain_absence ? "" : " (" + first_error + ")") +
+                     other_majors_hint(candidates) +
                      ": install cuDNN 9 for CUDA 13, or set GPULAB_CUDNN_DIR to the folder that holds it";
         return out;
     }

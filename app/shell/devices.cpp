@@ -83,6 +83,8 @@ void Shell::draw_devices() {
         const bool for_want_of_gpu = !g.cudnn_library_missing && !core::plain_gpu_reason(g.cudnn_reason).empty();
         if (for_want_of_gpu) {
             ImGui::TextWrapped("cuDNN %s found; it needs the GPU", g.cudnn_version.c_str());
+        } else if (g.cudnn_library_missing) {
+            ImGui::TextWrapped("cuDNN: not installed (the cudnn row says how to add it)");
         } else {
             ImGui::TextWrapped("cuDNN: %s", g.cudnn_reason.empty() ? "not available" : g.cudnn_reason.c_str());
         }
