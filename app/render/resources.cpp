@@ -15,33 +15,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Candidate roots in search order. When GPULAB_DATA_DIR is set it is the only one, so a user (or a
-// test) can tell exactly which files are used instead of getting a silent fallback.
-// <prefix>/share/gpulab beside <prefix>/bin/gpulab: the folder an installed gpulab reads.
-fs::path installed_root() {
-    std::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec || exe.empty()) return {};
-    return exe.parent_path().parent_path() / "share" / "gpulab";
+// GPULAB_DATA_DIR when set and non-empty, else null.
+const char* data_dir_override() {
+    const char* env = std::getenv("GPULAB_DATA_DIR");
+    return env != nullptr && env[0] != '\0' ? env : nullptr;
 }
 
 // Candidate roots in search order. When GPULAB_DATA_DIR is set it is the only one, so a user (or a
 // test) can tell exactly which files are used instead of getting a silent fallback. An installed
-// binary likewise reads only its own share/gpulab: a source tree that happens to be on the machine
-// must not hide a file the install lacks.
+// binary (<prefix>/bin/gpulab with <prefix>/share/gpulab) likewise reads only its own share/gpulab:
+// a source tree that happens to be on the machine must not hide a file the install lacks.
 std::vector<fs::path> candidate_roots() {
+    if (const char* env = data_dir_override()) return {fs::path(env)};
     std::vector<fs::path> roots;
-    if (const char* env = std::getenv("GPULAB_DATA_DIR"); env != nullptr && env[0] != '\0') {
-        roots.emplace_back(env);
-        return roots;
-    }
     std::error_code ec;
-    if (const fs::path installed = installed_root(); !installed.empty() && fs::exists(installed, ec)) {
-        roots.push_back(installed);
-        return roots;
-    }
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec && !exe.empty()) {
+        const fs::path installed = exe.parent_path().parent_path() / "share" / "gpulab";
+        if (fs::exists(installed, ec)) return {installed};
         fs::path dir = exe.parent_path();
         roots.push_back(dir / "share" / "gpulab");
         // The binary itself and up to three parents: covers build/app/gpulab and build/tests/x.
@@ -87,10 +78,6 @@ fs::path data_root() {
     return {};
 }
 
-}  // namespace gpulab::app
-
-namespace gpulab::app {
-
 std::string data_root_problem() {
     const std::vector<fs::path> roots = candidate_roots();
     for (const fs::path& root : roots) {
@@ -106,7 +93,7 @@ std::string data_root_problem() {
     }
     std::string where;
     for (const fs::path& root : roots) where += (where.empty() ? "" : ", ") + root.string();
-    if (std::getenv("GPULAB_DATA_DIR") != nullptr && std::getenv("GPULAB_DATA_DIR")[0] != '\0') {
+    if (data_dir_override() != nullptr) {
         return "GPULAB_DATA_DIR=" + where + " holds no lessons/ and shaders/ folders: point it at the folder that does";
     }
     return "gpulab's data folder (lessons/, shaders/, assets/) was not found in " + where +
