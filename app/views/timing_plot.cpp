@@ -149,19 +149,23 @@ void draw_caption_block(const std::vector<std::string>& lines) {
 
 // [SECTION] verdict
 
+namespace {
+
+// "not run: no NVIDIA GPU driver on this computer" rather than the driver's error code on a machine
+// without a GPU (the tooltip and the Devices panel keep the full text); other reasons as they are.
+std::string not_run_line(const std::string& reason) {
+    const std::string plain = core::plain_gpu_reason(reason);
+    return "not run: " + (plain.empty() ? reason : plain);
+}
+
+}  // namespace
+
 void draw_verdict(const core::BackendReport& report) {
-    std::string text;
+    std::string text, full;
     ImVec4 colour = kMuted;
     if (!report.availability.ok) {
-        // "no NVIDIA GPU driver on this computer" rather than the driver's error code, which the
-        // tooltip and the Devices panel keep.
-        const std::string plain = core::plain_gpu_reason(report.availability.reason);
-        if (!plain.empty()) {
-            ImGui::TextColored(colour, "not run: %s", plain.c_str());
-            tooltip_if(ImGui::IsItemHovered(), report.availability.reason);
-            return;
-        }
-        text = "not run: " + report.availability.reason;
+        text = not_run_line(report.availability.reason);
+        full = "not run: " + report.availability.reason;
     } else if (!report.ran) {
         text = "not run: " + (report.error.empty() ? std::string("skipped") : report.error);
         if (!report.error.empty()) colour = kRed;
@@ -172,9 +176,10 @@ void draw_verdict(const core::BackendReport& report) {
         text = report.check.verdict.empty() ? "MISMATCH" : report.check.verdict;
         colour = kRed;
     }
+    if (full.empty()) full = text;
     const std::string shown = fit_line(text, ImGui::GetContentRegionAvail().x);
     ImGui::TextColored(colour, "%s", shown.c_str());
-    tooltip_if(shown != text && ImGui::IsItemHovered(), text);
+    tooltip_if(shown != full && ImGui::IsItemHovered(), full);
 }
 
 double speedup_vs_scalar(const core::ActivationRun& run, const core::BackendReport& report) {
@@ -350,8 +355,7 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         if (!r.ran) {
             // One line per backend; the whole reason is in the tooltip and the Devices panel.
             const std::string full = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
-            const std::string plain = r.availability.ok ? "" : core::plain_gpu_reason(r.availability.reason);
-            const std::string why = plain.empty() ? full : "not run: " + plain;
+            const std::string why = r.availability.ok ? full : not_run_line(r.availability.reason);
             const std::string shown = fit_line(why, why_w);
             dl->AddText({bx, ty}, kGrey, shown.c_str());
             tooltip_if(hovered && shown != full && mouse_y >= y && mouse_y < y + row_h, full);
