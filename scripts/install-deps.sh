@@ -25,6 +25,7 @@ packages=(
     libcli11-dev                # command line
     doctest-dev                 # the test framework (CMake config with doctest_discover_tests)
     libboost-context-dev        # fibers for the CUDA kernel simulator (cuda-sim)
+    zlib1g-dev                  # inflates the gzipped IDX files of the training lesson (core/train/idx.cpp)
     libegl-dev libgl-dev        # OpenGL and EGL headers (EGL: headless export)
     libopengl-dev               # libOpenGL.so: CMake's FindOpenGL needs it for the OpenGL component;
                                 # libgl-dev does not depend on it (a fresh machine lacked it)
@@ -34,6 +35,8 @@ packages=(
                                 # calls find_package(OpenCL) and fails without them; libdnnl-dev only
                                 # recommends this package
     fonts-dejavu-core           # the UI font (a copy also ships in assets/fonts)
+    dataset-fashion-mnist       # the training lesson's images: 70,000 28x28 Fashion-MNIST pictures as
+                                # gzipped IDX files in /usr/share/datasets/fashion-mnist (30 MB)
     # Tests and packaging
     xvfb xauth                  # the GUI smoke test runs under xvfb-run
     help2man                    # the man page, generated from `gpulab --help` at build time
