@@ -1,0 +1,154 @@
+// The CPU training engines: one class runs a ModelDesc layer by layer with a set of layer
+// functions, cpu-scalar's (the reference loops) or cpu-parallel's (threads + SIMD); see
+// cpu_layers.h. It keeps every layer's output of the last forward pass for the backward pass, the
+// gradients, and the momentum. Verified by tests/test_train_engines.cpp.
+#include <algorithm>
+#include <cstring>
+
+#include "clock.h"
+#include "image_io.h"
+#include "train/cpu_layers.h"
+
+namespace gpulab::train {
+
+namespace {
+
+using core::InputError;
+
+class CpuTrainEngine final : public TrainEngine {
+public:
+    CpuTrainEngine(const CpuLayerOps& ops, std::string_view description) : ops_(ops), description_(description) {}
+
+    std::string_view name() const override { return ops_.name; }
+    std::string_view description() const override { return description_; }
+    core::Availability availability() const override { return {true, ""}; }
+    std::string implementation() const override { return ops_.implementation; }
+
+    void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
+        if (max_batch < 1) throw InputError("the batch must hold at least 1 image");
+        if (static_cast<std::int64_t>(params.size()) != model.parameter_count)
+            throw InputError("the parameters (" + std::to_string(params.size()) + ") do not fit the model (" +
+                             std::to_string(model.parameter_count) + ")");
+        model_ = model;
+        max_batch_ = max_batch;
+        params_ = params;
+        grads_.assign(params.size(), 0.0f);
+        velocity_.assign(params.size(), 0.0f);
+        input_.assign(static_cast<std::size_t>(max_batch * model.input.size()), 0.0f);
+        outputs_.clear();
+        for (const Layer& l : model.layers) outputs_.emplace_back(static_cast<std::size_t>(max_batch * l.out.size()));
+        const auto largest = static_cast<std::size_t>(max_batch * model.max_activation());
+        grad_in_.assign(largest, 0.0f);
+        grad_out_.assign(largest, 0.0f);
+        times_.assign(model.layers.size(), {});
+        n_ = 0;
+    }
+
+    void forward(const float* images, std::int64_t n) override {
+        if (n < 1 || n > max_batch_)
+            throw InputError("a batch of " + std::to_string(n) + " images does not fit the engine's " +
+                             std::to_string(max_batch_));
+        n_ = n;
+        std::memcpy(input_.data(), images, static_cast<std::size_t>(n * model_.input.size()) * sizeof(float));
+        for (std::size_t i = 0; i < model_.layers.size(); ++i) {
+            const Layer& l = model_.layers[i];
+            const float* x = layer_input(i);
+            float* y = outputs_[i].data();
+            const std::int64_t t0 = core::now_ns();
+            switch (l.kind) {
+                case LayerKind::Conv:
+                    ops_.conv_forward(conv_shape(l), x, weights(l), biases(l), y);
+                    break;
+                case LayerKind::Relu: ops_.relu_forward(n * l.out.size(), x, y); break;
+                case LayerKind::MaxPool: ops_.maxpool_forward(n * l.in.c, l.in.h, l.in.w, x, y); break;
+                case LayerKind::Dense: ops_.dense_forward(n, l.in.size(), l.out.c, x, weights(l), biases(l), y); break;
+            }
+            times_[i].forward_ns = core::now_ns() - t0;
+        }
+    }
+
+    BatchResult backward(const std::uint8_t* labels) override {
+        if (n_ == 0) throw InputError("backward needs a forward pass first");
+        for (std::int64_t m = 0; m < n_; ++m)
+            if (labels[m] >= model_.classes)
+                throw InputError("label " + std::to_string(labels[m]) + " is not one of the model's " +
+                                 std::to_string(model_.classes) + " classes");
+        float* dy = grad_out_.data();
+        float* dx = grad_in_.data();
+        const BatchResult result =
+            ops_.softmax_cross_entropy(n_, model_.classes, outputs_.back().data(), labels, dy);
+        for (std::size_t i = model_.layers.size(); i-- > 0;) {
+            const Layer& l = model_.layers[i];
+            const float* x = layer_input(i);
+            const std::int64_t t0 = core::now_ns();
+            switch (l.kind) {
+                case LayerKind::Conv:
+                    ops_.conv_backward_weights(conv_shape(l), x, dy, grads_.data() + l.weight_offset,
+                                               grads_.data() + l.bias_offset);
+                    if (l.needs_input_gradient) ops_.conv_backward_data(conv_shape(l), dy, weights(l), dx);
+                    break;
+                case LayerKind::Relu: ops_.relu_backward(n_ * l.out.size(), outputs_[i].data(), dy, dx); break;
+                case LayerKind::MaxPool: ops_.maxpool_backward(n_ * l.in.c, l.in.h, l.in.w, x, dy, dx); break;
+                case LayerKind::Dense:
+                    ops_.dense_backward_weights(n_, l.in.size(), l.out.c, x, dy, grads_.data() + l.weight_offset,
+                                                grads_.data() + l.bias_offset);
+                    if (l.needs_input_gradient) ops_.dense_backward_data(n_, l.in.size(), l.out.c, dy, weights(l), dx);
+                    break;
+            }
+            times_[i].backward_ns = core::now_ns() - t0;
+            std::swap(dx, dy);  // this layer's input gradient is the upstream gradient of the one before
+        }
+        return result;
+    }
+
+    void step(const Sgd& sgd) override {
+        ops_.sgd_momentum(static_cast<std::int64_t>(params_.size()), sgd, params_.data(), velocity_.data(),
+                          grads_.data());
+    }
+
+    std::vector<float> logits() const override {
+        const auto count = static_cast<std::ptrdiff_t>(n_ * model_.classes);
+        return {outputs_.back().begin(), outputs_.back().begin() + count};
+    }
+    std::vector<float> gradients() const override { return grads_; }
+    std::vector<float> params() const override { return params_; }
+    std::vector<LayerTime> layer_times() const override { return times_; }
+
+private:
+    const float* layer_input(std::size_t i) const { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
+    const float* weights(const Layer& l) const { return params_.data() + l.weight_offset; }
+    const float* biases(const Layer& l) const { return params_.data() + l.bias_offset; }
+    ConvShape conv_shape(const Layer& l) const { return {n_, l.in.c, l.in.h, l.in.w, l.out.c, l.kernel}; }
+
+    const CpuLayerOps& ops_;
+    std::string description_;
+    ModelDesc model_;
+    std::int64_t max_batch_ = 0;
+    std::int64_t n_ = 0;
+    std::vector<float> params_, grads_, velocity_, input_;
+    std::vector<std::vector<float>> outputs_;  // outputs_[i]: layer i's output for the last batch
+    std::vector<float> grad_in_, grad_out_;     // ping-pong buffers for the backward pass
+    std::vector<LayerTime> times_;
+};
+
+}  // namespace
+
+TrainEngineList make_cpu_train_engines() {
+    TrainEngineList list;
+    list.push_back(make_train_engine("cpu-scalar"));
+    list.push_back(make_train_engine("cpu-parallel"));
+    return list;
+}
+
+std::unique_ptr<TrainEngine> make_train_engine(std::string_view name) {
+    if (name == "cpu-scalar")
+        return std::make_unique<CpuTrainEngine>(scalar_layer_ops(),
+                                                "the reference: plain loops on one core, too slow for epochs");
+    if (name == "cpu-parallel")
+        return std::make_unique<CpuTrainEngine>(parallel_layer_ops(), "all cores, vectorised: the fast CPU");
+    return nullptr;
+}
+
+std::string train_engine_names() { return "cpu-scalar, cpu-parallel"; }
+
+}  // namespace gpulab::train

@@ -1,0 +1,79 @@
+// The training-engine interface: one object per backend that trains a whole model (forward pass,
+// backward pass and SGD step as a unit, every layer inside), rather than one virtual per op in
+// core/backend.h. Why (docs/architecture.md, "Training engines"): training is about ten ops on
+// five backends, and an engine must own its state between calls anyway (activations kept for the
+// backward pass, gradients, momentum, and on a GPU all of it resident in device memory, so a step
+// moves only a batch of images in). Per-op virtuals would copy every tensor across the interface
+// each call and spread one model's buffers over five classes.
+//
+// Every engine runs the same ModelDesc from the same initial parameters; tests compare each with
+// cpu-scalar's forward and backward (tests/test_train_engines.cpp). Methods throw (core::InputError
+// or std::runtime_error) with a sentence a student can read; the trainer (train/trainer.h) is the
+// boundary that catches and reports.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backend.h"
+#include "train/model.h"
+
+namespace gpulab::train {
+
+// SGD with momentum, in the form PyTorch and Keras use: v = momentum * v - rate * g; w += v.
+struct Sgd {
+    float learning_rate = 0.05f;
+    float momentum = 0.9f;
+};
+
+struct BatchResult {
+    double loss = 0.0;       // mean cross-entropy over the batch
+    std::int64_t correct = 0;  // images whose largest logit is the label
+};
+
+// Time per layer of the last forward and backward pass, integer ns (for "where the time goes").
+struct LayerTime {
+    std::int64_t forward_ns = 0;
+    std::int64_t backward_ns = 0;
+};
+
+class TrainEngine {
+public:
+    virtual ~TrainEngine() = default;
+    virtual std::string_view name() const = 0;         // the backend's name: "cpu-scalar", ...
+    virtual std::string_view description() const = 0;  // one line: how it runs
+    virtual core::Availability availability() const = 0;
+
+    // Takes the model and its parameters, sizes every buffer for batches up to `max_batch` and
+    // zeroes the momentum. Call again to restart from other parameters.
+    virtual void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) = 0;
+    // images: n x C x H x W floats in [0, 1], n <= max_batch. Keeps what backward needs.
+    virtual void forward(const float* images, std::int64_t n) = 0;
+    // The loss of the last forward batch against `labels` (n of them) and every parameter's
+    // gradient of that mean loss.
+    virtual BatchResult backward(const std::uint8_t* labels) = 0;
+    // One SGD-with-momentum update from the last backward's gradients.
+    virtual void step(const Sgd& sgd) = 0;
+
+    // Read back (copies; for tests, evaluation and the lesson's views).
+    virtual std::vector<float> logits() const = 0;     // n x classes of the last forward
+    virtual std::vector<float> gradients() const = 0;  // laid out like the parameters
+    virtual std::vector<float> params() const = 0;
+    virtual std::vector<LayerTime> layer_times() const = 0;  // one per model layer
+    // What actually ran for each kind of layer, e.g. "conv fwd: direct AVX-512 (conv lesson)".
+    virtual std::string implementation() const { return ""; }
+};
+
+using TrainEngineList = std::vector<std::unique_ptr<TrainEngine>>;
+
+// The CPU engines, reference first: cpu-scalar, cpu-parallel.
+TrainEngineList make_cpu_train_engines();
+// One engine by backend name, or nullptr.
+std::unique_ptr<TrainEngine> make_train_engine(std::string_view name);
+// The names make_train_engine knows, for messages ("cpu-scalar, cpu-parallel").
+std::string train_engine_names();
+
+}  // namespace gpulab::train

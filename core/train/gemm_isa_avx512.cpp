@@ -1,0 +1,14 @@
+// The matrix product for AVX-512; core/CMakeLists.txt compiles this file with -mavx512f and
+// train_gemm.cpp calls it only on a CPU that has it.
+#include "train/gemm_isa.h"
+
+#if defined(__AVX512F__)
+#include "train/gemm_kernel_impl.h"
+namespace gpulab::train::gemm_detail {
+GemmFn avx512_gemm() { return &gemm_kernel; }
+}  // namespace gpulab::train::gemm_detail
+#else
+namespace gpulab::train::gemm_detail {
+GemmFn avx512_gemm() { return nullptr; }
+}  // namespace gpulab::train::gemm_detail
+#endif

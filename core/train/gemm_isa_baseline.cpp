@@ -1,0 +1,7 @@
+// The matrix product for any x86-64 (SSE2) or other CPU: see gemm_kernel_impl.h.
+#include "train/gemm_isa.h"
+#include "train/gemm_kernel_impl.h"
+
+namespace gpulab::train::gemm_detail {
+GemmFn baseline_gemm() { return &gemm_kernel; }
+}  // namespace gpulab::train::gemm_detail

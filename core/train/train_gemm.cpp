@@ -1,0 +1,39 @@
+// Picks the matrix product for this CPU: the same instruction set as the activation kernels
+// (cpu::best_simd_isa, so GPULAB_SIMD_ISA caps both), falling back to the baseline.
+#include "train/train_gemm.h"
+
+#include "simd_math.h"
+#include "train/gemm_isa.h"
+
+namespace gpulab::train {
+
+namespace {
+
+struct Chosen {
+    gemm_detail::GemmFn fn = nullptr;
+    const char* isa = "SSE2";
+};
+
+Chosen choose() {
+    const cpu::SimdIsa best = cpu::best_simd_isa();
+    if (best == cpu::SimdIsa::Avx512 && gemm_detail::avx512_gemm()) return {gemm_detail::avx512_gemm(), "AVX-512"};
+    if (best != cpu::SimdIsa::Baseline && gemm_detail::avx2_gemm()) return {gemm_detail::avx2_gemm(), "AVX2+FMA"};
+    return {gemm_detail::baseline_gemm(), "baseline (SSE2)"};
+}
+
+const Chosen& chosen() {
+    static const Chosen c = choose();
+    return c;
+}
+
+}  // namespace
+
+void gemm(std::int64_t rows, std::int64_t cols, std::int64_t k, const float* a, std::int64_t a_row,
+          std::int64_t a_col, const float* b, std::int64_t ldb, float* c, std::int64_t ldc, bool accumulate) {
+    if (rows <= 0 || cols <= 0) return;
+    chosen().fn(rows, cols, k, a, a_row, a_col, b, ldb, c, ldc, accumulate);
+}
+
+const char* gemm_isa() { return chosen().isa; }
+
+}  // namespace gpulab::train

@@ -1,0 +1,78 @@
+// Training a model on a data set with one engine, epoch by epoch: the batch order (shuffled from
+// the seed, the same on every backend), pixels scaled to [0, 1] per batch, the engine's forward,
+// backward and step, then accuracy on the held-out test images. Used by `gpulab train` and, in a
+// worker thread, by the training lesson. The caller's callback sees every batch and can stop.
+// Verified by tests/test_train_engines.cpp (above chance after a short run on a small subset).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "train/dataset.h"
+#include "train/engine.h"
+#include "train/model.h"
+
+namespace gpulab::train {
+
+struct TrainConfig {
+    std::string model_spec = kDefaultModelSpec;
+    std::int64_t batch = 64;
+    std::uint64_t seed = 1;
+    Sgd sgd;
+};
+
+struct EpochReport {
+    int epoch = 0;               // 1-based
+    std::int64_t images = 0;     // training images seen this epoch
+    std::int64_t batches = 0;
+    double loss = 0.0;           // mean over the epoch's batches
+    double train_accuracy = 0.0; // over the epoch, while the weights moved (what Keras prints)
+    double test_accuracy = 0.0;  // after the epoch, on the held-out images
+    std::int64_t train_ns = 0;   // forward + backward + step of every batch, batch preparation included
+    std::int64_t test_ns = 0;
+    bool stopped = false;        // the callback asked to stop before the epoch's end
+    double images_per_second() const { return train_ns > 0 ? images * 1e9 / static_cast<double>(train_ns) : 0.0; }
+};
+
+struct BatchProgress {
+    int epoch = 0;
+    std::int64_t batch = 0, batches = 0;  // batch is 1-based
+    BatchResult result;
+    std::int64_t batch_ns = 0;
+};
+// Return false to stop after this batch.
+using BatchCallback = std::function<bool(const BatchProgress&)>;
+
+// The order of the `count` training images in epoch `epoch` (1-based): a Fisher-Yates shuffle
+// driven by std::mt19937_64 (specified bit for bit), so every backend and machine sees the same.
+std::vector<std::int64_t> batch_order(std::int64_t count, std::uint64_t seed, int epoch);
+
+// Images idx[0..n) of `set` as floats in [0, 1] (n x rows x cols) and their labels.
+void gather_batch(const ImageSet& set, const std::int64_t* idx, std::int64_t n, float* images, std::uint8_t* labels);
+
+class Trainer {
+public:
+    // Builds the model for the data's image size, initialises it from the seed and sets up the
+    // engine. Throws core::InputError with a sentence (bad model spec, batch < 1, ...).
+    Trainer(TrainEngine& engine, const Dataset& data, const TrainConfig& config);
+
+    EpochReport run_epoch(const BatchCallback& on_batch = {});
+    // Fraction of `set` the model classifies correctly.
+    double accuracy(const ImageSet& set);
+
+    const ModelDesc& model() const { return model_; }
+    int epochs_done() const { return epoch_; }
+
+private:
+    TrainEngine& engine_;
+    const Dataset& data_;
+    TrainConfig config_;
+    ModelDesc model_;
+    int epoch_ = 0;
+    std::vector<float> images_;
+    std::vector<std::uint8_t> labels_;
+};
+
+}  // namespace gpulab::train
