@@ -141,6 +141,26 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     apply->add_option("--alpha", apply_options.alpha, "Slope for leaky-relu")->capture_default_str();
 
+    auto* train = cli.add_subcommand("train", "Train the small CNN of the training lesson on Fashion-MNIST, headless");
+    TrainOptions train_options;
+    train->add_option("--backend", train_options.backend, "cpu-parallel | cpu-scalar (the reference loop: slow)")
+        ->capture_default_str();
+    train->add_option("--epochs", train_options.epochs, "Passes over the training images")
+        ->check(CLI::Range(1, 1000))->capture_default_str();
+    train->add_option("--batch", train_options.batch, "Images per step")->check(CLI::Range(1, 4096))->capture_default_str();
+    train->add_option("--seed", train_options.seed, "Initial weights and batch order")->capture_default_str();
+    train->add_option("--limit", train_options.limit, "Use only the first N training and test images")
+        ->check(CLI::Range(1LL, 1LL << 31));
+    train->add_option("--data", train_options.data,
+                      "Folder of MNIST-layout IDX files (default /usr/share/datasets/fashion-mnist)");
+    train->add_option("--model", train_options.model, "Layers, e.g. conv32,pool,conv64,pool,conv64,dense64,dense10");
+    train->add_option("--lr", train_options.learning_rate, "SGD learning rate")
+        ->check(CLI::Range(1e-6, 10.0))->capture_default_str();
+    train->add_option("--momentum", train_options.momentum, "SGD momentum")
+        ->check(CLI::Range(0.0, 0.999))->capture_default_str();
+    train->add_flag("--json", train_options.json, "Print one JSON array of per-epoch records");
+    train->add_flag("--layers", train_options.layers, "Also print where the time goes: each layer's forward and backward");
+
     try {
         cli.parse(argc, argv);
         if (!size_text.empty() && !parse_size(size_text, export_options.width, export_options.height)) {
@@ -164,6 +184,7 @@ int main(int argc, char** argv) {
     if (*exp) return run_export(export_options);
     if (*bench) return cmd_bench(bench_options);
     if (*apply) return cmd_apply(apply_options);
+    if (*train) return cmd_train(train_options);
     if (!gui.screenshot_path.empty() && gui.max_frames == 0) {
         std::fprintf(stderr, "gpulab: --screenshot needs --frames N (see gpulab --help)\n");
         return kExitUsage;

@@ -4,6 +4,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/gui_tests.cmake OPTIONAL)  # GUI smoke test, h
 include(${CMAKE_CURRENT_LIST_DIR}/simd_gui_tests.cmake OPTIONAL)  # SIMD-vs-MIMD lesson: export, GUI smoke
 include(${CMAKE_CURRENT_LIST_DIR}/conv_gui_tests.cmake OPTIONAL)  # convolution lesson: export, GUI smoke
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tests.cmake OPTIONAL)  # command line: bad arguments, apply, bench --quick
+include(${CMAKE_CURRENT_LIST_DIR}/train_cli_tests.cmake OPTIONAL)  # gpulab train: bad flags and data, a short run
 include(${CMAKE_CURRENT_LIST_DIR}/presenter_tests.cmake OPTIONAL)  # presenter mode, export --all-steps
 include(${CMAKE_CURRENT_LIST_DIR}/compare_tests.cmake OPTIONAL)  # another machine's export beside the live bars
 include(${CMAKE_CURRENT_LIST_DIR}/install_tests.cmake OPTIONAL)  # DESTDIR install run from an unrelated folder

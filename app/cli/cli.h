@@ -41,6 +41,22 @@ struct ApplyOptions {
     bool per_channel = false;  // each input plane filtered on its own (a picture: R, G, B)
 };
 int cmd_apply(const ApplyOptions& options);
+
+// `gpulab train` (cli_train.cpp): the training lesson's run, headless.
+struct TrainOptions {
+    std::string backend = "cpu-parallel";
+    int epochs = 1;
+    long long batch = 64;
+    unsigned long long seed = 1;
+    long long limit = 0;  // > 0: only the first N training and test images
+    std::string data;     // empty: Debian's Fashion-MNIST
+    std::string model;    // empty: the article's CNN
+    double learning_rate = 0.05;
+    double momentum = 0.9;
+    bool json = false;
+    bool layers = false;  // print each layer's forward and backward time per epoch
+};
+int cmd_train(const TrainOptions& options);
 int cmd_apply_conv(const ApplyOptions& options);
 
 }  // namespace gpulab::app

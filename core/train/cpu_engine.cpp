@@ -4,10 +4,13 @@
 // gradients, and the momentum. Verified by tests/test_train_engines.cpp.
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "clock.h"
 #include "image_io.h"
+#include "thread_pool.h"
 #include "train/cpu_layers.h"
+#include "train/train_gemm.h"
 
 namespace gpulab::train {
 
@@ -17,12 +20,13 @@ using core::InputError;
 
 class CpuTrainEngine final : public TrainEngine {
 public:
-    CpuTrainEngine(const CpuLayerOps& ops, std::string_view description) : ops_(ops), description_(description) {}
+    CpuTrainEngine(const CpuLayerOps& ops, std::string_view description, std::string implementation)
+        : ops_(ops), description_(description), implementation_(std::move(implementation)) {}
 
     std::string_view name() const override { return ops_.name; }
     std::string_view description() const override { return description_; }
     core::Availability availability() const override { return {true, ""}; }
-    std::string implementation() const override { return ops_.implementation; }
+    std::string implementation() const override { return implementation_; }
 
     void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
         if (max_batch < 1) throw InputError("the batch must hold at least 1 image");
@@ -122,6 +126,7 @@ private:
 
     const CpuLayerOps& ops_;
     std::string description_;
+    std::string implementation_;
     ModelDesc model_;
     std::int64_t max_batch_ = 0;
     std::int64_t n_ = 0;
@@ -143,9 +148,13 @@ TrainEngineList make_cpu_train_engines() {
 std::unique_ptr<TrainEngine> make_train_engine(std::string_view name) {
     if (name == "cpu-scalar")
         return std::make_unique<CpuTrainEngine>(scalar_layer_ops(),
-                                                "the reference: plain loops on one core, too slow for epochs");
+                                                "the reference: plain loops on one core, too slow for epochs",
+                                                scalar_layer_ops().implementation);
     if (name == "cpu-parallel")
-        return std::make_unique<CpuTrainEngine>(parallel_layer_ops(), "all cores, vectorised: the fast CPU");
+        return std::make_unique<CpuTrainEngine>(
+            parallel_layer_ops(), "all cores, vectorised: the fast CPU",
+            std::string(parallel_layer_ops().implementation) + " (" + gemm_isa() + ", " +
+                std::to_string(cpu::ThreadPool::shared().size()) + " threads)");
     return nullptr;
 }
 

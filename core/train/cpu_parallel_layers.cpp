@@ -1,7 +1,7 @@
 // cpu-parallel's training layers: every core (the shared thread pool) and SIMD in each.
 //
-//   conv forward          the convolution lesson's kernel, cpu::conv2d_parallel (direct, threaded
-//                         over output rows, vectorised along them), then the bias.
+//   conv forward          per image, y (K x PQ) = W (K x CRS) * col (CRS x PQ) from the bias, where
+//                         col (im2col) holds each filter tap's view of the input. Threads over images.
 //   conv backward-data    per image, dcol (CRS x PQ) = W^T (CRS x K) * dy (K x PQ), then col2im adds
 //                         each column back onto the R x R inputs it came from. Threads over images.
 //   conv backward-weights per image, dW (K x CRS) += dy (K x PQ) * rows (PQ x CRS), where `rows`
@@ -12,7 +12,12 @@
 //   ReLU, pooling, SGD    threaded, plain loops the compiler vectorises.
 //   softmax loss          cpu-scalar's (10 numbers per image: nothing to gain).
 //
-// Why the backward convolutions are not the lesson's kernel: backward-data is a convolution of dy
+// Why not the convolution lesson's kernel (cpu::conv2d_parallel, direct, vectorised along output
+// rows): for the forward pass it fits, and it was tried first, but its vectors run along output rows
+// of 26, 11 and 3 columns here, and on the 2-core box (batch 64, 2,000 images, load average about 7)
+// it took 62-91 / 209-232 / 114-127 ms for conv1 / conv2 / conv3 against 31-33 / 133-173 / 33-58 ms
+// for the matrix product, which also serves all three passes (measure again after the lesson's
+// multi-channel rewrite, issue 17: the swap is one function). Backward-data is a convolution of dy
 // with "full" padding (R - 1) and flipped, transposed weights, and Conv2dDesc offers only "same" and
 // "valid" padding, so it would need a padded copy of dy and runs along rows of 13 or 5 columns;
 // backward-weights is a correlation whose "filter" is the whole 26x26 or 11x11 gradient plane,
@@ -22,8 +27,6 @@
 #include <cstring>
 #include <vector>
 
-#include "conv2d.h"
-#include "cpu_conv2d.h"
 #include "thread_pool.h"
 #include "train/cpu_layers.h"
 #include "train/train_gemm.h"
@@ -49,28 +52,36 @@ void for_slices(std::int64_t n, std::int64_t slices, const Fn& fn) {
 
 // [SECTION] convolution
 
+// col[((c * R + r) * R + t) * PQ + p * Q + q] = x[c][p + r][q + t]: one row per filter tap (im2col).
+void im2col(const ConvShape& s, const float* x, float* col) {
+    const std::int64_t P = s.p(), Q = s.q(), R = s.r;
+    for (std::int64_t c = 0; c < s.c; ++c)
+        for (std::int64_t r = 0; r < R; ++r)
+            for (std::int64_t t = 0; t < R; ++t) {
+                float* out = col + ((c * R + r) * R + t) * P * Q;
+                for (std::int64_t p = 0; p < P; ++p) {
+                    const float* in = x + (c * s.h + p + r) * s.w + t;
+                    for (std::int64_t q = 0; q < Q; ++q) *out++ = in[q];
+                }
+            }
+}
+
+// Per image: y (K x PQ) = W (K x CRS) * col (CRS x PQ), starting from the bias. Threads over images.
 void conv_forward(const ConvShape& s, const float* x, const float* w, const float* b, float* y) {
-    core::Conv2dDesc d;
-    d.batch = s.n;
-    d.channels = s.c;
-    d.height = s.h;
-    d.width = s.w;
-    d.filters = s.k;
-    d.kernel = s.r;
-    d.padding = core::Padding::None;
-    d.stride = 1;
-    cpu::conv2d_parallel(d, x, w, y);
-    const std::int64_t plane = s.p() * s.q();
+    const std::int64_t PQ = s.p() * s.q(), crs = s.c * s.r * s.r;
     pool().parallel_for(
-        s.n * s.k,
+        s.n,
         [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t nk = begin; nk < end; ++nk) {
-                const float bias = b[nk % s.k];
-                float* out = y + nk * plane;
-                for (std::int64_t i = 0; i < plane; ++i) out[i] += bias;
+            thread_local std::vector<float> col;
+            col.resize(static_cast<std::size_t>(crs * PQ));
+            for (std::int64_t n = begin; n < end; ++n) {
+                im2col(s, x + n * s.c * s.h * s.w, col.data());
+                float* out = y + n * s.k * PQ;
+                for (std::int64_t k = 0; k < s.k; ++k) std::fill(out + k * PQ, out + (k + 1) * PQ, b[k]);
+                gemm(s.k, PQ, crs, w, crs, 1, col.data(), PQ, out, PQ, true);
             }
         },
-        64);
+        1);
 }
 
 // rows[(p * Q + q) * CRS + (c * R + r) * R + t] = x[c][p + r][q + t]: one row per output position.
@@ -242,8 +253,8 @@ const CpuLayerOps& parallel_layer_ops() {
                                  dense_backward_weights,
                                  scalar_layer_ops().softmax_cross_entropy,
                                  sgd_momentum,
-                                 "conv forward: the convolution lesson's direct SIMD kernel; conv backward and "
-                                 "dense: im2col + a register-blocked SIMD matrix product; all cores"};
+                                 "convolutions (forward, backward-data, backward-weights) and dense layers: im2col + "
+                                 "a register-blocked SIMD matrix product; threads over the batch"};
     return ops;
 }
 

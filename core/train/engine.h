@@ -63,7 +63,7 @@ public:
     virtual std::vector<float> gradients() const = 0;  // laid out like the parameters
     virtual std::vector<float> params() const = 0;
     virtual std::vector<LayerTime> layer_times() const = 0;  // one per model layer
-    // What actually ran for each kind of layer, e.g. "conv fwd: direct AVX-512 (conv lesson)".
+    // What actually runs, in words, with the instruction set and threads where they matter.
     virtual std::string implementation() const { return ""; }
 };
 

@@ -57,6 +57,12 @@ EpochReport Trainer::run_epoch(const BatchCallback& on_batch) {
         engine_.forward(images_.data(), n);
         const BatchResult br = engine_.backward(labels_.data());
         engine_.step(config_.sgd);
+        const std::vector<LayerTime> times = engine_.layer_times();
+        r.layer_ns.resize(times.size());
+        for (std::size_t i = 0; i < times.size(); ++i) {
+            r.layer_ns[i].forward_ns += times[i].forward_ns;
+            r.layer_ns[i].backward_ns += times[i].backward_ns;
+        }
         loss_sum += br.loss;
         correct += br.correct;
         r.images += n;

@@ -33,6 +33,7 @@ struct EpochReport {
     std::int64_t train_ns = 0;   // forward + backward + step of every batch, batch preparation included
     std::int64_t test_ns = 0;
     bool stopped = false;        // the callback asked to stop before the epoch's end
+    std::vector<LayerTime> layer_ns;  // per model layer, summed over the epoch's batches
     double images_per_second() const { return train_ns > 0 ? images * 1e9 / static_cast<double>(train_ns) : 0.0; }
 };
 

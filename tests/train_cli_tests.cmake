@@ -1,0 +1,20 @@
+# `gpulab train` (issue 15): bad flags and data are one sentence on stderr; a short run on the first
+# 1,000 Fashion-MNIST images (Debian's dataset-fashion-mnist, installed by install-deps) ends well
+# above chance (10 %). Uses gpulab_cli_test from cli_tests.cmake.
+set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+gpulab_cli_test(train_unknown_backend 2 "^gpulab train: unknown backend 'cuda-magic'; choose one of cpu-scalar"
+                train --backend cuda-magic)
+gpulab_cli_test(train_zero_epochs 2 "^gpulab: --epochs: Value 0 not in range" train --epochs 0)
+gpulab_cli_test(train_batch_not_a_number 2 "^gpulab: --batch" train --batch many)
+gpulab_cli_test(train_huge_batch 2 "^gpulab: --batch: Value 100000 not in range" train --batch 100000)
+gpulab_cli_test(train_missing_data 1 "^gpulab train: no data set at /nonexistent/mnist: pass --data a folder holding"
+                train --data /nonexistent/mnist)
+gpulab_cli_test(train_truncated_data 1 "train-images-idx3-ubyte: is truncated: 100 of the 7840 values"
+                train --data ${CMAKE_CURRENT_LIST_DIR}/data/idx-truncated)
+gpulab_cli_test(train_bad_model 1 "^gpulab train: model 'conv32,lstm,dense10': unknown layer 'lstm'"
+                train --limit 10 --model conv32,lstm,dense10)
+unset(GPULAB_CLI_EXTRA)
+if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
+    gpulab_cli_test(train_short_run_above_chance 0 "\"epoch\": 1, \"loss\": [0-9.]+, \"train_accuracy\": [0-9.]+, \"test_accuracy\": 0\\.[3-9]"
+                    train --limit 1000 --batch 32 --epochs 1 --json)
+endif()
