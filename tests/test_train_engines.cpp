@@ -89,7 +89,7 @@ TEST_CASE("cpu-scalar: the whole model's gradient matches finite differences of 
     CHECK(checked > 20);
 }
 
-TEST_CASE("cpu-parallel trains like cpu-scalar: forward, backward and steps within tolerance") {
+TEST_CASE("cpu-parallel and cpu-onednn train like cpu-scalar: forward, backward and steps within tolerance") {
     // Tolerance: logits and loss within 1e-4 relative; each gradient within 1e-3 relative plus 1e-4
     // of the largest gradient (sums of thousands of products in another order).
     const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
@@ -97,8 +97,14 @@ TEST_CASE("cpu-parallel trains like cpu-scalar: forward, backward and steps with
     std::vector<std::uint8_t> labels;
     const std::vector<float> images = batch_floats(data, 6, labels);
     const std::vector<float> params = init_params(m, 7);
+  for (const char* other : {"cpu-parallel", "cpu-onednn"}) {
+    CAPTURE(other);
     auto scalar = make_train_engine("cpu-scalar");
-    auto parallel = make_train_engine("cpu-parallel");
+    auto parallel = make_train_engine(other);
+    if (!parallel->availability().ok) {
+        MESSAGE(other << " not available: " << parallel->availability().reason);
+        continue;
+    }
     for (auto* e : {scalar.get(), parallel.get()}) e->setup(m, params, 6);
     for (int step = 0; step < 3; ++step) {
         CAPTURE(step);
@@ -122,16 +128,18 @@ TEST_CASE("cpu-parallel trains like cpu-scalar: forward, backward and steps with
     const std::vector<LayerTime> t = parallel->layer_times();
     CHECK(t.size() == m.layers.size());
     CHECK(t[0].forward_ns > 0);
+  }
 }
 
-TEST_CASE("a few SGD steps on a fixed seed reduce the loss, on both CPU engines") {
+TEST_CASE("a few SGD steps on a fixed seed reduce the loss, on every CPU engine") {
     const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
     const ImageSet data = toy_images(16, 28, 3);
     std::vector<std::uint8_t> labels;
     const std::vector<float> images = batch_floats(data, 16, labels);
-    for (const char* name : {"cpu-scalar", "cpu-parallel"}) {
+    for (const char* name : {"cpu-scalar", "cpu-parallel", "cpu-onednn"}) {
         CAPTURE(name);
         auto e = make_train_engine(name);
+        if (!e->availability().ok) continue;
         e->setup(m, init_params(m, 11), 16);
         double first = 0.0, last = 0.0;
         for (int step = 0; step < 5; ++step) {

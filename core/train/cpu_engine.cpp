@@ -10,6 +10,7 @@
 #include "image_io.h"
 #include "thread_pool.h"
 #include "train/cpu_layers.h"
+#include "train/onednn_train_engine.h"
 #include "train/train_gemm.h"
 
 namespace gpulab::train {
@@ -142,6 +143,7 @@ TrainEngineList make_cpu_train_engines() {
     TrainEngineList list;
     list.push_back(make_train_engine("cpu-scalar"));
     list.push_back(make_train_engine("cpu-parallel"));
+    list.push_back(make_train_engine("cpu-onednn"));
     return list;
 }
 
@@ -155,9 +157,10 @@ std::unique_ptr<TrainEngine> make_train_engine(std::string_view name) {
             parallel_layer_ops(), "all cores, vectorised: the fast CPU",
             std::string(parallel_layer_ops().implementation) + " (" + gemm_isa() + ", " +
                 std::to_string(cpu::ThreadPool::shared().size()) + " threads)");
+    if (name == "cpu-onednn") return make_onednn_train_engine();
     return nullptr;
 }
 
-std::string train_engine_names() { return "cpu-scalar, cpu-parallel"; }
+std::string train_engine_names() { return "cpu-scalar, cpu-parallel, cpu-onednn"; }
 
 }  // namespace gpulab::train

@@ -69,7 +69,8 @@ public:
 
 using TrainEngineList = std::vector<std::unique_ptr<TrainEngine>>;
 
-// The CPU engines, reference first: cpu-scalar, cpu-parallel.
+// The CPU engines, reference first: cpu-scalar, cpu-parallel, cpu-onednn (unavailable, with the
+// reason, in a build without oneDNN).
 TrainEngineList make_cpu_train_engines();
 // One engine by backend name, or nullptr.
 std::unique_ptr<TrainEngine> make_train_engine(std::string_view name);
