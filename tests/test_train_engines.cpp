@@ -11,6 +11,7 @@
 
 #include "image_io.h"
 #include "train/engine.h"
+#include "train/step_bench.h"
 #include "train/trainer.h"
 
 using namespace gpulab;
@@ -195,6 +196,24 @@ TEST_CASE("batch orders are seeded permutations; engines refuse bad batches with
     CHECK_THROWS_WITH_AS(e->forward(images.data(), 5), doctest::Contains("does not fit the engine's 4"),
                          core::InputError);
     CHECK(make_train_engine("cuda-magic") == nullptr);
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("train") {
+
+TEST_CASE("training steps are timed after warm-up, with images per second from the median") {
+    const ModelDesc m = make_model("conv4,pool,dense10", {1, 12, 12});
+    auto e = make_train_engine("cpu-parallel");
+    StepBenchConfig config;
+    config.batch = 4;
+    config.warmup = 1;
+    config.min_samples = config.max_samples = 5;
+    const StepBenchResult r = bench_train_steps(*e, m, config);
+    CHECK(r.step.samples == 5);
+    CHECK(r.step.min_ns <= r.step.median_ns);
+    CHECK(r.images_per_second == doctest::Approx(4e9 / static_cast<double>(r.step.median_ns)));
+    CHECK(r.gflops > 0.0);
 }
 
 }  // TEST_SUITE

@@ -18,3 +18,5 @@ if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
     gpulab_cli_test(train_short_run_above_chance 0 "\"epoch\": 1, \"loss\": [0-9.]+, \"train_accuracy\": [0-9.]+, \"test_accuracy\": 0\\.[3-9]"
                     train --limit 1000 --batch 32 --epochs 1 --json)
 endif()
+gpulab_cli_test(bench_train_quick_json 0 "\"op\": \"train-step\", \"backend\": \"cpu-scalar\".*\"op\": \"train-step\", \"backend\": \"cpu-parallel\", \"batch\": 8.*\"images_per_s\""
+                bench --quick --json --suite train)

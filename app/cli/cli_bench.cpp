@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_bench_conv.h"
 #include "cli_bench_sim.h"
+#include "cli_bench_train.h"
 #include "cli_bench_latency.h"
 #include "cli_bench_simd.h"
 #include "format.h"
@@ -112,8 +113,8 @@ int cmd_bench(const BenchOptions& o) {
     }
 
     if (o.suite != "all" && o.suite != "activation" && o.suite != "latency" && o.suite != "simd" &&
-        o.suite != "conv" && o.suite != "sim") {
-        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd, conv, sim or all)\n",
+        o.suite != "conv" && o.suite != "sim" && o.suite != "train") {
+        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd, conv, sim, train or all)\n",
                      o.suite.c_str());
         return kExitUsage;
     }
@@ -136,7 +137,8 @@ int cmd_bench(const BenchOptions& o) {
     }
     bool first = true;
     int failures = 0;
-    if (o.suite == "latency" || o.suite == "simd" || o.suite == "conv" || o.suite == "sim") sizes.clear();
+    if (o.suite == "latency" || o.suite == "simd" || o.suite == "conv" || o.suite == "sim" || o.suite == "train")
+        sizes.clear();
     for (long long n : sizes) {
         for (core::Activation a : ops) {
             core::ActivationParams p;
@@ -165,6 +167,7 @@ int cmd_bench(const BenchOptions& o) {
     if (o.suite == "all" || o.suite == "simd") failures += bench_simd(o, first);
     if (o.suite == "all" || o.suite == "conv") failures += bench_conv(o, chosen, first);
     if (o.suite == "sim") failures += bench_sim(o, first);  // the simulator's own time: not in "all"
+    if (o.suite == "all" || o.suite == "train") failures += bench_train(o, first);
     if (o.json) std::printf("\n]\n");
     return failures == 0 ? kExitOk : kExitFailure;
 }
