@@ -21,8 +21,9 @@ using core::InputError;
 
 class CpuTrainEngine final : public TrainEngine {
 public:
-    CpuTrainEngine(const CpuLayerOps& ops, std::string_view description, std::string implementation)
-        : ops_(ops), description_(description), implementation_(std::move(implementation)) {}
+    CpuTrainEngine(const CpuLayerOps& ops, std::string_view description, std::string implementation,
+                   bool slice_batch)
+        : ops_(ops), description_(description), implementation_(std::move(implementation)), slice_batch_(slice_batch) {}
 
     std::string_view name() const override { return ops_.name; }
     std::string_view description() const override { return description_; }
@@ -45,6 +46,7 @@ public:
         const auto largest = static_cast<std::size_t>(max_batch * model.max_activation());
         grad_in_.assign(largest, 0.0f);
         grad_out_.assign(largest, 0.0f);
+        dlogits_.assign(static_cast<std::size_t>(max_batch * model.classes), 0.0f);
         times_.assign(model.layers.size(), {});
         n_ = 0;
     }
@@ -55,21 +57,23 @@ public:
                              std::to_string(max_batch_));
         n_ = n;
         std::memcpy(input_.data(), images, static_cast<std::size_t>(n * model_.input.size()) * sizeof(float));
-        for (std::size_t i = 0; i < model_.layers.size(); ++i) {
-            const Layer& l = model_.layers[i];
-            const float* x = layer_input(i);
-            float* y = outputs_[i].data();
-            const std::int64_t t0 = core::now_ns();
-            switch (l.kind) {
-                case LayerKind::Conv:
-                    ops_.conv_forward(conv_shape(l), x, weights(l), biases(l), y);
-                    break;
-                case LayerKind::Relu: ops_.relu_forward(n * l.out.size(), x, y); break;
-                case LayerKind::MaxPool: ops_.maxpool_forward(n * l.in.c, l.in.h, l.in.w, x, y); break;
-                case LayerKind::Dense: ops_.dense_forward(n, l.in.size(), l.out.c, x, weights(l), biases(l), y); break;
+        run_slices([&](const Slice& sl, std::vector<LayerTime>& times) {
+            for (std::size_t i = 0; i < model_.layers.size(); ++i) {
+                const Layer& l = model_.layers[i];
+                const float* x = layer_input(i) + sl.first * l.in.size();
+                float* y = outputs_[i].data() + sl.first * l.out.size();
+                const std::int64_t t0 = core::now_ns();
+                switch (l.kind) {
+                    case LayerKind::Conv: ops_.conv_forward(conv_shape(l, sl.n), x, weights(l), biases(l), y); break;
+                    case LayerKind::Relu: ops_.relu_forward(sl.n * l.out.size(), x, y); break;
+                    case LayerKind::MaxPool: ops_.maxpool_forward(sl.n * l.in.c, l.in.h, l.in.w, x, y); break;
+                    case LayerKind::Dense:
+                        ops_.dense_forward(sl.n, l.in.size(), l.out.c, x, weights(l), biases(l), y);
+                        break;
+                }
+                times[i].forward_ns += core::now_ns() - t0;
             }
-            times_[i].forward_ns = core::now_ns() - t0;
-        }
+        }, /*forward=*/true);
     }
 
     BatchResult backward(const std::uint8_t* labels) override {
@@ -78,31 +82,44 @@ public:
             if (labels[m] >= model_.classes)
                 throw InputError("label " + std::to_string(labels[m]) + " is not one of the model's " +
                                  std::to_string(model_.classes) + " classes");
-        float* dy = grad_out_.data();
-        float* dx = grad_in_.data();
+        // The loss of the whole batch first: its gradient is divided by the whole batch's size.
         const BatchResult result =
-            ops_.softmax_cross_entropy(n_, model_.classes, outputs_.back().data(), labels, dy);
-        for (std::size_t i = model_.layers.size(); i-- > 0;) {
-            const Layer& l = model_.layers[i];
-            const float* x = layer_input(i);
-            const std::int64_t t0 = core::now_ns();
-            switch (l.kind) {
-                case LayerKind::Conv:
-                    ops_.conv_backward_weights(conv_shape(l), x, dy, grads_.data() + l.weight_offset,
-                                               grads_.data() + l.bias_offset);
-                    if (l.needs_input_gradient) ops_.conv_backward_data(conv_shape(l), dy, weights(l), dx);
-                    break;
-                case LayerKind::Relu: ops_.relu_backward(n_ * l.out.size(), outputs_[i].data(), dy, dx); break;
-                case LayerKind::MaxPool: ops_.maxpool_backward(n_ * l.in.c, l.in.h, l.in.w, x, dy, dx); break;
-                case LayerKind::Dense:
-                    ops_.dense_backward_weights(n_, l.in.size(), l.out.c, x, dy, grads_.data() + l.weight_offset,
-                                                grads_.data() + l.bias_offset);
-                    if (l.needs_input_gradient) ops_.dense_backward_data(n_, l.in.size(), l.out.c, dy, weights(l), dx);
-                    break;
+            ops_.softmax_cross_entropy(n_, model_.classes, outputs_.back().data(), labels, dlogits_.data());
+        const std::int64_t stride = model_.max_activation();
+        run_slices([&](const Slice& sl, std::vector<LayerTime>& times) {
+            // Each slice keeps its gradients in its own part of the two ping-pong buffers (room for
+            // its images at the model's largest activation), so slices at different layers never
+            // overlap; its weight gradients go to its own buffer.
+            float* a = grad_out_.data() + sl.first * stride;
+            float* b = grad_in_.data() + sl.first * stride;
+            const float* dy = dlogits_.data() + sl.first * model_.classes;
+            float* dx = b;
+            float* g = sl.grads;
+            for (std::size_t i = model_.layers.size(); i-- > 0;) {
+                const Layer& l = model_.layers[i];
+                const float* x = layer_input(i) + sl.first * l.in.size();
+                const std::int64_t t0 = core::now_ns();
+                switch (l.kind) {
+                    case LayerKind::Conv:
+                        ops_.conv_backward_weights(conv_shape(l, sl.n), x, dy, g + l.weight_offset, g + l.bias_offset);
+                        if (l.needs_input_gradient) ops_.conv_backward_data(conv_shape(l, sl.n), dy, weights(l), dx);
+                        break;
+                    case LayerKind::Relu:
+                        ops_.relu_backward(sl.n * l.out.size(), outputs_[i].data() + sl.first * l.out.size(), dy, dx);
+                        break;
+                    case LayerKind::MaxPool: ops_.maxpool_backward(sl.n * l.in.c, l.in.h, l.in.w, x, dy, dx); break;
+                    case LayerKind::Dense:
+                        ops_.dense_backward_weights(sl.n, l.in.size(), l.out.c, x, dy, g + l.weight_offset,
+                                                    g + l.bias_offset);
+                        if (l.needs_input_gradient) ops_.dense_backward_data(sl.n, l.in.size(), l.out.c, dy, weights(l), dx);
+                        break;
+                }
+                times[i].backward_ns += core::now_ns() - t0;
+                // This layer's input gradient is the upstream gradient of the one before.
+                dy = dx;
+                dx = dx == b ? a : b;
             }
-            times_[i].backward_ns = core::now_ns() - t0;
-            std::swap(dx, dy);  // this layer's input gradient is the upstream gradient of the one before
-        }
+        }, /*forward=*/false);
         return result;
     }
 
@@ -120,10 +137,63 @@ public:
     std::vector<LayerTime> layer_times() const override { return times_; }
 
 private:
+    struct Slice {
+        std::int64_t first = 0, n = 0;  // images [first, first + n) of the batch
+        float* grads = nullptr;          // where this slice's weight gradients go
+    };
+
+    // Runs fn on slices of the batch. cpu-scalar: one slice, the whole batch, on this thread.
+    // cpu-parallel: the batch cut into slices that the pool's threads take one at a time, each slice
+    // going through every layer on one thread (its activations stay in that core's cache, and the
+    // threads meet once per pass instead of once per layer); the layer functions' own threading
+    // then runs inline. Weight gradients are summed over the slices in slice order afterwards.
+    // Layer times are summed over slices and divided by the threads: per-layer shares of the pass.
+    template <class Fn>
+    void run_slices(const Fn& fn, bool forward) {
+        const std::int64_t slices = slice_batch_ ? std::min<std::int64_t>(n_, 4 * cpu::ThreadPool::shared().size()) : 1;
+        slice_grads_.resize(static_cast<std::size_t>(slices));
+        std::vector<std::vector<LayerTime>> slice_times(static_cast<std::size_t>(slices),
+                                                        std::vector<LayerTime>(model_.layers.size()));
+        auto one = [&](std::int64_t t) {
+            Slice sl;
+            sl.first = n_ * t / slices;
+            sl.n = n_ * (t + 1) / slices - sl.first;
+            if (slices == 1) {
+                sl.grads = grads_.data();
+            } else {
+                slice_grads_[static_cast<std::size_t>(t)].resize(grads_.size());
+                sl.grads = slice_grads_[static_cast<std::size_t>(t)].data();
+            }
+            fn(sl, slice_times[static_cast<std::size_t>(t)]);
+        };
+        if (slices == 1) {
+            one(0);
+        } else {
+            cpu::ThreadPool::shared().parallel_for(
+                slices, [&](std::int64_t b, std::int64_t e) { for (std::int64_t t = b; t < e; ++t) one(t); }, 1);
+            if (!forward) {
+                const auto count = static_cast<std::int64_t>(grads_.size());
+                cpu::ThreadPool::shared().parallel_for(count, [&](std::int64_t b, std::int64_t e) {
+                    for (std::int64_t j = b; j < e; ++j) {
+                        float sum = 0.0f;
+                        for (const std::vector<float>& part : slice_grads_) sum += part[static_cast<std::size_t>(j)];
+                        grads_[static_cast<std::size_t>(j)] = sum;
+                    }
+                });
+            }
+        }
+        const std::int64_t threads = slice_batch_ ? cpu::ThreadPool::shared().size() : 1;
+        for (std::size_t i = 0; i < times_.size(); ++i) {
+            std::int64_t sum = 0;
+            for (const auto& st : slice_times) sum += forward ? st[i].forward_ns : st[i].backward_ns;
+            (forward ? times_[i].forward_ns : times_[i].backward_ns) = sum / threads;
+        }
+    }
+
     const float* layer_input(std::size_t i) const { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
     const float* weights(const Layer& l) const { return params_.data() + l.weight_offset; }
     const float* biases(const Layer& l) const { return params_.data() + l.bias_offset; }
-    ConvShape conv_shape(const Layer& l) const { return {n_, l.in.c, l.in.h, l.in.w, l.out.c, l.kernel}; }
+    static ConvShape conv_shape(const Layer& l, std::int64_t n) { return {n, l.in.c, l.in.h, l.in.w, l.out.c, l.kernel}; }
 
     const CpuLayerOps& ops_;
     std::string description_;
@@ -134,7 +204,10 @@ private:
     std::vector<float> params_, grads_, velocity_, input_;
     std::vector<std::vector<float>> outputs_;  // outputs_[i]: layer i's output for the last batch
     std::vector<float> grad_in_, grad_out_;     // ping-pong buffers for the backward pass
+    std::vector<float> dlogits_;                // the loss's gradient, n x classes
     std::vector<LayerTime> times_;
+    bool slice_batch_ = false;
+    std::vector<std::vector<float>> slice_grads_;  // one weight-gradient buffer per slice
 };
 
 }  // namespace
@@ -151,12 +224,13 @@ std::unique_ptr<TrainEngine> make_train_engine(std::string_view name) {
     if (name == "cpu-scalar")
         return std::make_unique<CpuTrainEngine>(scalar_layer_ops(),
                                                 "the reference: plain loops on one core, too slow for epochs",
-                                                scalar_layer_ops().implementation);
+                                                scalar_layer_ops().implementation, false);
     if (name == "cpu-parallel")
         return std::make_unique<CpuTrainEngine>(
             parallel_layer_ops(), "all cores, vectorised: the fast CPU",
             std::string(parallel_layer_ops().implementation) + " (" + gemm_isa() + ", " +
-                std::to_string(cpu::ThreadPool::shared().size()) + " threads)");
+                std::to_string(cpu::ThreadPool::shared().size()) + " threads)",
+            true);
     if (name == "cpu-onednn") return make_onednn_train_engine();
     return nullptr;
 }
