@@ -60,6 +60,7 @@ int cmd_train(const TrainOptions& o) {
     config.seed = o.seed;
     config.sgd.learning_rate = static_cast<float>(o.learning_rate);
     config.sgd.momentum = static_cast<float>(o.momentum);
+    bool array_open = false;  // --json: "[" printed, so an error still closes the array
     try {
         const train::Dataset data = train::load_dataset(folder, o.limit);
         train::Trainer trainer(*engine, data, config);
@@ -84,6 +85,7 @@ int cmd_train(const TrainOptions& o) {
             std::fflush(stdout);
         } else {
             std::printf("[");
+            array_open = true;
         }
         bool first = true;
         for (int epoch = 1; epoch <= o.epochs; ++epoch) {
@@ -111,10 +113,13 @@ int cmd_train(const TrainOptions& o) {
             std::fflush(stdout);
         }
         if (o.json) std::printf("\n]\n");
+        array_open = false;
     } catch (const core::InputError& e) {
+        if (array_open) std::printf("\n]\n");
         std::fprintf(stderr, "gpulab train: %s\n", e.what());
         return kExitFailure;
     } catch (const std::exception& e) {
+        if (array_open) std::printf("\n]\n");
         std::fprintf(stderr, "gpulab train: training stopped: %s\n", e.what());
         return kExitFailure;
     }
