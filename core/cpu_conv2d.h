@@ -29,5 +29,6 @@ bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* i
                           float* output);
 // "direct, AVX-512 (16 floats), 4 filters x 64 columns in registers, 2 threads"
 std::string conv2d_parallel_implementation(const core::Conv2dDesc& d);
+std::string conv2d_parallel_implementation(const core::Conv2dDesc& d, SimdIsa isa);
 
 }  // namespace gpulab::cpu

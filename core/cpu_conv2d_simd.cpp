@@ -281,7 +281,10 @@ void conv2d_parallel(const core::Conv2dDesc& d, const float* input, const float*
 }
 
 std::string conv2d_parallel_implementation(const core::Conv2dDesc& d) {
-    const SimdIsa isa = best_simd_isa();
+    return conv2d_parallel_implementation(d, best_simd_isa());
+}
+
+std::string conv2d_parallel_implementation(const core::Conv2dDesc& d, SimdIsa isa) {
     const int threads = ThreadPool::shared().size();
     std::string s = "direct, " + std::string(simd_isa_name(isa)) + " (" + std::to_string(simd_isa_lanes(isa)) +
                     " floats)";
