@@ -114,7 +114,7 @@ void row_ch_avx2(const RowJob& j) {
 #pragma GCC pop_options
 
 // [SECTION] AVX-512: 32 channels (2 vectors) x up to 12 pixels = 24 accumulators of 32 registers
-// (the broadcast input is folded into the FMA as a {1to16} memory operand)
+// (each broadcast input value feeds the FMAs of both vectors, so it is loaded once into a register)
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,fma")
