@@ -11,7 +11,9 @@
 //
 // Each input vector loaded is used by 4 filters, each broadcast weight by 4 vectors: 16 FMAs per
 // 8 loads, so the loop is limited by the FMA units rather than by loads. Strides above 1 take a
-// plain loop over the same scratch rows (still threaded).
+// plain loop over the same scratch rows (still threaded). CNN layers (K a multiple of 16 / 32,
+// C > 1, stride 1) take a second kernel over the same scratch rows with output channels in the
+// vector instead of columns: cpu_conv2d_channels.cpp.
 // Verified by tests/test_conv2d.cpp: every ISA this CPU has against cpu-scalar, odd sizes.
 #pragma once
 
