@@ -15,8 +15,7 @@
 // transposed back to N,K,P,Q through a small buffer (one scalar move per output value, against
 // C*R*S multiply-adds). The same choice as oneDNN's direct kernels (channels in the vector), kept
 // in our N,C,H,W layout. Chosen when K is a multiple of B, C > 1, the stride is 1 and the kernel
-// at most 7x7; measured in
-// docs/benchmarks.md against the column kernel and oneDNN.
+// at most 7x7; measured in docs/benchmarks.md against the column kernel and oneDNN.
 // Verified by tests/test_conv2d.cpp and tests/test_forced_isa.cpp (every usable ISA against
 // cpu-scalar).
 #include "cpu_conv2d_row.h"
