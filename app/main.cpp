@@ -12,6 +12,7 @@
 
 #include "app_entry.h"
 #include "cli/cli.h"
+#include "simd_math.h"
 
 using namespace gpulab::app;
 
@@ -111,6 +112,10 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")
         ->check(CLI::Range(1LL, 1LL << 34));
+    std::string bench_isa;
+    bench->add_option("--isa", bench_isa,
+                      "Force the CPU instruction set: avx512, avx2 or baseline (the same as GPULAB_ISA; oneDNN is "
+                      "capped to match)");
 
     auto* apply = cli.add_subcommand("apply", "Apply one op to a .npy or image file and write a .npy (conv2d: cross-correlation, kernel not flipped)");
     ApplyOptions apply_options;
@@ -174,6 +179,13 @@ int main(int argc, char** argv) {
         return cli.exit(e);
     } catch (const CLI::ParseError& e) {
         std::fprintf(stderr, "gpulab: %s (see gpulab --help)\n", e.what());
+        return kExitUsage;
+    }
+
+    // GPULAB_ISA (or bench --isa) is read once, by the first CPU kernel: set and checked before any.
+    if (!bench_isa.empty()) setenv("GPULAB_ISA", bench_isa.c_str(), 1);
+    if (const std::string& refused = gpulab::cpu::isa_choice().error; !refused.empty()) {
+        std::fprintf(stderr, "gpulab: %s.\n", refused.c_str());
         return kExitUsage;
     }
 

@@ -11,7 +11,9 @@
 //
 // Each input vector loaded is used by 4 filters, each broadcast weight by 4 vectors: 16 FMAs per
 // 8 loads, so the loop is limited by the FMA units rather than by loads. Strides above 1 take a
-// plain loop over the same scratch rows (still threaded).
+// plain loop over the same scratch rows (still threaded). CNN layers (K a multiple of 16 / 32,
+// C > 1, stride 1) take a second kernel over the same scratch rows with output channels in the
+// vector instead of columns: cpu_conv2d_channels.cpp.
 // Verified by tests/test_conv2d.cpp: every ISA this CPU has against cpu-scalar, odd sizes.
 #pragma once
 
@@ -29,5 +31,6 @@ bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* i
                           float* output);
 // "direct, AVX-512 (16 floats), 4 filters x 64 columns in registers, 2 threads"
 std::string conv2d_parallel_implementation(const core::Conv2dDesc& d);
+std::string conv2d_parallel_implementation(const core::Conv2dDesc& d, SimdIsa isa);
 
 }  // namespace gpulab::cpu

@@ -20,6 +20,7 @@
 #include "cpu_scalar.h"
 #include "cpu_limit.h"
 #include "memory.h"
+#include "simd_math.h"
 
 namespace gpulab::cpu {
 
@@ -54,11 +55,37 @@ std::string error_text(const dnnl::error& e) {
 struct Engine {
     std::optional<dnnl::engine> engine;
     std::string failure;
+    std::string isa_cap;  // "capped to AVX2 like cpu-parallel (GPULAB_ISA=avx2)", or ""
 };
+
+// With GPULAB_ISA forcing our ISA, oneDNN gets the same ceiling, or an AVX2 comparison would pit
+// our AVX2 loop against its AVX-512 JIT. Its lowest JIT level is SSE4.1 (our baseline is SSE2).
+// An explicit DNNL_MAX_CPU_ISA / ONEDNN_MAX_CPU_ISA wins. Must run before oneDNN's first JIT.
+std::string cap_onednn_isa() {
+    const IsaChoice& c = isa_choice();
+    if (!c.forced) return "";
+    if (std::getenv("DNNL_MAX_CPU_ISA") != nullptr || std::getenv("ONEDNN_MAX_CPU_ISA") != nullptr) {
+        return "ISA as DNNL_MAX_CPU_ISA says";
+    }
+    dnnl::cpu_isa cap = dnnl::cpu_isa::all;
+    std::string name;
+    switch (c.isa) {
+        case SimdIsa::Avx512: cap = dnnl::cpu_isa::avx512_core, name = "AVX512_CORE"; break;
+        case SimdIsa::Avx2Fma: cap = dnnl::cpu_isa::avx2, name = "AVX2"; break;
+        case SimdIsa::Baseline: cap = dnnl::cpu_isa::sse41, name = "SSE41"; break;
+    }
+    try {
+        dnnl::set_max_cpu_isa(cap);
+    } catch (const dnnl::error& err) {
+        return "not capped (" + error_text(err) + ")";
+    }
+    return "capped to " + name + " by GPULAB_ISA=" + c.request;
+}
 
 const Engine& cpu_engine() {
     static const Engine e = [] {
         Engine r;
+        r.isa_cap = cap_onednn_isa();
         try {
             r.engine.emplace(dnnl::engine::kind::cpu, 0);
         } catch (const dnnl::error& err) {
@@ -88,7 +115,8 @@ public:
         availability_ = {true, "oneDNN " + version_string()};
         OpDesc relu;
         description_ = "oneDNN " + version_string() + " eltwise primitives on its own OpenMP threads; kernel " +
-                       onednn_implementation(relu, int64_t{1} << 20);
+                       onednn_implementation(relu, int64_t{1} << 20) +
+                       (e.isa_cap.empty() ? std::string() : " (" + e.isa_cap + ")");
         // libgomp reads this once at load time. Its default spin-wait between calls was seen to
         // cost ~8 ms per call on a busy 2-core VM; the student should know why the numbers jump.
         if (std::getenv("OMP_WAIT_POLICY") == nullptr) {

@@ -103,12 +103,13 @@ namespace {
 
 class ParallelBackend final : public Backend {
 public:
-    ParallelBackend() {
+    explicit ParallelBackend(SimdIsa isa) : isa_(isa) {
         const int threads = parallel_threads();
-        const SimdIsa isa = best_simd_isa();
+        const bool forced = isa == best_simd_isa() && isa_choice().forced;
         description_ = std::to_string(threads) + (threads == 1 ? " thread" : " threads") + " (a reused pool), each " +
                        std::string(simd_isa_name(isa)) + " SIMD (" + std::to_string(simd_isa_lanes(isa)) +
-                       " floats per instruction); sigmoid/tanh/GELU use a polynomial exp, not expf.";
+                       " floats per instruction" + (forced ? ", forced by GPULAB_ISA=" + isa_choice().request : "") +
+                       "); sigmoid/tanh/GELU use a polynomial exp, not expf.";
     }
 
     std::string_view name() const override { return "cpu-parallel"; }
@@ -133,8 +134,13 @@ public:
         try {
             const int64_t t0 = now_ns();
             const bool stream = uses_streaming_stores(in.bytes() + out.bytes());
-            ThreadPool::shared().parallel_for(in.size(), [&op, src, dst, stream](int64_t begin, int64_t end) {
-                activation_simd(op, src + begin, dst + begin, end - begin, stream);
+            if (!simd_isa_usable(isa_)) {
+                r.error = "cpu-parallel: this CPU cannot run " + std::string(simd_isa_name(isa_));
+                return r;
+            }
+            const SimdIsa isa = isa_;
+            ThreadPool::shared().parallel_for(in.size(), [&op, src, dst, stream, isa](int64_t begin, int64_t end) {
+                activation_simd_with(isa, op, src + begin, dst + begin, end - begin, stream);
             });
             r.t.compute_ns = now_ns() - t0;
             r.ok = true;
@@ -155,7 +161,10 @@ public:
         if (!r.error.empty()) return r;
         try {
             const int64_t t0 = now_ns();
-            conv2d_parallel(d, input.ptr(), filters.ptr(), output.ptr());
+            if (!conv2d_parallel_with(isa_, d, input.ptr(), filters.ptr(), output.ptr())) {
+                r.error = "cpu-parallel: this CPU cannot run " + std::string(simd_isa_name(isa_));
+                return r;
+            }
             r.t.compute_ns = now_ns() - t0;
             r.ok = true;
         } catch (const std::exception& e) {
@@ -164,14 +173,18 @@ public:
         return r;
     }
 
-    std::string conv2d_implementation(const Conv2dDesc& d) const override { return conv2d_parallel_implementation(d); }
+    std::string conv2d_implementation(const Conv2dDesc& d) const override {
+        return conv2d_parallel_implementation(d, isa_);
+    }
 
 private:
+    SimdIsa isa_;
     std::string description_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_parallel_backend() { return std::make_unique<ParallelBackend>(); }
+std::unique_ptr<Backend> make_parallel_backend() { return std::make_unique<ParallelBackend>(best_simd_isa()); }
+std::unique_ptr<Backend> make_parallel_backend(SimdIsa isa) { return std::make_unique<ParallelBackend>(isa); }
 
 }  // namespace gpulab::cpu

@@ -13,7 +13,10 @@
 
 namespace gpulab::cpu {
 
+// On best_simd_isa() (GPULAB_ISA when set), or on a chosen ISA (tests run every ISA the CPU has);
+// an ISA this CPU lacks gives a backend whose runs fail with a sentence.
 std::unique_ptr<core::Backend> make_parallel_backend();
+std::unique_ptr<core::Backend> make_parallel_backend(SimdIsa isa);
 
 // Threads cpu-parallel uses (the shared pool's size, the caller included).
 int parallel_threads();

@@ -5,19 +5,28 @@
 // opponent (threads are the first). The code uses the compiler's vector extension types
 // (GCC and Clang), so `a * b + c` on a vector of 16 floats becomes one vfmadd on AVX-512.
 //
-// exp without expf: for x <= 0, write x = k ln2 + r with k an integer and |r| <= ln2 / 2, then
-//     e^x = 2^k * e^r
-// where e^r comes from a degree-6 polynomial (1.2e-8 relative error) and 2^k is built directly
-// in the float's exponent bits. Every activation below only needs e^x for x <= 0
-// (sigmoid, tanh and GELU are rewritten around e^-|x|), so nothing can overflow; below
-// ln(FLT_MIN) = -87.34 the result is flushed to 0 (error < 1.2e-38).
+// exp without expf: for x <= 0, write t = x log2(e) = k + f with k an integer and |f| <= 1/2, then
+//     e^x = 2^k * 2^f
+// where 2^f comes from a degree-6 polynomial (9e-9 relative error) and 2^k is built directly in
+// the float's exponent bits. Every activation below only needs e^x for x <= 0 (sigmoid, tanh and
+// GELU are rewritten around e^-|x|), so nothing can overflow; t is clamped at -127, where 2^k is
+// exactly 0, so results below 2^-126 flush to 0 (error < 1.2e-38) with no special-case lanes.
+//
+// Cost matters most on AVX2 (issue 17): there the exp-based activations are bound by the two
+// vector pipes that do multiplies, FMAs, compares and blends, not by memory, so the code keeps
+// those operations few: the base-2 split (one multiply instead of three FMAs), no limit selects,
+// a blend on the sign bit instead of compare + blend. Tried and measured slower on the AMD EPYC
+// dev box: Estrin's scheme for the polynomial (the loop is throughput-bound, not latency-bound),
+// and rcp + one Newton step instead of the division (three more FMA-pipe operations than the
+// divider's one).
 //
 // NaN policy (same as core/hd_math.h): NaN in, NaN out. Masks come from comparisons, which are
 // false for NaN, so a NaN always takes the arithmetic path and stays NaN.
 //
 // Accuracy against cpu-scalar (libm expf / tanhf), checked by tests/test_cpu_backends.cpp and
 // tests/test_activation_math.cpp: ReLU and leaky ReLU bit-exact; sigmoid, tanh and GELU within
-// abs 2e-6 + rel 1e-5 (a few units in the last place in practice).
+// abs 2e-6 + rel 1e-5 (a few units in the last place in practice; the bound is unchanged by the
+// base-2 split, whose rounding of t adds at most 3e-7 relative for |x| <= 10).
 //
 // Included only by the simd_isa_*.cpp files. Everything here has internal linkage (anonymous
 // namespace), so the AVX-512 copy can never replace the SSE2 copy at link time.
@@ -84,51 +93,91 @@ inline F abs_v(F x) {
     return (F)((U)x & ~kSignBit);
 }
 
-// [SECTION] e^x and e^x - 1 for x <= 0 (or NaN).
-
-constexpr float kExpMin = -87.33654475f;      // ln(FLT_MIN): smaller inputs give e^x = 0
-constexpr float kLog2e = 1.44269504089f;
-constexpr float kShifter = 12582912.0f;       // 1.5 * 2^23: adding it rounds to an integer in the low bits
-constexpr float kLn2Hi = 0.693359375f;        // ln 2 split in two (Cody-Waite) so k * kLn2Hi is exact
-constexpr float kLn2Lo = -2.12194440e-4f;
-
-// x = k ln2 + r. Gives r, e1 = (e^r - 1) / r as a polynomial, and 2^k, so that
-//   e^x     = (1 + r e1) 2^k
-//   e^x - 1 = (r e1) 2^k + (2^k - 1)      (no cancellation near x = 0, where k = 0)
+// Lane by lane: where the sign bit of `x` is set (x < 0, -0, or a NaN with its sign set) a, else b.
+// AVX2's blendv reads the sign bit directly, which saves the comparison (the kernel is limited by
+// the two FMA/compare/blend pipes on AVX2, so every operation there counts; issue 17).
 template <class F>
-struct Reduced {
-    F r, e1, scale;
-};
-
-// Inputs below kExpMin are not clamped: their k and 2^k come out as garbage (or NaN for -inf),
-// and the callers replace those lanes with the exact limit afterwards. One select instead of two.
-template <class F>
-inline Reduced<F> reduce(F x) {
+inline F select_by_sign(F x, F a, F b) {
+#if defined(__AVX__)
+    if constexpr (sizeof(F) == 32) return (F)_mm256_blendv_ps((__m256)b, (__m256)a, (__m256)x);
+#endif
+#if defined(__AVX512F__)
+    if constexpr (sizeof(F) == 64) {
+        const __mmask16 m = _mm512_cmplt_epi32_mask(_mm512_castps_si512((__m512)x), _mm512_setzero_si512());
+        return (F)_mm512_mask_blend_ps(m, (__m512)b, (__m512)a);
+    }
+#endif
+    typedef int32_t I __attribute__((vector_size(sizeof(F))));
+    const I m = (I)x >> 31;  // all ones where the sign bit is set
     using U = typename Bits<F>::U;
-    // t = k + 1.5 * 2^23 carries k = round(x / ln2) in its low mantissa bits.
-    const F t = x * kLog2e + kShifter;
-    const F k = t - kShifter;
-    F r = x - k * kLn2Hi;
-    r = r - k * kLn2Lo;
-    // (e^r - 1) / r on |r| <= ln2 / 2: degree 5, interpolated at Chebyshev nodes (near-minimax).
-    // Relative error 1.2e-8, well under float's 6e-8 rounding step (the Taylor series needs
-    // degree 6 for the same).
-    F p = splat<F>(1.393373071e-3f);
-    p = p * r + 8.369220292e-3f;
-    p = p * r + 4.166646420e-2f;
-    p = p * r + 1.666650461e-1f;
-    p = p * r + 5.000000014e-1f;
-    p = p * r + 1.0f;
-    // 2^k: the biased exponent k + 127 shifted into place. For kExpMin <= x <= 0, k is in
-    // [-126, 0] and the result is a normal float. The high bits of t shift out; only k survives.
-    const F scale = (F)(((U)t + 127u) << 23);
-    return {r, p, scale};
+    return (F)(((U)m & (U)a) | (~(U)m & (U)b));
 }
 
+// max(lo, x) that keeps a NaN x a NaN (x86's max returns its second operand when either is NaN).
 template <class F>
-inline F expm1_nonpositive(F x) {
-    const Reduced<F> q = reduce(x);
-    return select(x < kExpMin, splat<F>(-1.0f), (q.r * q.e1) * q.scale + (q.scale - 1.0f));
+inline F max_keep_nan(float lo, F x) {
+#if defined(__AVX__)
+    if constexpr (sizeof(F) == 32) return (F)_mm256_max_ps(_mm256_set1_ps(lo), (__m256)x);
+#endif
+#if defined(__AVX512F__)
+    // (maskz with every lane: _mm512_max_ps trips GCC 12's -Wmaybe-uninitialized on its undefined pass-through)
+    if constexpr (sizeof(F) == 64) return (F)_mm512_maskz_max_ps(0xffff, _mm512_set1_ps(lo), (__m512)x);
+#endif
+#if defined(__SSE2__)
+    if constexpr (sizeof(F) == 16) return (F)_mm_max_ps(_mm_set1_ps(lo), (__m128)x);
+#endif
+    return select(x < lo, splat<F>(lo), x);
+}
+
+// [SECTION] e^x and e^x - 1 for x <= 0 (or NaN).
+
+constexpr float kLog2e = 1.44269504089f;
+constexpr float kShifter = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer in the low bits
+constexpr float kMinExponent = -127.0f;  // t is clamped here: 2^k is then exactly 0 (see reduce)
+
+// e^x = 2^t with t = x log2(e), split as t = k + f, k an integer and |f| <= 1/2. Gives f,
+// e1 = (2^f - 1) / f as a polynomial, and 2^k, so that
+//   e^x     = (1 + f e1) 2^k
+//   e^x - 1 = (f e1) 2^k + (2^k - 1)      (no cancellation near x = 0, where k = 0)
+// Working in base 2 costs one multiply where the natural-log split (x - k ln2 in two FMAs, Cody-Waite)
+// cost three FMA-pipe operations; the price is t's rounding, at most half a unit of t: a relative
+// error of 3e-7 in e^x at x = -10 and 2.6e-6 at x = -87, where the results are below 1e-38 anyway.
+template <class F>
+struct Reduced {
+    F f, e1, scale;
+};
+
+// Takes t = x log2(e) (callers fold log2(e) into constants they multiply by anyway).
+// t is clamped at -127 before rounding: there k = -127, whose biased exponent k + 127 is 0, so 2^k
+// comes out as exactly +0 and e^x as 0 (true value below 1.2e-38), and -inf needs no special
+// lane. (NaN stays NaN.) No select afterwards: every lane's arithmetic is already the answer.
+template <class F>
+inline Reduced<F> reduce_log2(F t_in) {
+    using U = typename Bits<F>::U;
+    const F t = max_keep_nan(kMinExponent, t_in);
+    // tr = t + 1.5 * 2^23 carries k = round(t) in its low mantissa bits.
+    const F tr = t + kShifter;
+    const F k = tr - kShifter;
+    const F f = t - k;
+    // (2^f - 1) / f on |f| <= 1/2: degree 5, interpolated at Chebyshev nodes (near-minimax).
+    // Relative error of 1 + f e1 against 2^f: 9e-9, well under float's 6e-8 rounding step.
+    F p = splat<F>(1.545316336e-4f);
+    p = p * f + 1.339086331e-3f;
+    p = p * f + 9.618083015e-3f;
+    p = p * f + 5.550356954e-2f;
+    p = p * f + 2.402265072e-1f;
+    p = p * f + 6.931471825e-1f;
+    // 2^k: the biased exponent k + 127 shifted into place; k is in [-127, 0]. The high bits of tr
+    // shift out; only k survives.
+    const F scale = (F)(((U)tr + 127u) << 23);
+    return {f, p, scale};
+}
+
+// e^x - 1 for x = t ln2 <= 0, from t.
+template <class F>
+inline F expm1_log2(F t) {
+    const Reduced<F> q = reduce_log2(t);
+    return (q.f * q.e1) * q.scale + (q.scale - 1.0f);  // -1 exactly where 2^k = 0
 }
 
 // [SECTION] The activations.
@@ -146,21 +195,21 @@ inline F leaky_relu_v(F x, float alpha) {
 // sigmoid(x) = 1 / (1 + e^-x), evaluated with e = e^-|x| <= 1 so nothing overflows:
 //   x >= 0: 1 / (1 + e)        x < 0: e / (1 + e)
 // The x < 0 form also keeps full relative accuracy for very negative x (sigmoid(-20) = 2e-9).
-// `scale` multiplies the result (1 for sigmoid, x for GELU); lanes where e^-|x| is below
-// FLT_MIN get `limit_neg` (x < 0) or `scale` (x > 0) directly, so no 0 * inf can turn into NaN.
+// `scale` multiplies the result (1 for sigmoid, x for GELU). Where e^-|x| underflows, e = 0 and
+// the result is 0 (x < 0) or scale (x > 0) without a special case.
+// `xt` is x log2(e) (same sign as x).
 template <class F>
-inline F scaled_sigmoid(F x, F scale, F limit_neg) {
-    const F y = neg_abs(x);
-    const Reduced<F> q = reduce(y);
-    const F e = (q.r * q.e1 + 1.0f) * q.scale;  // garbage where y < kExpMin; replaced below
-    const F num = select(x < 0.0f, e * scale, scale);
-    const F s = num / (e + 1.0f);
-    return select(y < kExpMin, select(x < 0.0f, limit_neg, scale), s);
+inline F scaled_sigmoid_log2(F xt, F scale) {
+    const Reduced<F> q = reduce_log2(neg_abs(xt));
+    const F e = (q.f * q.e1 + 1.0f) * q.scale;
+    return select_by_sign(xt, e * scale, scale) / (e + 1.0f);
 }
 
 template <class F>
 inline F sigmoid_v(F x) {
-    return scaled_sigmoid(x, splat<F>(1.0f), F{});
+    const Reduced<F> q = reduce_log2(neg_abs(x * kLog2e));
+    const F e = (q.f * q.e1 + 1.0f) * q.scale;
+    return select_by_sign(x, e, splat<F>(1.0f)) / (e + 1.0f);
 }
 
 // tanh(x) = 1 - 2 / (e^2x + 1), rearranged around m = e^-2|x| - 1 in [-1, 0] so that it cannot
@@ -170,7 +219,7 @@ inline F sigmoid_v(F x) {
 template <class F>
 inline F tanh_v(F x) {
     using U = typename Bits<F>::U;
-    const F m = expm1_nonpositive(abs_v(x) * -2.0f);
+    const F m = expm1_log2(abs_v(x) * (-2.0f * kLog2e));
     const F t = (-m) / (m + 2.0f);
     return (F)(((U)t & ~kSignBit) | ((U)x & kSignBit));
 }
@@ -178,15 +227,16 @@ inline F tanh_v(F x) {
 // GELU, the tanh approximation of core/hd_math.h:
 //   0.5 x (1 + tanh(u)),  u = sqrt(2/pi) (x + 0.044715 x^3)
 // Since 0.5 (1 + tanh(u)) = sigmoid(2u), this is x * sigmoid(2u): one exp, one division, and no
-// cancellation for negative x. Where e^2u underflows (x below about -10) the result is -0, as in
-// hd::gelu, which also makes gelu(-inf) = -0 rather than -inf * 0 = NaN.
-constexpr float kGeluTwoC = 2.0f * 0.7978845608028654f;
-constexpr float kGeluTwoCK = 2.0f * 0.7978845608028654f * 0.044715f;
+// cancellation for negative x. Where e^2u underflows (x below about -10) the result is x * 0 = -0,
+// as in hd::gelu; x = -inf is first clamped to -FLT_MAX so that it gives -0 too, not -inf * 0 = NaN.
+// The constants carry log2(e) already: z is 2u log2(e), the exponent in base 2.
+constexpr float kGeluTwoC = static_cast<float>(2.0 * 0.7978845608028654 * 1.4426950408889634);
+constexpr float kGeluTwoCK = static_cast<float>(2.0 * 0.7978845608028654 * 0.044715 * 1.4426950408889634);
 
 template <class F>
 inline F gelu_v(F x) {
     const F z = x * ((x * x) * kGeluTwoCK + kGeluTwoC);
-    return scaled_sigmoid(z, x, splat<F>(-0.0f));
+    return scaled_sigmoid_log2(z, max_keep_nan(-3.40282347e38f, x));
 }
 
 // [SECTION] The loop: whole vectors, then one zero-padded vector for the last n % W elements

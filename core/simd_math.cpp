@@ -36,24 +36,6 @@ bool cpu_has(SimdIsa isa) {
 #endif
 }
 
-// GPULAB_SIMD_ISA caps the choice; unknown values are ignored (the default is always safe).
-SimdIsa isa_cap() {
-    const char* env = std::getenv("GPULAB_SIMD_ISA");
-    if (env == nullptr) return SimdIsa::Avx512;
-    const std::string v(env);
-    if (v == "sse2" || v == "baseline") return SimdIsa::Baseline;
-    if (v == "avx2") return SimdIsa::Avx2Fma;
-    return SimdIsa::Avx512;
-}
-
-SimdIsa choose() {
-    const SimdIsa cap = isa_cap();
-    for (SimdIsa isa : {SimdIsa::Avx512, SimdIsa::Avx2Fma}) {
-        if (static_cast<int>(isa) <= static_cast<int>(cap) && simd_isa_usable(isa)) return isa;
-    }
-    return SimdIsa::Baseline;
-}
-
 int op_code(const core::OpDesc& op) {
     switch (op.activation) {
         case core::Activation::Relu: return simd_detail::kOpRelu;
@@ -90,7 +72,14 @@ int simd_isa_lanes(SimdIsa isa) {
     return 1;
 }
 
-bool simd_isa_usable(SimdIsa isa) { return kernel_for(isa) != nullptr && cpu_has(isa); }
+bool simd_isa_usable(SimdIsa isa) {
+    // Asked per 64 KiB chunk by cpu-parallel: worked out once (the CPU does not change).
+    static const bool usable[3] = {kernel_for(SimdIsa::Baseline) != nullptr && cpu_has(SimdIsa::Baseline),
+                                   kernel_for(SimdIsa::Avx2Fma) != nullptr && cpu_has(SimdIsa::Avx2Fma),
+                                   kernel_for(SimdIsa::Avx512) != nullptr && cpu_has(SimdIsa::Avx512)};
+    const int i = static_cast<int>(isa);
+    return i >= 0 && i < 3 && usable[i];
+}
 
 std::vector<SimdIsa> usable_simd_isas() {
     std::vector<SimdIsa> list;
@@ -100,10 +89,56 @@ std::vector<SimdIsa> usable_simd_isas() {
     return list;
 }
 
-SimdIsa best_simd_isa() {
-    static const SimdIsa chosen = choose();
-    return chosen;
+IsaChoice resolve_isa_request(std::string_view request, const std::vector<SimdIsa>& usable) {
+    IsaChoice c;
+    c.request = std::string(request);
+    // The best usable ISA: the default, and the fallback when a request is refused.
+    for (SimdIsa isa : usable) {
+        if (static_cast<int>(isa) > static_cast<int>(c.isa)) c.isa = isa;
+    }
+    if (request.empty()) return c;
+    SimdIsa wanted;
+    if (request == "avx512") {
+        wanted = SimdIsa::Avx512;
+    } else if (request == "avx2") {
+        wanted = SimdIsa::Avx2Fma;
+    } else if (request == "baseline" || request == "sse2") {
+        wanted = SimdIsa::Baseline;
+    } else {
+        c.error = "GPULAB_ISA=" + c.request + " is not an instruction set gpulab knows: use avx512, avx2 or baseline";
+        return c;
+    }
+    for (SimdIsa isa : usable) {
+        if (isa == wanted) {
+            c.isa = wanted;
+            c.forced = true;
+            return c;
+        }
+    }
+    std::string have;
+    for (SimdIsa isa : usable) have += (have.empty() ? "" : ", ") + std::string(simd_isa_name(isa));
+    c.error = "GPULAB_ISA=" + c.request + " asks for " + std::string(simd_isa_name(wanted)) +
+              ", which this CPU (or this build) does not have; it has " + have;
+    return c;
 }
+
+const IsaChoice& isa_choice() {
+    static const IsaChoice choice = [] {
+        const char* env = std::getenv("GPULAB_ISA");
+        return resolve_isa_request(env == nullptr ? std::string_view() : std::string_view(env), usable_simd_isas());
+    }();
+    return choice;
+}
+
+std::string isa_summary() {
+    const IsaChoice& c = isa_choice();
+    const std::string name(simd_isa_name(c.isa));
+    if (c.forced) return name + " (forced by GPULAB_ISA=" + c.request + ")";
+    if (!c.error.empty()) return name + " (GPULAB_ISA=" + c.request + " refused)";
+    return name + " (the best this CPU has)";
+}
+
+SimdIsa best_simd_isa() { return isa_choice().isa; }
 
 std::string_view simd_isa() { return simd_isa_name(best_simd_isa()); }
 

@@ -4,8 +4,9 @@
 //
 // The instruction set is picked once at run time (never -march=native, so the same binary runs
 // on any x86-64): AVX-512 if the CPU and OS support it, else AVX2+FMA, else the SSE2 baseline
-// (4-wide vectors; NEON on ARM). GPULAB_SIMD_ISA=avx2|sse2|baseline caps the choice, like oneDNN's
-// DNNL_MAX_CPU_ISA, to compare ISAs on one machine.
+// (4-wide vectors; NEON on ARM). GPULAB_ISA=avx512|avx2|baseline forces one (`gpulab bench --isa`
+// sets it), so an AVX-512 machine can measure what an AVX2 laptop runs; a request this CPU cannot
+// honour is refused with a sentence (isa_choice().error), never silently replaced.
 //
 // Accuracy against cpu-scalar: ReLU / leaky ReLU bit-exact; sigmoid / tanh / GELU within
 // abs 2e-6 + rel 1e-5 (simd_kernels_impl.h explains the math). Verified by
@@ -13,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,7 +33,24 @@ bool simd_isa_usable(SimdIsa isa);
 // Every usable ISA, baseline first.
 std::vector<SimdIsa> usable_simd_isas();
 
-// The ISA activation_simd runs, chosen once at startup.
+// What GPULAB_ISA asked for, checked against the CPU. `error` is a sentence for the user when the
+// request cannot be honoured (unknown name, or an ISA this CPU or build lacks); `isa` is then the
+// best usable one, so callers that go on anyway stay safe.
+struct IsaChoice {
+    SimdIsa isa = SimdIsa::Baseline;
+    bool forced = false;      // GPULAB_ISA was set (and valid)
+    std::string request;      // the variable's text, "" when unset
+    std::string error;
+};
+// Pure, for tests: `request` is GPULAB_ISA's value ("" = unset), `usable` what the CPU has.
+IsaChoice resolve_isa_request(std::string_view request, const std::vector<SimdIsa>& usable);
+// This process's choice: GPULAB_ISA read once, on the first call.
+const IsaChoice& isa_choice();
+// "AVX2+FMA (forced by GPULAB_ISA=avx2)" or "AVX-512 (the best this CPU has)": for info, bench
+// records and export captions.
+std::string isa_summary();
+
+// The ISA activation_simd runs: isa_choice().isa.
 SimdIsa best_simd_isa();
 std::string_view simd_isa();
 

@@ -84,3 +84,18 @@ gpulab_cli_test(lessons_lesson_dir_after_subcommand 0 "elementwise-activations +
                 lessons --lesson-dir ${CMAKE_CURRENT_LIST_DIR}/data/lessons-clash)
 gpulab_cli_test(lessons_check_id_clash 1 "elementwise-activations.toml:2: lesson id 'elementwise-activations' is already used"
                 lessons --check ${CMAKE_CURRENT_LIST_DIR}/data/lessons-clash/elementwise-activations.toml)
+
+# Forced instruction set (issue 17): bench --isa / GPULAB_ISA. The baseline exists on every CPU, so
+# this runs everywhere; a mismatch with cpu-scalar would make bench exit 1. Unknown names are refused.
+gpulab_cli_test(bench_isa_baseline 0 "\"cpu_isa\": \"(SSE2|portable 4-wide)\", \"cpu_isa_forced\": true" bench --quick
+                --json --suite activation --op sigmoid --op gelu --isa baseline)
+set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+gpulab_cli_test(bench_isa_unknown 2 "^gpulab: GPULAB_ISA=avx3 is not an instruction set gpulab knows: use avx512, avx2 or baseline"
+                bench --quick --isa avx3)
+unset(GPULAB_CLI_EXTRA)
+add_test(NAME cli.isa_env_unknown
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;info" -DEXPECT_RC=2
+                 "-DEXPECT_REGEX=^gpulab: GPULAB_ISA=sse9 is not an instruction set gpulab knows" -P ${GPULAB_CHECK})
+set_tests_properties(cli.isa_env_unknown PROPERTIES LABELS cli ENVIRONMENT
+                     "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_ISA=sse9")
+gpulab_cli_test(info_names_isa 0 "SIMD +[A-Za-z0-9+ -]+ \\((forced by GPULAB_ISA|the best this CPU has)" info)

@@ -130,6 +130,7 @@ int cmd_bench(const BenchOptions& o) {
     if (!o.json) {
         std::printf("gpulab %s bench on %s (%d threads); GPU: %s\n", GPULAB_VERSION, m.cpu_model.c_str(),
                     m.hardware_threads, gpu::probe().device_ok ? gpu::probe().name.c_str() : gpu::probe().reason.c_str());
+        std::printf("CPU SIMD: %s\n", cpu::isa_summary().c_str());
         std::printf("median of >= %d samples after %d warm-up runs; GB/s counts one read and one write per element\n",
                     config.min_samples, config.warmup);
     } else {

@@ -1,5 +1,5 @@
 // `gpulab bench`, convolution part: a single-channel picture at 4096^2 with 3x3 and 7x7 filters
-// and a CNN layer (3x3, C=K=64, 56x56, batch 8), every CPU and GPU backend through the lesson's
+// and CNN layers (3x3, C=K=64, 56x56, batch 8; C=K=32/64 at 28x28 and 14x14, batch 1 and 64), every CPU and GPU backend through the lesson's
 // own workload (core/workloads/conv2d_workload), GFLOP/s from declared flops over the median,
 // the ratio to oneDNN (TARGETS.md: cpu-parallel >= 1.0x on one channel, >= 0.5x on 64 channels)
 // and the implementation each backend ran. cpu-scalar would take seconds per sample on the big
@@ -119,6 +119,14 @@ int bench_conv(const BenchOptions& o, const std::vector<core::Backend*>& shared_
         cases.push_back({"one channel 3x3", image_case(4096, 3), true});
         cases.push_back({"one channel 7x7", image_case(4096, 7), true});
         cases.push_back({"CNN layer 3x3", layer_case(8, 64, 56), true});
+        // The training lesson's layers (issue 17): small images, 32-64 channels, batch 1 and 64.
+        for (int64_t batch : {1, 64}) {
+            for (int64_t size : {28, 14}) {
+                for (int64_t channels : {32, 64}) {
+                    cases.push_back({"small CNN layer 3x3", layer_case(batch, channels, size), true});
+                }
+            }
+        }
     }
     int failures = 0;
     if (!o.json) {

@@ -9,6 +9,7 @@
 #include "machine_info.h"
 #include "render/offscreen_context.h"
 #include "render/resources.h"
+#include "simd_math.h"
 #include "wsl.h"
 
 namespace gpulab::app {
@@ -17,6 +18,10 @@ int cmd_info() {
     const core::MachineInfo& m = core::host_machine();
     std::printf("gpulab %s\n\n", GPULAB_VERSION);
     std::printf("CPU        %s, %d hardware threads\n", m.cpu_model.c_str(), m.hardware_threads);
+    std::string isas;
+    for (cpu::SimdIsa isa : cpu::usable_simd_isas()) isas += (isas.empty() ? "" : ", ") + std::string(cpu::simd_isa_name(isa));
+    std::printf("SIMD       %s; this CPU can run %s (GPULAB_ISA=avx512|avx2|baseline picks one)\n",
+                cpu::isa_summary().c_str(), isas.c_str());
     std::printf("OS         %s\n", m.os.c_str());
     if (const core::WslInfo wsl = core::detect_wsl(); wsl.wsl) std::printf("WSL        %s\n", wsl.note.c_str());
     const std::string data_problem = data_root_problem();

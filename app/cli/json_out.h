@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "simd_math.h"
+
 namespace gpulab::app {
 
 inline std::string json_string(const std::string& s) {
@@ -26,9 +28,11 @@ inline std::string json_number(double v) {
     return buf;
 }
 
-// Prints one record of a JSON array: "[" handling is the caller's; `first` tracks the comma.
+// Prints one record of a JSON array: "[" handling is the caller's; `first` tracks the comma. Every
+// record says which CPU instruction set the CPU backends ran (GPULAB_ISA can force one).
 inline void json_record(bool& first, const std::string& body) {
-    std::printf("%s\n  {%s}", first ? "" : ",", body.c_str());
+    std::printf("%s\n  {%s, \"cpu_isa\": %s, \"cpu_isa_forced\": %s}", first ? "" : ",", body.c_str(),
+                json_string(std::string(cpu::simd_isa())).c_str(), cpu::isa_choice().forced ? "true" : "false");
     first = false;
 }
 

@@ -22,6 +22,7 @@
 #include "render/gl_util.h"
 #include "machine_info.h"
 #include "gpu_backends.h"
+#include "simd_math.h"
 
 namespace gpulab::app {
 
@@ -150,7 +151,8 @@ std::vector<std::string> machine_caption_lines(std::string_view lesson_title, in
     lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +
                     core::utc_timestamp(started_unix_s));
     lines.push_back("CPU: " + (m.cpu_model.empty() ? std::string("unknown model") : m.cpu_model) + " (" +
-                    std::to_string(m.hardware_threads) + " threads)" + (m.os.empty() ? "" : ", " + m.os));
+                    std::to_string(m.hardware_threads) + " threads), SIMD " + cpu::isa_summary() +
+                    (m.os.empty() ? "" : ", " + m.os));
     if (g.device_ok) {
         char buf[256];
         std::snprintf(buf, sizeof buf, "GPU: %s (CC %d.%d, %d SMs, %s)", g.name.c_str(), g.cc_major, g.cc_minor,

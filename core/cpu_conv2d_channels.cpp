@@ -1,0 +1,218 @@
+// cpu-parallel's convolution for CNN layers (many channels, small images): vectorised across
+// output channels instead of output columns.
+//
+// The column-vectorised kernel (cpu_conv2d_simd.cpp) is right for one big picture, but a CNN
+// layer at 28x28 or 14x14 has rows of only 2-4 vectors, and its 4 filters' weights are broadcast
+// from 4 places C*R*S floats apart. Here one vector holds 8 (AVX2) or 16 (AVX-512) output
+// channels of one pixel, and a block keeps two such vectors for up to 6 (AVX2) or 12 (AVX-512)
+// neighbouring pixels in registers while every tap (c, r, s) adds
+//
+//     out[k0..k0+B-1][q] += in[c][p + r][q + s] * w[k0..k0+B-1][c][r][s]      for q in the block
+//
+// The input value is one broadcast, the B weights two contiguous vector loads (the filters are
+// first repacked so that they are: pack_filters_by_channel), so each tap is 2 * pixels FMAs for
+// 2 + pixels loads, and no lane is wasted whatever the image width. The block's results are
+// transposed back to N,K,P,Q through a small buffer (one scalar move per output value, against
+// C*R*S multiply-adds). The same choice as oneDNN's direct kernels (channels in the vector), kept
+// in our N,C,H,W layout. Chosen when K is a multiple of B, C > 1, the stride is 1 and the kernel
+// at most 7x7; measured in docs/benchmarks.md against the column kernel and oneDNN.
+// Verified by tests/test_conv2d.cpp and tests/test_forced_isa.cpp (every usable ISA against
+// cpu-scalar).
+#include "cpu_conv2d_row.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define GPULAB_CONV_CH_X86 1
+#endif
+
+#include <vector>
+
+#include "simd_math.h"
+
+namespace gpulab::cpu::conv_detail {
+
+namespace {
+
+#ifdef GPULAB_CONV_CH_X86
+
+// Pixels per block: balanced, so 14 columns are 5 + 5 + 4 rather than 6 + 6 + 2.
+inline int64_t block_pixels(int64_t Q, int64_t q0, int64_t max_pixels) {
+    const int64_t left = Q - q0;
+    const int64_t blocks = (left + max_pixels - 1) / max_pixels;
+    return (left + blocks - 1) / blocks;
+}
+
+// Pointer to input row (c, r) shifted by s, for every tap t = (c * R + r) * S + s, in a per-thread
+// buffer: the kernels then run one flat loop over taps. Outside the ISA sections on purpose
+// (std::vector must not be instantiated with AVX instructions; see simd_kernels.h).
+const float* const* tap_pointers(const RowJob& j) {
+    thread_local std::vector<const float*> taps;
+    taps.resize(static_cast<std::size_t>(j.cr_count * j.S));
+    for (int64_t cr = 0; cr < j.cr_count; ++cr) {
+        for (int64_t s = 0; s < j.S; ++s) taps[static_cast<std::size_t>(cr * j.S + s)] = j.rows[cr] + s;
+    }
+    return taps.data();
+}
+
+// [SECTION] AVX2 + FMA: 16 channels (2 vectors) x up to 6 pixels = 12 accumulators of 16 registers
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+
+template <int QB>
+void block_ch_avx2(const RowJob& j, const float* const* taps, const float* wt, int64_t k0, int64_t q0) {
+    // One loop over the taps, and the pixel loops unrolled: GCC then keeps the 2 x QB
+    // accumulators in registers (with nested tap loops it stored them to the stack every step).
+    __m256 acc[QB][2];
+#pragma GCC unroll 16
+    for (int i = 0; i < QB; ++i) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
+    const int64_t tap_count = j.cr_count * j.S;
+    const float* w = wt;
+    for (int64_t t = 0; t < tap_count; ++t, w += 16) {
+        const float* x = taps[t] + q0;
+        const __m256 w0 = _mm256_loadu_ps(w);
+        const __m256 w1 = _mm256_loadu_ps(w + 8);
+#pragma GCC unroll 16
+        for (int i = 0; i < QB; ++i) {
+            const __m256 xb = _mm256_broadcast_ss(x + i);
+            acc[i][0] = _mm256_fmadd_ps(xb, w0, acc[i][0]);
+            acc[i][1] = _mm256_fmadd_ps(xb, w1, acc[i][1]);
+        }
+    }
+    alignas(32) float tmp[QB][16];
+#pragma GCC unroll 16
+    for (int i = 0; i < QB; ++i) {
+        _mm256_store_ps(tmp[i], acc[i][0]);
+        _mm256_store_ps(tmp[i] + 8, acc[i][1]);
+    }
+    for (int kk = 0; kk < 16; ++kk) {
+        float* out = j.out + (k0 + kk) * j.out_stride + q0;
+        for (int i = 0; i < QB; ++i) out[i] = tmp[i][kk];
+    }
+}
+
+void row_ch_avx2(const RowJob& j) {
+    const float* const* taps = tap_pointers(j);
+    const int64_t block_floats = j.filter_stride * 16;  // one block of 16 filters, repacked
+    for (int64_t k0 = 0; k0 < j.K; k0 += 16) {
+        const float* wt = j.filters + (k0 / 16) * block_floats;
+        for (int64_t q0 = 0; q0 < j.Q;) {
+            const int64_t qb = block_pixels(j.Q, q0, 6);
+            switch (qb) {
+                case 1: block_ch_avx2<1>(j, taps, wt, k0, q0); break;
+                case 2: block_ch_avx2<2>(j, taps, wt, k0, q0); break;
+                case 3: block_ch_avx2<3>(j, taps, wt, k0, q0); break;
+                case 4: block_ch_avx2<4>(j, taps, wt, k0, q0); break;
+                case 5: block_ch_avx2<5>(j, taps, wt, k0, q0); break;
+                default: block_ch_avx2<6>(j, taps, wt, k0, q0); break;
+            }
+            q0 += qb;
+        }
+    }
+}
+
+#pragma GCC pop_options
+
+// [SECTION] AVX-512: 32 channels (2 vectors) x up to 12 pixels = 24 accumulators of 32 registers
+// (each broadcast input value feeds the FMAs of both vectors, so it is loaded once into a register)
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,fma")
+
+template <int QB>
+void block_ch_avx512(const RowJob& j, const float* const* taps, const float* wt, int64_t k0, int64_t q0) {
+    // One loop over the taps, and the pixel loops unrolled: GCC then keeps the 2 x QB
+    // accumulators in registers (with nested tap loops it stored them to the stack every step).
+    __m512 acc[QB][2];
+#pragma GCC unroll 16
+    for (int i = 0; i < QB; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+    const int64_t tap_count = j.cr_count * j.S;
+    const float* w = wt;
+    for (int64_t t = 0; t < tap_count; ++t, w += 32) {
+        const float* x = taps[t] + q0;
+        const __m512 w0 = _mm512_loadu_ps(w);
+        const __m512 w1 = _mm512_loadu_ps(w + 16);
+#pragma GCC unroll 16
+        for (int i = 0; i < QB; ++i) {
+            const __m512 xb = _mm512_set1_ps(x[i]);
+            acc[i][0] = _mm512_fmadd_ps(xb, w0, acc[i][0]);
+            acc[i][1] = _mm512_fmadd_ps(xb, w1, acc[i][1]);
+        }
+    }
+    alignas(64) float tmp[QB][32];
+#pragma GCC unroll 16
+    for (int i = 0; i < QB; ++i) {
+        _mm512_store_ps(tmp[i], acc[i][0]);
+        _mm512_store_ps(tmp[i] + 16, acc[i][1]);
+    }
+    for (int kk = 0; kk < 32; ++kk) {
+        float* out = j.out + (k0 + kk) * j.out_stride + q0;
+        for (int i = 0; i < QB; ++i) out[i] = tmp[i][kk];
+    }
+}
+
+void row_ch_avx512(const RowJob& j) {
+    const float* const* taps = tap_pointers(j);
+    const int64_t block_floats = j.filter_stride * 32;  // one block of 32 filters, repacked
+    for (int64_t k0 = 0; k0 < j.K; k0 += 32) {
+        const float* wt = j.filters + (k0 / 32) * block_floats;
+        for (int64_t q0 = 0; q0 < j.Q;) {
+            const int64_t qb = block_pixels(j.Q, q0, 12);
+            switch (qb) {
+                case 1: block_ch_avx512<1>(j, taps, wt, k0, q0); break;
+                case 2: block_ch_avx512<2>(j, taps, wt, k0, q0); break;
+                case 3: block_ch_avx512<3>(j, taps, wt, k0, q0); break;
+                case 4: block_ch_avx512<4>(j, taps, wt, k0, q0); break;
+                case 5: block_ch_avx512<5>(j, taps, wt, k0, q0); break;
+                case 6: block_ch_avx512<6>(j, taps, wt, k0, q0); break;
+                case 7: block_ch_avx512<7>(j, taps, wt, k0, q0); break;
+                case 8: block_ch_avx512<8>(j, taps, wt, k0, q0); break;
+                case 9: block_ch_avx512<9>(j, taps, wt, k0, q0); break;
+                case 10: block_ch_avx512<10>(j, taps, wt, k0, q0); break;
+                case 11: block_ch_avx512<11>(j, taps, wt, k0, q0); break;
+                default: block_ch_avx512<12>(j, taps, wt, k0, q0); break;
+            }
+            q0 += qb;
+        }
+    }
+}
+
+#pragma GCC pop_options
+
+#endif  // GPULAB_CONV_CH_X86
+
+}  // namespace
+
+int channel_block(int isa) {
+#ifdef GPULAB_CONV_CH_X86
+    if (isa == static_cast<int>(SimdIsa::Avx512)) return 32;
+    if (isa == static_cast<int>(SimdIsa::Avx2Fma)) return 16;
+#endif
+    (void)isa;
+    return 0;
+}
+
+RowFn channel_row_function(int isa, int64_t S) {
+#ifdef GPULAB_CONV_CH_X86
+    // 1x1 to 7x7: any width works (the taps are one flat loop); wider kernels take the column kernel.
+    if (S > 7) return nullptr;
+    if (isa == static_cast<int>(SimdIsa::Avx512)) return row_ch_avx512;
+    if (isa == static_cast<int>(SimdIsa::Avx2Fma)) return row_ch_avx2;
+#endif
+    (void)isa;
+    (void)S;
+    return nullptr;
+}
+
+void pack_filters_by_channel(const float* filters, int64_t K, int64_t C, int64_t RS, int64_t B, float* out) {
+    for (int64_t k = 0; k < K; ++k) {
+        const int64_t kb = k / B, lane = k % B;
+        for (int64_t c = 0; c < C; ++c) {
+            const float* src = filters + (k * C + c) * RS;
+            float* dst = out + ((kb * C + c) * RS) * B + lane;
+            for (int64_t t = 0; t < RS; ++t) dst[t * B] = src[t];
+        }
+    }
+}
+
+}  // namespace gpulab::cpu::conv_detail

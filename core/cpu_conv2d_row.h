@@ -1,0 +1,38 @@
+// Internal to cpu-parallel's convolution (cpu_conv2d_simd.cpp, cpu_conv2d_channels.cpp): one
+// output row's work, handed to a per-ISA row function. Plain types only, because the row
+// functions are compiled for AVX2 / AVX-512 (see simd_kernels.h for why nothing inline may be
+// shared with them).
+#pragma once
+
+#include <cstdint>
+
+namespace gpulab::cpu::conv_detail {
+
+// One output row's work for one ISA: the scratch rows are ready, every filter is to be done.
+struct RowJob {
+    const float* const* rows;  // C*R pointers: padded input row for (c, r); index 0 is input column -pad
+    int64_t cr_count;          // C * R
+    int64_t S;                 // kernel width
+    const float* filters;      // filter 0 of K,C,R,S (or the channel-blocked copy, cpu_conv2d_channels.cpp)
+    int64_t filter_stride;     // C * R * S
+    int64_t K;
+    float* out;                // output row p of filter 0 (image n)
+    int64_t out_stride;        // P * Q: next filter, same row
+    int64_t Q;
+    int64_t stride;
+};
+
+using RowFn = void (*)(const RowJob&);
+
+// [SECTION] output-channel vectorised rows (cpu_conv2d_channels.cpp)
+
+// Filters per block of the channel-vectorised kernel for this ISA (16 on AVX2, 32 on AVX-512), or
+// 0 when it has none (baseline). Used when K is a multiple of it, C > 1, stride 1 and
+// the kernel is at most 7x7 (channel_row_function gives nullptr otherwise).
+int channel_block(int isa);
+RowFn channel_row_function(int isa, int64_t S);
+// Filters K,C,R,S -> blocks [K / B][C][R][S][B] (B = channel_block), the layout whose B filter
+// weights for one tap are one contiguous run of vector loads. `out` holds K*C*R*S floats.
+void pack_filters_by_channel(const float* filters, int64_t K, int64_t C, int64_t RS, int64_t B, float* out);
+
+}  // namespace gpulab::cpu::conv_detail
