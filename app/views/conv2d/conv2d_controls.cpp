@@ -264,7 +264,9 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
             if (r.moved_bytes > 0) {
                 ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
                 ImGui::SameLine(name_w);
-                ImGui::TextColored(kMutedColour, "%s", core::bandwidth_model_line(r.moved_bytes).c_str());
+                ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+                ImGui::TextWrapped("%s", core::bandwidth_model_line(r.moved_bytes).c_str());  // long: wraps
+                ImGui::PopStyleColor();
             }
             hover_tip(("The tiled CUDA kernel's own code, every CUDA thread a fiber on this CPU (" + r.implementation +
                        "). The time says how fast the simulation was, nothing about a GPU.")
