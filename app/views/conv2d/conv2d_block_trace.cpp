@@ -94,7 +94,7 @@ void Conv2dView::draw_block_trace(float width, bool interactive) {
         changed |= ImGui::SliderInt("block y", &picked_block_[1], 0, static_cast<int>(by_count) - 1);
         hover_tip("Pick any block of the grid; the simulator re-runs just that block of the real kernel.");
         ImGui::SameLine();
-        ImGui::TextColored(kMutedColour, "click a tile cell to see who reads it; a thread below to see its window");
+        ImGui::TextColored(kMutedColour, "click a thread (right) to outline its window");
         if (changed) {
             trace_block();
             return;
@@ -109,14 +109,20 @@ void Conv2dView::draw_block_trace(float width, bool interactive) {
     ImGui::PopTextWrapPos();
 
     // Layout: the tile (left), the threads of the block (right), the counts underneath.
-    const float tile_px = std::min(width * 0.56f, fs * 30.0f);
+    // In the window the tile fits the visible height (the counts below scroll); in a picture, the width.
+    float tile_px = std::min(width * 0.56f, fs * 30.0f);
+    if (interactive) tile_px = std::min(tile_px, std::max(ImGui::GetContentRegionAvail().y - fs * 4.0f, fs * 12.0f));
     const float cell = std::floor(tile_px / static_cast<float>(s.tile));
-    const float thread_cell = std::floor(std::min(width - cell * s.tile - fs * 2.0f, fs * 16.0f) / 16.0f);
+    const char* tile_heading = "1. shared tile: who stored each input (warp colour, thread)";
+    // The threads' grid starts right of the tile and of its heading, and is no taller than the tile.
+    const float left_w = std::max(cell * s.tile, ImGui::CalcTextSize(tile_heading).x);
+    const float thread_cell = std::max(
+        2.0f, std::floor(std::min({width - left_w - fs * 2.0f, fs * 16.0f, cell * s.tile}) / 16.0f));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 tile0{o.x, o.y + lh};
-    dl->AddText(o, IM_COL32(230, 230, 230, 255), "1. shared tile: who stored each input (warp colour, thread index)");
+    dl->AddText(o, IM_COL32(230, 230, 230, 255), tile_heading);
     const int y0 = static_cast<int>(t.trace.block.y) * 16 * s.stride - s.pad;
     const int x0 = static_cast<int>(t.trace.block.x) * 16 * s.stride - s.pad;
     const bool numbers = cell >= fs * 1.45f;
@@ -145,7 +151,7 @@ void Conv2dView::draw_block_trace(float width, bool interactive) {
                 0, 0, 1.0f);
 
     // The block's threads, 16 x 16, each its output pixel; the picked one highlighted.
-    const ImVec2 th0{tile0.x + cell * s.tile + fs * 2.0f, tile0.y};
+    const ImVec2 th0{tile0.x + left_w + fs * 2.0f, tile0.y};
     dl->AddText({th0.x, o.y}, IM_COL32(230, 230, 230, 255), "the block's 256 threads (8 warps)");
     for (int i = 0; i < threads; ++i) {
         const int ty = i / 16, tx = i % 16;

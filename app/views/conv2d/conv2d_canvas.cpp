@@ -506,7 +506,10 @@ void Conv2dView::draw_all_at_once_panel() {
     hover_tip("One block of the real tiled CUDA kernel run on the simulator with every memory access recorded: who "
               "loads which input, the barrier, each thread's window, the shared-memory bank passes.");
     if (show_block_trace_) {
-        draw_block_trace(ImGui::GetContentRegionAvail().x, true);
+        // Its own scrolling child: the canvas tab itself does not scroll, and the counts sit below.
+        ImGui::BeginChild("##block_trace", ImGui::GetContentRegionAvail(), false);
+        draw_block_trace(ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize, true);
+        ImGui::EndChild();
         return;
     }
     const core::Conv2dRun& run = result_->run;
