@@ -41,6 +41,9 @@ struct RunResult {
     bool ok = false;
     std::string error;
     PhaseTimes t;
+    // Global-memory bytes the kernel moved, counted in 32-byte sectors from the addresses a
+    // simulator recorded (cuda-sim); 0 when not counted. The basis of a bandwidth-bound model time.
+    int64_t moved_bytes = 0;
 };
 
 // The bandwidth a backend can reach at all on this machine, measured in the same run as the op:
@@ -52,7 +55,13 @@ struct LimitResult {
     std::string error;
 };
 
-enum class BackendKind { Cpu, Gpu };
+// Simulated: a GPU kernel run by a simulator on the CPU (cuda-sim). Its results are checked like any
+// backend's; its time is the simulator's, so it never enters a speed plot, speed-up, crossover or
+// GB/s figure, and the workloads time it once (kind_is_timed).
+enum class BackendKind { Cpu, Gpu, Simulated };
+
+// True for the kinds whose time is a speed of this machine (CPU, GPU), false for a simulation.
+inline bool kind_is_timed(BackendKind k) { return k != BackendKind::Simulated; }
 
 class Backend {
 public:

@@ -1,6 +1,8 @@
 // Per-compute-capability limits, occupancy and waves: see gpu_model.h.
 #include "gpu_model.h"
 
+#include "format.h"
+
 #include <algorithm>
 
 namespace gpulab::core {
@@ -85,6 +87,33 @@ std::string plain_gpu_reason(const std::string& reason) {
     if (has("cudaErrorNoDevice")) return "no NVIDIA GPU on this computer";
     if (has("CUDA not compiled in")) return "this gpulab was built without CUDA";
     return "";
+}
+
+}  // namespace gpulab::core
+
+namespace gpulab::core {
+
+int64_t bandwidth_bound_ns(int64_t bytes, double gbps) {
+    if (bytes <= 0 || gbps <= 0.0) return 0;
+    return static_cast<int64_t>(static_cast<double>(bytes) / gbps + 0.5);  // bytes / (gbps * 1e9) s, in ns
+}
+
+std::string bandwidth_model_line(int64_t moved_bytes) {
+    if (moved_bytes <= 0) return "";
+    return "moved " + format_bytes(static_cast<double>(moved_bytes)) + " in 32-byte sectors: at least " +
+           format_duration(bandwidth_bound_ns(moved_bytes, kModelGpuBandwidthGBps)) + " on an " + kModelGpuName +
+           " at " + format_fixed(kModelGpuBandwidthGBps, 0) + " GB/s (a model, not a measurement)";
+}
+
+}  // namespace gpulab::core
+
+namespace gpulab::core {
+
+std::string no_gpu_sentence(const std::string& reason) {
+    std::string plain = plain_gpu_reason(reason);
+    if (plain.empty()) return "";
+    plain[0] = static_cast<char>(plain[0] - 'a' + 'A');  // every plain reason starts with a lower-case letter
+    return plain + ": GPU rows show the simulated kernel";
 }
 
 }  // namespace gpulab::core

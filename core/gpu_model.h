@@ -60,11 +60,29 @@ int64_t tiled_conv_blocks(int64_t out_h, int64_t out_w, int64_t planes);
 
 namespace gpulab::core {
 
+// The GPU whose memory bandwidth the "at least this long on a GPU" model assumes: an H100 SXM5,
+// 3.35 TB/s of HBM3 (NVIDIA's datasheet figure), the same example GPU the lessons name.
+inline constexpr double kModelGpuBandwidthGBps = 3350.0;
+inline constexpr const char* kModelGpuName = "H100 SXM5";
+
+// The least time a memory-bound kernel moving `bytes` needs at `gbps` GB/s (1e9 bytes per second):
+// a roofline-style lower bound, never a measurement. 0 for no bytes or no bandwidth.
+int64_t bandwidth_bound_ns(int64_t bytes, double gbps);
+
+// One line for a simulated run: "moved 8.00 MiB in 32-byte sectors: at least 2.5 us on an H100 SXM5
+// at 3350 GB/s (a model, not a measurement)". Empty when nothing was counted.
+std::string bandwidth_model_line(int64_t moved_bytes);
+
 // The few words a student reads for a GPU backend that cannot run, in place of the driver's error
 // code (which the UI keeps in a tooltip): "no NVIDIA GPU driver on this computer" for
 // cudaErrorInsufficientDriver, "no NVIDIA GPU on this computer" for cudaErrorNoDevice, "this gpulab
 // was built without CUDA" for a CPU-only build, also inside "no CUDA device (...)". Empty for any
 // other reason, which is then shown as it is.
 std::string plain_gpu_reason(const std::string& reason);
+
+// The one sentence the app says about a machine without a usable GPU, with what stands in for it:
+// "No NVIDIA GPU driver on this computer: GPU rows show the simulated kernel". Empty where
+// plain_gpu_reason is (an unexpected reason is shown as it is).
+std::string no_gpu_sentence(const std::string& reason);
 
 }  // namespace gpulab::core

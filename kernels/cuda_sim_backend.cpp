@@ -17,6 +17,10 @@ namespace gpulab::sim {
 
 namespace {
 
+// Multiply-adds a simulated convolution may take: 2^27 is about 3 s of one core at the measured 3.9 M
+// tiled threads per second with 9 taps each (docs/benchmarks.md); the lessons' defaults are far below.
+constexpr double kMaxConv2dWork = 134217728.0;
+
 int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -30,11 +34,12 @@ public:
     std::string_view description() const override {
         return naive_ ? "cuda-naive's CUDA kernel, simulated on the CPU: every CUDA thread a fiber, every access "
                         "checked. Its time is the simulator's, not a GPU speed."
-                      : "cuda-kernel's CUDA kernels, simulated on the CPU: every CUDA thread a fiber, __syncthreads a "
-                        "real barrier, every access checked. Its time is the simulator's, not a GPU speed.";
+                      : "the CUDA kernel, simulated on the CPU: cuda-kernel's own kernel code, every CUDA thread a "
+                        "fiber, __syncthreads a real barrier, every access checked. Its results are real; its time "
+                        "is the simulator's, not a GPU speed.";
     }
-    // The GPU's kernel, even though a CPU runs it; never timed as a GPU (see the header).
-    core::BackendKind kind() const override { return core::BackendKind::Gpu; }
+    // Not Gpu: its results count, its time never does (core/backend.h).
+    core::BackendKind kind() const override { return core::BackendKind::Simulated; }
     core::Availability availability() const override { return {true, ""}; }
     bool supports(const core::OpDesc& op) const override { return !naive_ && op.kind == core::OpKind::Activation; }
     core::Availability can_allocate(std::size_t bytes) const override { return core::check_host_allocation(bytes); }
@@ -56,7 +61,12 @@ public:
         return run_activation_at(op, in, out, 0, 0);
     }
 
-    bool supports_conv2d(const core::Conv2dDesc& d) const override { return kern::conv2d_kernel_problem(d).empty(); }
+    // Shapes the GPU kernels accept, up to what simulates in a few seconds (kMaxConv2dWork).
+    bool supports_conv2d(const core::Conv2dDesc& d) const override {
+        return kern::conv2d_kernel_problem(d).empty() &&
+               static_cast<double>(d.output_elements()) * static_cast<double>(d.channels * d.kernel * d.kernel) <=
+                   kMaxConv2dWork;
+    }
     std::string conv2d_implementation(const core::Conv2dDesc& d) const override {
         if (!supports_conv2d(d)) return "";
         return std::string(kern::conv2d_kernel_label(which(d))) + " (simulated on the CPU)";
@@ -87,7 +97,7 @@ public:
             std::memcpy(d_filters.data(), filters.ptr(), filters.bytes());
             const int64_t t1 = now_ns();
             const Result s = sim::run_conv2d(which(d), kern::conv2d_shape(d), d_in.cptr(), d_filters.cptr(),
-                                             d_out.ptr());
+                                             d_out.ptr(), counted());
             const int64_t t2 = now_ns();
             if (!s.ok) {
                 r.error = s.error;
@@ -95,6 +105,7 @@ public:
             }
             std::memcpy(output.ptr(), d_out.data(), output.bytes());
             r.t = {t1 - t0, t2 - t1, now_ns() - t2, t2 - t1};
+            r.moved_bytes = 32 * s.stats.global_sectors;
             r.ok = true;
         } catch (const std::exception& e) {
             r.error = std::string(name()) + ": " + e.what();
@@ -113,7 +124,7 @@ public:
             if (n > 0) std::memcpy(d_in.data() + in_offset, in.ptr(), in.bytes());
             const int64_t t1 = now_ns();
             const Result s = run_activation(op, d_in.ptr_at(static_cast<std::size_t>(in_offset)),
-                                            d_out.ptr_at(static_cast<std::size_t>(out_offset)), in.size());
+                                            d_out.ptr_at(static_cast<std::size_t>(out_offset)), in.size(), counted());
             const int64_t t2 = now_ns();
             if (!s.ok) {
                 r.error = s.error;
@@ -122,6 +133,7 @@ public:
             if (n > 0) std::memcpy(out.ptr(), d_out.data() + out_offset, out.bytes());
             // The simulator's launch is synchronous: enqueuing it is running it.
             r.t = {t1 - t0, t2 - t1, now_ns() - t2, t2 - t1};
+            r.moved_bytes = 32 * s.stats.global_sectors;
             r.ok = true;
         } catch (const std::exception& e) {
             r.error = std::string(name()) + ": " + e.what();
@@ -130,6 +142,13 @@ public:
     }
 
 private:
+    // Every run counts the global sectors its warps touch (RunResult::moved_bytes): the bytes a GPU
+    // would move, from the kernel's own addresses, for the bandwidth-bound model line.
+    static Options counted() {
+        Options o;
+        o.count_global_sectors = true;
+        return o;
+    }
     kern::Conv2dKernel which(const core::Conv2dDesc& d) const {
         return naive_ ? kern::Conv2dKernel::Naive : kern::conv2d_kernel_for(d);
     }

@@ -41,6 +41,28 @@ Result run_activation(const core::OpDesc& op, GlobalPtr<const float> in, GlobalP
     return kern::with_activation_op(op, run, unknown);
 }
 
+namespace {
+
+// What the divergence kernel asks of the hardware, as the host compiler can spell it: the lesson's
+// kernel reads both with inline PTX (activemask.b32, %clock64), which only nvcc compiles.
+__global__ void divergence_kernel_reads(GlobalPtr<unsigned> out) {
+    const unsigned mask = __activemask();
+    out[threadIdx.x] = mask + static_cast<unsigned>(clock64());
+}
+
+}  // namespace
+
+std::string divergence_kernel_refusal() {
+    Buffer<unsigned> out("out", 32);
+    const Result r = launch("divergence_kernel", {{1, 1, 1}, {32, 1, 1}, 0}, Options{}, &divergence_kernel_reads,
+                            out.ptr());
+    if (r.ok) return "";  // the simulator learned to model both; the lesson may then run it
+    return r.error +
+           ". The lesson's divergence kernel reads the active mask and clock64() with inline PTX (kernels/divergence.cu), "
+           "which only a GPU runs; "
+           "the warp emulator (core/simt.h) gives the theory instead.";
+}
+
 Result run_conv2d(kern::Conv2dKernel which, const kern::ConvShape& s, GlobalPtr<const float> in,
                   GlobalPtr<const float> filters, GlobalPtr<float> out, const Options& options) {
     const LaunchConfig c = config_of(kern::conv2d_launch(which, s));

@@ -26,4 +26,9 @@ Result run_activation(const core::OpDesc& op, GlobalPtr<const float> in, GlobalP
 Result run_conv2d(kern::Conv2dKernel which, const kern::ConvShape& s, GlobalPtr<const float> in,
                   GlobalPtr<const float> filters, GlobalPtr<float> out, const Options& options = {});
 
+// Why cuda-sim does not run the SIMD-vs-MIMD lesson's divergence kernel (kernels/divergence.cu):
+// one sentence, from the simulator's own refusal of a stand-in kernel that makes the same two reads
+// (the warp's active mask, the SM's cycle counter), plus where the real kernel does them.
+std::string divergence_kernel_refusal();
+
 }  // namespace gpulab::sim

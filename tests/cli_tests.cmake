@@ -31,6 +31,8 @@ gpulab_cli_test(lessons_check_ok 0 "ok \\(elementwise-activations" lessons --che
 gpulab_cli_test(lessons_check_bad 1 "bad-param.toml:9: parameter 'elements'" lessons --check
                 ${CMAKE_CURRENT_LIST_DIR}/data/lessons-bad/bad-param.toml)
 gpulab_cli_test(info 0 "Backends.*cpu-scalar +available.*cuda-kernel" info)
+# cuda-sim on every machine, CPU-only builds included: the CUDA kernel, simulated on the CPU.
+gpulab_cli_test(info_lists_cuda_sim 0 "cuda-sim +available" info)
 gpulab_cli_test(bench_simd_quick_json 0 "\"op\": \"cpu-simd\".*\"isa\".*\"speedup\"" bench --quick --json --suite simd)
 gpulab_cli_test(bench_latency_quick_json 0 "\"op\": \"sweep-relu\".*\"op\": \"crossover\"" bench --quick --json --suite latency)
 gpulab_cli_test(bench_sim_quick_json 0 "\"op\": \"sim\", \"backend\": \"cuda-sim\", \"simulated\": true.*\"crossings_per_cpu_s\""

@@ -46,11 +46,11 @@ endfunction()
 
 # Each lesson is refused the next one's export, round the circle, so every lesson's file is refused
 # once and every lesson refuses once. Fixtures are named after lesson ids (compare_<id>_first).
-gpulab_compare_lesson(activation elementwise-activations -summary.csv -timing.png 4
+gpulab_compare_lesson(activation elementwise-activations -summary.csv -timing.png 5
                       latency-vs-throughput -sweep.csv)
 gpulab_compare_lesson(latency latency-vs-throughput -sweep.csv -sweep.png 3 simd-vs-mimd -simd.csv)
 gpulab_compare_lesson(simd simd-vs-mimd -simd.csv -simd.png 3 conv-sliding-window -conv.csv)
-gpulab_compare_lesson(conv conv-sliding-window -conv.csv -conv.png 3 elementwise-activations -summary.csv)
+gpulab_compare_lesson(conv conv-sliding-window -conv.csv -conv.png 4 elementwise-activations -summary.csv)
 
 set(GPULAB_COMPARE_FIRST_ACTIVATION ${GPULAB_COMPARE_OUT}/first/elementwise-activations)
 add_test(NAME compare.wrong_file

@@ -10,8 +10,10 @@ endif()
 
 set(GPULAB_CONV_OUT ${GPULAB_GUI_OUT}/conv)
 set(GPULAB_CONV_CSV ${GPULAB_CONV_OUT}/conv-sliding-window-conv.csv)
-gpulab_export_test(conv_export conv-sliding-window ${GPULAB_CONV_OUT} 3 ${GPULAB_CONV_CSV})
+gpulab_export_test(conv_export conv-sliding-window ${GPULAB_CONV_OUT} 4 ${GPULAB_CONV_CSV})
 gpulab_png_test(conv_png conv_export ${GPULAB_CONV_OUT}/conv-sliding-window-conv.png 64 1000 500)
+# One block of the real tiled kernel traced on cuda-sim (issue 14 point 6): non-blank, full size.
+gpulab_png_test(conv_block_trace_png conv_export ${GPULAB_CONV_OUT}/conv-sliding-window-block-trace.png 64 1000 600)
 gpulab_png_test(conv_window_png conv_export ${GPULAB_CONV_OUT}/conv-sliding-window-window.png 200 1600 900)
 # The CSV has the header and a measured, matching row for the plain loop (the reference) and the
 # parallel CPU backend, each with a GFLOP/s figure and an implementation string.

@@ -64,10 +64,13 @@ function(gpulab_smoke_test test lesson keys)
     gpulab_png_test(${test}_png ${test} ${png} 200 1600 900)
 endfunction()
 
-gpulab_export_test(export elementwise-activations ${GPULAB_GUI_OUT}/export 4
+gpulab_export_test(export elementwise-activations ${GPULAB_GUI_OUT}/export 5
                    ${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv)
 gpulab_png_test(export_window_png export ${GPULAB_GUI_OUT}/export/elementwise-activations-window.png 200 1600 900)
 gpulab_png_test(export_timing_png export ${GPULAB_GUI_OUT}/export/elementwise-activations-timing.png 64 600 300)
+# One warp's loads of the real activation kernel traced on cuda-sim (issue 14 point 6).
+gpulab_png_test(export_coalescing_png export ${GPULAB_GUI_OUT}/export/elementwise-activations-coalescing.png 64 1000
+                450)
 gpulab_grep_test(export_csv export ${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv -c "^cpu-scalar,"
                  "[0-9]")
 

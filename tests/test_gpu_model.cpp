@@ -65,4 +65,25 @@ TEST_SUITE("gpu-model") {
         CHECK(plain_gpu_reason("libcudnn.so.9 not found (...)").empty());
         CHECK(plain_gpu_reason("cudaErrorMemoryAllocation: out of memory").empty());
     }
+
+    TEST_CASE("no GPU is said once in a student's words, naming what stands in") {
+        const std::string driver =
+            "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version";
+        CHECK(no_gpu_sentence(driver) == "No NVIDIA GPU driver on this computer: GPU rows show the simulated kernel");
+        CHECK(no_gpu_sentence("CUDA not compiled in") ==
+              "This gpulab was built without CUDA: GPU rows show the simulated kernel");
+        CHECK(no_gpu_sentence("cudaErrorMemoryAllocation: out of memory").empty());
+    }
+
+    TEST_CASE("the bandwidth-bound model line is a lower bound labelled with its bandwidth") {
+        CHECK(bandwidth_bound_ns(3350, 3350.0) == 1);          // 3350 bytes at 3350 GB/s: 1 ns
+        CHECK(bandwidth_bound_ns(8 << 20, 3350.0) == 2504);   // 8 MiB: 2.5 us
+        CHECK(bandwidth_bound_ns(0, 3350.0) == 0);
+        CHECK(bandwidth_bound_ns(100, 0.0) == 0);
+        const std::string line = bandwidth_model_line(8 << 20);
+        CHECK(line.find("at least") != std::string::npos);
+        CHECK(line.find("3350 GB/s") != std::string::npos);
+        CHECK(line.find("a model, not a measurement") != std::string::npos);
+        CHECK(bandwidth_model_line(0).empty());
+    }
 }

@@ -17,6 +17,10 @@
 #include "cuda_sim_backend.h"
 #include "sim_bench.h"
 #include "sim_kernels.h"
+#include "sim_trace_runs.h"
+#include "tensor.h"
+#include "workloads/activation_workload.h"
+#include "workloads/latency_sweep.h"
 
 // Last: the device environment defines CUDA's keywords as macros for the kernels below.
 #include "sim/sim_device_env.h"
@@ -511,5 +515,153 @@ TEST_SUITE("sim") {
                 CHECK(row.crossings_per_s() > 0.0);
             }
         }
+    }
+
+    TEST_CASE("a block trace of the tiled convolution: who loads what, the barrier, windows, bank passes") {
+        // 40 x 40 input, 3 x 3, stride 1, zero padding: T = 18, pitch 48; block (1, 1) is interior
+        // on its top-left and clipped by the image on its bottom-right.
+        core::Conv2dDesc d;
+        d.height = 40, d.width = 40, d.kernel = 3;
+        core::Tensor in = core::Tensor::zeros({1, 1, 40, 40});
+        core::Tensor f = core::Tensor::zeros({1, 1, 3, 3});
+        for (int64_t i = 0; i < in.size(); ++i) in.data[static_cast<std::size_t>(i)] = static_cast<float>(i % 13);
+        for (int64_t i = 0; i < f.size(); ++i) f.data[static_cast<std::size_t>(i)] = 1.0f;
+        const sim::ConvBlockTrace t = sim::trace_conv2d_block(d, in, f, 1, 1);
+        REQUIRE_MESSAGE(t.ok, t.error);
+        CHECK(t.shape.tile == 18);
+        CHECK(t.shape.pitch == 48);
+        CHECK(t.trace.block.x == 1);
+        CHECK(t.trace.intervals == 3);  // load | barrier | window reads | barrier | output store
+        // Interval 0: every tile cell stored once, by thread (cell index mod 256), in row-major order.
+        int stores = 0;
+        for (const sim::TraceEvent& e : t.trace.events) {
+            if (e.space != sim::Space::Shared || !e.store || e.interval != 0) continue;
+            const int64_t word = e.offset / 4;
+            if (word >= 18 * 48) continue;  // the filter slice
+            const int64_t cell = (word / 48) * 18 + word % 48;
+            CHECK(e.thread == cell % 256);
+            ++stores;
+        }
+        CHECK(stores == 18 * 18);
+        // Interval 1: thread (ty 2, tx 5) reads exactly its 3 x 3 window, rows 2..4, cols 5..7.
+        std::vector<int64_t> window;
+        for (const sim::TraceEvent& e : t.trace.events)
+            if (e.space == sim::Space::Shared && !e.store && e.interval == 1 && e.thread == 2 * 16 + 5 &&
+                e.offset / 4 < 18 * 48)
+                window.push_back(e.offset / 4);
+        CHECK(window == std::vector<int64_t>{2 * 48 + 5, 2 * 48 + 6, 2 * 48 + 7, 3 * 48 + 5, 3 * 48 + 6, 3 * 48 + 7,
+                                             4 * 48 + 5, 4 * 48 + 6, 4 * 48 + 7});
+        // Window reads are conflict-free with the padded pitch: one pass per request, as the
+        // simulator's own counter finds for the whole grid.
+        const sim::RequestTotals reads = sim::totals(t.requests, sim::Space::Shared, 1);
+        CHECK(reads.requests == 8 * 18);  // 8 warps x (9 window + 9 weight reads)
+        CHECK(reads.passes == reads.requests);
+        // The block's global loads of interior rows are coalesced runs of one row.
+        const sim::RequestTotals loads = sim::totals(t.requests, sim::Space::Global, 0);
+        CHECK(loads.requests > 0);
+        CHECK(loads.sectors >= loads.requests);
+    }
+
+    TEST_CASE("a block trace of the activation kernel: float4 loads fill 128-byte segments; offsets add a head") {
+        core::OpDesc relu;
+        relu.activation = core::Activation::Relu;
+        // Aligned: warp 0's first float4 load is 32 lanes x 16 bytes = bytes 0..511 of `in`:
+        // 4 whole segments of 128 bytes, 16 sectors.
+        const sim::ActivationTrace a = sim::trace_activation_block(relu, 2048, 0, 0);
+        REQUIRE_MESSAGE(a.ok, a.error);
+        CHECK(a.split.head == 0);
+        const sim::WarpRequest* body = nullptr;
+        for (const sim::WarpRequest& r : a.requests)
+            if (r.space == sim::Space::Global && r.region == a.in_region && r.warp == 0 && !r.store) {
+                body = &r;
+                break;
+            }
+        REQUIRE(body != nullptr);
+        CHECK(body->lanes.size() == 32);
+        CHECK(body->offsets.front() == 0);
+        CHECK(body->bytes.front() == 16);
+        CHECK(body->segments == 4);
+        CHECK(body->sectors == 16);
+        // One float in (both pointers in step): a head of 3 scalars (threads 0..2), then float4s from
+        // byte 16 of the buffer: warp 0's first body load spans 5 segments.
+        const sim::ActivationTrace m = sim::trace_activation_block(relu, 2048, 1, 1);
+        REQUIRE_MESSAGE(m.ok, m.error);
+        CHECK(m.split.head == 3);
+        std::vector<const sim::WarpRequest*> in_loads;
+        for (const sim::WarpRequest& r : m.requests)
+            if (r.space == sim::Space::Global && r.region == m.in_region && r.warp == 0 && !r.store)
+                in_loads.push_back(&r);
+        REQUIRE(in_loads.size() >= 2);
+        CHECK(in_loads[0]->lanes.size() == 3);  // the head: lanes 0..2, 4 bytes each, bytes 4..15
+        CHECK(in_loads[0]->offsets.front() == 4);
+        CHECK(in_loads[1]->offsets.front() == 16);
+        CHECK(in_loads[1]->lanes.size() == 32);
+        CHECK(in_loads[1]->segments == 5);  // bytes 16..527
+        CHECK(in_loads[1]->sectors == 17);
+        // Bad arguments: a sentence, no trace.
+        const sim::ActivationTrace bad = sim::trace_activation_block(relu, 16, 5, 0);
+        CHECK_FALSE(bad.ok);
+        CHECK(contains(bad.error, "offsets"));
+    }
+
+    TEST_CASE("a trace of a block outside the grid is refused with a sentence") {
+        core::Conv2dDesc d;
+        d.height = 16, d.width = 16, d.kernel = 3;
+        const sim::ConvBlockTrace t =
+            sim::trace_conv2d_block(d, core::Tensor::zeros({1, 1, 16, 16}), core::Tensor::zeros({1, 1, 3, 3}), 3, 0);
+        CHECK_FALSE(t.ok);
+        CHECK(contains(t.error, "outside the grid"));
+    }
+
+    TEST_CASE("cuda-sim is a simulated backend: checked, never timed as a speed") {
+        auto b = sim::make_cuda_sim_backend();
+        CHECK(b->kind() == core::BackendKind::Simulated);
+        CHECK_FALSE(core::kind_is_timed(b->kind()));
+        CHECK(core::kind_is_timed(core::BackendKind::Gpu));
+        CHECK(contains(std::string(b->description()), "the CUDA kernel, simulated on the CPU"));
+    }
+
+    TEST_CASE("the divergence kernel is refused with a sentence saying why") {
+        const std::string why = sim::divergence_kernel_refusal();
+        CHECK(contains(why, "cannot run divergence_kernel"));
+        CHECK(contains(why, "__activemask()"));
+        CHECK(contains(why, "inline PTX"));
+    }
+
+    TEST_CASE("a run with cuda-sim: result checked and shown, time never a speed, left out of the sweep") {
+        core::BackendList list = core::make_cpu_backends();
+        list.push_back(sim::make_cuda_sim_backend());
+        std::vector<core::Backend*> raw;
+        for (const auto& b : list) raw.push_back(b.get());
+        core::ActivationParams p;
+        p.elements = 1 << 12;
+        core::MeasureConfig m;
+        m.min_samples = 3;
+        m.time_budget_ns = 0;
+        const core::ActivationRun run = core::run_activation(p, raw, m);
+        REQUIRE_MESSAGE(run.ok, run.error);
+        const core::BackendReport& sim_report = run.reports.back();
+        REQUIRE(sim_report.backend == "cuda-sim");
+        CHECK(sim_report.ran);
+        CHECK(sim_report.check.pass);
+        CHECK(sim_report.kind == core::BackendKind::Simulated);
+        CHECK(sim_report.samples_ns.size() == 1);  // run once: no repeats for a time that is not a speed
+        CHECK(sim_report.gbps == 0.0);             // no GB/s, no copy limit
+        CHECK(sim_report.gbps_with_transfers == 0.0);
+        CHECK_FALSE(sim_report.limit.ok);
+        CHECK(sim_report.moved_bytes == 2 * 4 * (1 << 12));  // aligned: every sector asked for, in and out
+        CHECK(run.simulated_backend == "cuda-sim");
+        CHECK(run.simulated_output.size() == run.input.size());
+
+        core::SweepConfig c;
+        c.min_exp = 4, c.max_exp = 6, c.time_per_point_ns = 0, c.min_samples_small = 1;
+        const core::SweepResult sweep = core::run_latency_sweep(c, raw);
+        REQUIRE(sweep.ok);
+        for (std::size_t b = 0; b < sweep.backends.size(); ++b) {
+            CHECK(sweep.backends[b] != "cuda-sim");
+            CHECK(core::kind_is_timed(sweep.kinds[b]));
+        }
+        CHECK(sweep.backends.size() == list.size() - 1);
+        CHECK(core::sweep_crossover(sweep).gpu_backend.empty());  // no GPU ran; cuda-sim never stands in
     }
 }

@@ -101,6 +101,14 @@ int cmd_bench(const BenchOptions& o) {
     for (const auto& b : all) {
         bool wanted = o.backends.empty() || b->name() == "cpu-scalar";  // the reference always runs
         for (const auto& name : o.backends) wanted = wanted || b->name() == name;
+        // Bench numbers are speeds: a simulated kernel (cuda-sim) has its own suite, `--suite sim`.
+        if (!core::kind_is_timed(b->kind())) {
+            if (wanted && !o.backends.empty())
+                std::fprintf(stderr, "gpulab: %s is the CUDA kernel simulated on the CPU, not a speed to bench; "
+                                     "its own speed is `gpulab bench --suite sim`\n",
+                             std::string(b->name()).c_str());
+            continue;
+        }
         if (wanted) chosen.push_back(b.get());
     }
     for (const auto& name : o.backends) {

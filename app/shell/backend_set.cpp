@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cuda_sim_backend.h"
 #include "fault_injection.h"
 #include "gpu_backends.h"
 
@@ -10,6 +11,8 @@ namespace gpulab::app {
 core::BackendList make_all_backends() {
     core::BackendList list = core::make_cpu_backends();
     for (auto& b : gpu::make_backends()) list.push_back(std::move(b));
+    // Last, on every machine (CPU-only builds too): the CUDA kernel, simulated on the CPU.
+    list.push_back(sim::make_cuda_sim_backend());
     // Test-only: GPULAB_INJECT_FAULT="<backend>:<run>:<alloc|fault|lost>" (core/fault_injection.h).
     if (const std::string error = core::inject_fault_from_environment(list); !error.empty())
         std::fprintf(stderr, "gpulab: %s (ignored)\n", error.c_str());

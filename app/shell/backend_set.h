@@ -1,4 +1,5 @@
-// Every backend this build has, CPU first (cpu-scalar is the reference), then the GPU ones.
+// Every backend this build has, CPU first (cpu-scalar is the reference), then the GPU ones, then
+// cuda-sim (kind Simulated: results shown and checked, time never counted as a speed).
 #pragma once
 
 #include <vector>

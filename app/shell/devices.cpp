@@ -60,7 +60,7 @@ void Shell::draw_devices() {
         const std::string plain = core::plain_gpu_reason(g.compiled_in ? g.reason : "CUDA not compiled in");
         if (!plain.empty()) {
             // Said once, in a student's words; the driver's exact error is the tooltip.
-            ImGui::TextWrapped("None usable: %s.", plain.c_str());
+            ImGui::TextWrapped("%s.", core::no_gpu_sentence(g.compiled_in ? g.reason : "CUDA not compiled in").c_str());
             hover_tip(g.reason.c_str());
         } else {
             ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);

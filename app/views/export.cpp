@@ -22,6 +22,7 @@
 #include "render/gl_util.h"
 #include "machine_info.h"
 #include "gpu_backends.h"
+#include "gpu_model.h"
 #include "simd_math.h"
 
 namespace gpulab::app {
@@ -126,6 +127,10 @@ std::string samples_csv(const core::ActivationRun& run, const std::vector<std::s
     for (const auto& line : caption) out << "# " << line << "\n";
     out << "# one row per timed run; upload/compute/download split that run's total (CPU backends spend it all "
            "in compute; GPU phases are CUDA-event times)\n";
+    for (const auto& r : run.reports)
+        if (r.ran && !core::kind_is_timed(r.kind))
+            out << "# " << r.backend << ": the CUDA kernel simulated on the CPU; its times are the simulator's, not a "
+                                        "GPU speed\n";
     out << "backend,sample,total_ns,upload_ns,compute_ns,download_ns\n";
     for (const auto& r : run.reports) {
         for (std::size_t i = 0; i < r.samples_ns.size(); ++i) {
@@ -159,7 +164,9 @@ std::vector<std::string> machine_caption_lines(std::string_view lesson_title, in
                       g.sm_count, core::format_bytes(static_cast<double>(g.total_memory)).c_str());
         lines.emplace_back(buf);
     } else {
-        lines.push_back("no GPU: " + g.reason);
+        // The driver's exact error once, in the versions line below; here the plain words.
+        const std::string plain = core::plain_gpu_reason(g.reason);
+        lines.push_back("no GPU: " + (plain.empty() ? g.reason : plain));
     }
     lines.push_back(gpu::version_summary());
     return lines;
@@ -174,7 +181,9 @@ std::string summary_csv(const core::ActivationRun& run, const std::vector<std::s
     for (const auto& r : run.reports) {
         std::string verdict = !r.availability.ok ? "not run: " + r.availability.reason
                               : !r.ran           ? "not run: " + r.error
-                                                 : r.check.verdict;
+                              : !core::kind_is_timed(r.kind)
+                                  ? "simulated on the CPU, time not a GPU speed: " + r.check.verdict
+                                  : r.check.verdict;
         out << core::csv_field(r.backend) << "," << (r.availability.ok ? 1 : 0) << "," << (r.ran ? 1 : 0) << ","
             << r.total.samples << "," << r.total.median_ns << "," << r.total.min_ns << "," << r.total.max_ns << ","
             << r.total.p25_ns << "," << r.total.p75_ns << "," << r.upload.median_ns << "," << r.compute.median_ns

@@ -93,6 +93,7 @@ ImU32 backend_color(std::string_view backend, float alpha) {
 void SampleHistory::add_run(const core::ActivationRun& run) {
     for (const auto& report : run.reports) {
         if (!report.ran || report.samples_ns.empty()) continue;
+        if (!core::kind_is_timed(report.kind)) continue;  // a simulation's time is not a speed to plot
         auto it = std::find_if(series_.begin(), series_.end(),
                                [&](const Series& s) { return s.backend == report.backend; });
         if (it == series_.end()) {
@@ -151,14 +152,20 @@ void draw_caption_block(const std::vector<std::string>& lines) {
 
 namespace {
 
-// "not run: no NVIDIA GPU driver on this computer" rather than the driver's error code on a machine
-// without a GPU (the tooltip and the Devices panel keep the full text); other reasons as they are.
+// "not run: no GPU here" rather than the driver's error code on a machine without a GPU: the Devices
+// panel says once why, in a student's words, and the tooltip keeps the exact error; other reasons as
+// they are.
 std::string not_run_line(const std::string& reason) {
-    const std::string plain = core::plain_gpu_reason(reason);
-    return "not run: " + (plain.empty() ? reason : plain);
+    return "not run: " + (core::plain_gpu_reason(reason).empty() ? reason : std::string("no GPU here"));
 }
 
 }  // namespace
+
+std::string simulated_time_text(const core::BackendReport& report) {
+    return (report.check.pass ? "result matches cpu-scalar" : "result differs from cpu-scalar") +
+           std::string("; simulated on the CPU in ") + core::format_duration(report.total.median_ns) +
+           " (not a GPU speed)";
+}
 
 void draw_verdict(const core::BackendReport& report) {
     std::string text, full;
@@ -185,6 +192,7 @@ void draw_verdict(const core::BackendReport& report) {
 double speedup_vs_scalar(const core::ActivationRun& run, const core::BackendReport& report) {
     const core::BackendReport* scalar = find_report(run, "cpu-scalar");
     if (!scalar || !scalar->ran || !report.ran || report.total.median_ns <= 0) return 0.0;
+    if (!core::kind_is_timed(report.kind)) return 0.0;  // cuda-sim: never a speed-up
     return static_cast<double>(scalar->total.median_ns) / static_cast<double>(report.total.median_ns);
 }
 
@@ -292,7 +300,7 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
     int64_t max_ns = 1;
     for (const auto& r : run.reports) {
         label_w = std::max(label_w, ImGui::CalcTextSize(r.backend.c_str()).x);
-        if (r.ran) max_ns = std::max(max_ns, r.total.max_ns);
+        if (r.ran && core::kind_is_timed(r.kind)) max_ns = std::max(max_ns, r.total.max_ns);
     }
     // Backends the other machine ran but this one does not list get rows of their own.
     std::vector<const core::ImportedBackend*> extra;
@@ -351,7 +359,7 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         const float top = y + row_h * (other ? 0.08f : 0.18f), bottom = y + row_h * (other ? 0.48f : 0.82f);
         const float ty = other ? (top + bottom - lh) * 0.5f : y + (row_h - lh) * 0.5f;
         dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? text_c : kGrey, r.backend.c_str());
-        if (other) other_bar(r.backend, y);
+        if (other && core::kind_is_timed(r.kind)) other_bar(r.backend, y);  // never a simulated time
         if (!r.ran) {
             // One line per backend; the whole reason is in the tooltip and the Devices panel.
             const std::string full = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
@@ -359,6 +367,17 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
             const std::string shown = fit_line(why, why_w);
             dl->AddText({bx, ty}, kGrey, shown.c_str());
             tooltip_if(hovered && shown != full && mouse_y >= y && mouse_y < y + row_h, full);
+            continue;
+        }
+        if (!core::kind_is_timed(r.kind)) {
+            // No bar: the simulator's time would read as a GPU speed. Its verdict and how long the
+            // simulation took, labelled as such.
+            const std::string text = simulated_time_text(r);
+            const std::string shown = fit_line(text, why_w);
+            dl->AddText({bx, ty}, kGrey, shown.c_str());
+            tooltip_if(hovered && mouse_y >= y && mouse_y < y + row_h,
+                       text + "\nEvery CUDA thread of the real kernel ran as a fiber on this CPU; the time says how "
+                              "fast the simulation was, nothing about a GPU.");
             continue;
         }
         // Whisker from the fastest to the slowest sample: the spread is part of the answer.
@@ -422,6 +441,22 @@ void draw_throughput_table(const core::ActivationRun& run) {
         ImGui::TableNextColumn();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(r.backend)), "%s", r.backend.c_str());
         ImGui::TableNextColumn();
+        if (!core::kind_is_timed(r.kind)) {
+            // cuda-sim: one run, its time labelled; no throughput, since it would read as a GPU's.
+            ImGui::TextColored(kMuted, "%s simulated", core::format_duration(r.total.median_ns).c_str());
+            hover_tip("How long the CPU took to simulate every CUDA thread of the kernel: not a GPU speed.");
+            ImGui::TableNextColumn();
+            const std::string model = core::bandwidth_model_line(r.moved_bytes);
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(kMuted, "%s", model.empty() ? "none: the CUDA kernel, simulated on the CPU" : model.c_str());
+            ImGui::PopTextWrapPos();
+            hover_tip("Counted from the addresses the simulated kernel used: every 32-byte sector its warps touched. "
+                      "A GPU cannot move those bytes faster than its memory bandwidth allows, so this is a floor for "
+                      "a memory-bound kernel, not a prediction and not a measurement.");
+            ImGui::TableNextColumn();
+            draw_verdict(r);
+            continue;
+        }
         if (r.ran)
             ImGui::Text("%s (%s - %s)", core::format_duration(r.total.median_ns).c_str(),
                         core::format_duration(r.total.min_ns).c_str(), core::format_duration(r.total.max_ns).c_str());

@@ -67,7 +67,12 @@ std::vector<std::string> comparison_caption_lines(const core::ActivationRun& run
 // "" when the other machine measured the same op on the same size, else what differs.
 std::string comparison_mismatch(const core::ActivationRun& run, const core::ImportedRun& other);
 
-// Speed-up of `report` against cpu-scalar's median in the same run; 0 when unknown.
+// "result matches cpu-scalar; simulated on the CPU in 1.2 s (not a GPU speed)": how a simulated
+// backend's row reads wherever a time would stand (core::kind_is_timed false).
+std::string simulated_time_text(const core::BackendReport& report);
+
+// Speed-up of `report` against cpu-scalar's median in the same run; 0 when unknown and for a
+// simulated backend (its time is not a speed).
 double speedup_vs_scalar(const core::ActivationRun& run, const core::BackendReport& report);
 
 }  // namespace gpulab::app

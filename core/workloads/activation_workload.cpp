@@ -35,8 +35,12 @@ bool report_progress(const ProgressFn& progress, float f, std::string_view stage
 
 }  // namespace
 
-bool measure_samples(BackendReport& rep, const MeasureConfig& config, const std::function<RunResult()>& run_once,
+bool measure_samples(BackendReport& rep, const MeasureConfig& measure, const std::function<RunResult()>& run_once,
                      const ProgressFn& progress, float base, float share) {
+    // A simulated kernel runs once: its time is not a speed, so repeats would only make the student
+    // wait (a second or more per run at the lessons' default sizes).
+    MeasureConfig config = measure;
+    if (!kind_is_timed(rep.kind)) config.warmup = 0, config.min_samples = 1, config.max_samples = 1;
     for (int i = 0; i < config.warmup; ++i) {
         RunResult r = run_once();
         if (!r.ok) {
@@ -55,6 +59,7 @@ bool measure_samples(BackendReport& rep, const MeasureConfig& config, const std:
         }
         rep.samples_ns.push_back(r.t.total_ns());
         rep.phases.push_back(r.t);
+        rep.moved_bytes = r.moved_bytes;
         const float within = std::max(static_cast<float>(n + 1) / static_cast<float>(std::max(config.min_samples, 1)),
                                       static_cast<float>(now_ns() - t_start) /
                                           static_cast<float>(std::max<int64_t>(config.time_budget_ns, 1)));
@@ -186,8 +191,10 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
             if (!measure_samples(rep, config, [&] { return b->run(run.op, run.input, out); }, progress, base, share))
                 return run.error = "cancelled", run;
             if (rep.ran) {
-                rep.gbps = gbps(bytes, rep.compute.median_ns);
-                rep.gbps_with_transfers = gbps(bytes, rep.total.median_ns);
+                if (kind_is_timed(rep.kind)) {  // a simulation's time gives no GB/s
+                    rep.gbps = gbps(bytes, rep.compute.median_ns);
+                    rep.gbps_with_transfers = gbps(bytes, rep.total.median_ns);
+                }
                 if (run.reference_output.data.empty()) {
                     // The first backend that ran is the reference: callers put cpu-scalar first.
                     if (rep.backend != "cpu-scalar") {
@@ -198,7 +205,11 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
                     }
                 }
                 rep.check = compare(run.reference_output, out, tolerance_for(run.op));
-                if (config.measure_limits) {
+                if (!kind_is_timed(rep.kind) && rep.check.pass && run.simulated_backend.empty()) {
+                    run.simulated_output = out;
+                    run.simulated_backend = rep.backend;
+                }
+                if (config.measure_limits && kind_is_timed(rep.kind)) {
                     if (!report_progress(progress, base + share * 0.95f, "measuring copy bandwidth for " + rep.backend))
                         return run.error = "cancelled", run;
                     rep.limit = b->bandwidth_limit(tensor_bytes);

@@ -47,6 +47,7 @@ struct BackendReport {
     LimitResult limit;                // measured copy bandwidth of this backend (same run)
     double fraction_of_limit = 0.0;   // gbps / limit.gbps
     Comparison check;                 // against cpu-scalar's output
+    int64_t moved_bytes = 0;          // RunResult::moved_bytes of the last run (cuda-sim), else 0
 };
 
 struct ActivationParams {
@@ -64,6 +65,10 @@ struct ActivationRun {
     std::string error;        // whole-run failure (size refused, image unreadable, cancelled)
     Tensor input;             // (H, W)
     Tensor reference_output;  // cpu-scalar's result, for display
+    // The first simulated backend's output (cuda-sim), kept for display where no GPU ran: the real
+    // kernel's result, checked like the others. Empty when none ran.
+    Tensor simulated_output;
+    std::string simulated_backend;
     std::vector<BackendReport> reports;  // one per backend passed in, same order
     int64_t started_unix_s = 0;
 };

@@ -423,9 +423,12 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
                                  base, share))
                 return run.error = "cancelled", run;
             if (rep.ran) {
-                rep.gbps = gbps(bytes, rep.compute.median_ns);
-                rep.gbps_with_transfers = gbps(bytes, rep.total.median_ns);
-                rep.gflops = rep.compute.median_ns > 0 ? d.flops() / static_cast<double>(rep.compute.median_ns) : 0.0;
+                if (kind_is_timed(rep.kind)) {  // a simulation's time gives no GB/s or GFLOP/s
+                    rep.gbps = gbps(bytes, rep.compute.median_ns);
+                    rep.gbps_with_transfers = gbps(bytes, rep.total.median_ns);
+                    rep.gflops =
+                        rep.compute.median_ns > 0 ? d.flops() / static_cast<double>(rep.compute.median_ns) : 0.0;
+                }
                 rep.implementation = b->conv2d_implementation(d);
                 if (run.reference_output.data.empty()) {
                     // The first backend that ran is the reference: callers put cpu-scalar first.
@@ -435,8 +438,12 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
                     run.reference_backend = rep.backend;
                 }
                 rep.check = compare(run.reference_output, out, tol);
+                if (!kind_is_timed(rep.kind) && rep.check.pass && run.simulated_backend.empty()) {
+                    run.simulated_output = out;
+                    run.simulated_backend = rep.backend;
+                }
                 if (run.reference_backend != "cpu-scalar") rep.check.verdict += " (vs " + run.reference_backend + ")";
-                if (config.measure_limits) {
+                if (config.measure_limits && kind_is_timed(rep.kind)) {
                     if (!report_progress(progress, base + share * 0.95f, "measuring copy bandwidth for " + rep.backend))
                         return run.error = "cancelled", run;
                     rep.limit = b->bandwidth_limit(run.input.bytes());

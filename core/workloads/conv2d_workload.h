@@ -67,6 +67,8 @@ struct Conv2dRun {
     bool ok = false;
     std::string error;
     Tensor input, filters, reference_output;
+    Tensor simulated_output;        // the first simulated backend's output (cuda-sim), for display
+    std::string simulated_backend;  // where no GPU ran; empty when none ran
     std::vector<BackendReport> reports;  // gflops, implementation, check filled; gbps from declared bytes
     std::string reference_backend;       // whose output the checks compare with ("cpu-scalar" normally)
     int64_t started_unix_s = 0;

@@ -50,7 +50,13 @@ std::vector<std::optional<double>> SweepResult::median_ns(std::size_t backend, b
     return out;
 }
 
-SweepResult run_latency_sweep(const SweepConfig& config, std::span<Backend* const> backends, const ProgressFn& progress) {
+SweepResult run_latency_sweep(const SweepConfig& config, std::span<Backend* const> all_backends,
+                              const ProgressFn& progress) {
+    // The sweep is nothing but times: a simulated kernel (cuda-sim) has none worth plotting and would
+    // take minutes at the large sizes, so it is left out here rather than in every caller.
+    std::vector<Backend*> backends;
+    for (Backend* b : all_backends)
+        if (kind_is_timed(b->kind())) backends.push_back(b);
     SweepResult result;
     result.activation = config.activation;
     result.started_unix_s =

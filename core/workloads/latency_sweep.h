@@ -61,7 +61,8 @@ struct SweepConfig {
     std::size_t memory_budget = 0;            // 0: half of the available host memory
 };
 
-// Never throws. progress/cancel as in run_activation.
+// Never throws. progress/cancel as in run_activation. Backends whose time is not a speed
+// (kind_is_timed false: cuda-sim) are left out of the result.
 SweepResult run_latency_sweep(const SweepConfig& config, std::span<Backend* const> backends,
                               const ProgressFn& progress = {});
 

@@ -135,6 +135,7 @@ struct ThreadCtx {
         uint32_t bytes;
     };
     std::vector<GlobalAccess> global_log;  // global accesses in the current interval
+    int32_t shared_seq = 0, global_seq = 0;  // accesses so far in this interval (traced block only)
 };
 
 // Per 4-byte shared word: who wrote and who read it in the current interval (epoch).
@@ -161,6 +162,7 @@ struct BlockRunner {
     uint32_t epoch = 0;  // bumped per block and per barrier, so the shadow never needs clearing
     int interval = 0;    // barriers crossed so far in this block
     U3 block_idx;
+    Trace* trace = nullptr;   // set while the traced block runs (Options::trace)
     bool abandoning = false;  // resumed fibers throw Abandon from the barrier they wait at
     StackBounds scheduler_stack;  // the OS thread's stack, learned on the first switch into a fiber
     StackBounds last_stack;
@@ -436,6 +438,15 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         c.warp_syncs = 0;
         c.bank_log.clear();
         c.global_log.clear();
+        c.shared_seq = c.global_seq = 0;
+    }
+    b.trace = l.opt.trace;
+    if (b.trace != nullptr) {
+        b.trace->block = block_idx;
+        b.trace->block_dim = bd;
+        b.trace->intervals = 1;
+        b.trace->events.clear();
+        b.trace->regions.clear();
     }
 
     const bool banks = l.opt.count_bank_conflicts;
@@ -494,7 +505,12 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         if (sectors) flush_global_log(b, n);
         ++b.interval;
         ++b.epoch;
-        for (int t = 0; t < n; ++t) b.threads[static_cast<std::size_t>(t)].wait = ThreadCtx::Wait::None;
+        for (int t = 0; t < n; ++t) {
+            ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
+            c.wait = ThreadCtx::Wait::None;
+            c.shared_seq = c.global_seq = 0;
+        }
+        if (b.trace != nullptr) b.trace->intervals = b.interval + 1;
     }
     if (banks) flush_bank_log(b, n);
     if (sectors) flush_global_log(b, n);
@@ -585,11 +601,27 @@ void detail::shared_access(const void* addr, std::size_t bytes, std::size_t alig
         }
     }
     if (b.launch->opt.count_bank_conflicts) t_thread->bank_log.push_back(static_cast<uint32_t>(first));
+    if (b.trace != nullptr) {
+        b.trace->events.push_back({tid, b.interval, t_thread->shared_seq++, Space::Shared, store,
+                                   static_cast<uint32_t>(bytes), static_cast<int64_t>(offset), -1});
+    }
 }
 
-void detail::log_global(const void* addr, std::size_t bytes) {
-    if (t_thread == nullptr) return;
-    t_thread->global_log.push_back({reinterpret_cast<std::uintptr_t>(addr), static_cast<uint32_t>(bytes)});
+void detail::log_global(const void* addr, std::size_t bytes, const Region* r, bool store) {
+    if (t_thread == nullptr || t_block == nullptr) return;
+    BlockRunner& b = *t_block;
+    if (b.launch->opt.count_global_sectors)
+        t_thread->global_log.push_back({reinterpret_cast<std::uintptr_t>(addr), static_cast<uint32_t>(bytes)});
+    if (b.trace != nullptr && r != nullptr) {
+        // Buffers are few: a linear search by name keeps the event small.
+        auto& names = b.trace->regions;
+        auto it = std::find(names.begin(), names.end(), r->name);
+        if (it == names.end()) it = names.insert(names.end(), r->name);
+        b.trace->events.push_back({t_thread->tid, b.interval, t_thread->global_seq++, Space::Global, store,
+                                   static_cast<uint32_t>(bytes),
+                                   static_cast<int64_t>(reinterpret_cast<const std::byte*>(addr) - r->begin),
+                                   static_cast<int32_t>(it - names.begin())});
+    }
 }
 
 void detail::refuse(const std::string& why) {
@@ -690,7 +722,7 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
         const bool outer_count = detail::t_count_global;
         b.launch = &l;
         t_block = &b;
-        detail::t_count_global = o.count_global_sectors;
+        detail::t_count_global = o.count_global_sectors || o.trace != nullptr;
         for (int64_t i = begin; i < end && !l.failed.load(std::memory_order_relaxed); ++i) {
             const U3 idx{static_cast<unsigned>(i % c.grid.x), static_cast<unsigned>((i / c.grid.x) % c.grid.y),
                          static_cast<unsigned>(i / (int64_t{c.grid.x} * c.grid.y))};
@@ -701,7 +733,15 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
         t_thread = outer_thread;
         detail::t_builtins = outer_builtins;
     };
-    if (o.parallel) {
+    if (o.trace != nullptr) {
+        const U3 t = o.trace_block;
+        if (t.x >= c.grid.x || t.y >= c.grid.y || t.z >= c.grid.z) {
+            r.error = "trace of " + std::string(kernel_name) + ": block " + u3(t) + " is outside the grid " + u3(c.grid);
+            return r;
+        }
+        const int64_t i = t.x + int64_t{c.grid.x} * (t.y + int64_t{c.grid.y} * t.z);
+        run_range(i, i + 1);
+    } else if (o.parallel) {
         cpu::ThreadPool& pool = cpu::ThreadPool::shared();
         const int64_t chunk = std::max<int64_t>(1, blocks / (8 * pool.size()));
         pool.parallel_for(blocks, run_range, chunk);
@@ -710,8 +750,8 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
     }
     r.stats.wall_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
-    r.stats.blocks = blocks;
-    r.stats.threads = blocks * c.block.x * c.block.y * c.block.z;
+    r.stats.blocks = o.trace != nullptr ? 1 : blocks;
+    r.stats.threads = r.stats.blocks * c.block.x * c.block.y * c.block.z;
     r.stats.block_barriers = l.block_barriers.load();
     r.stats.thread_barrier_crossings = r.stats.block_barriers * c.block.x * c.block.y * c.block.z;
     r.stats.shared_requests = l.requests.load();

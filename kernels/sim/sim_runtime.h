@@ -59,6 +59,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace gpulab::sim {
 
@@ -92,11 +93,41 @@ struct LaunchConfig {
 // Empty when a GPU would accept the launch, else one sentence naming the limit.
 std::string launch_problem(const LaunchConfig& c);
 
+enum class Space { Global, Shared };
+
+// One recorded access of the traced block (Options::trace): which thread touched which bytes, in
+// which barrier interval, as its how-many-th access to that space in the interval (so the k-th
+// accesses of a warp's lanes pair into one warp request, as the counters pair them).
+struct TraceEvent {
+    int32_t thread = 0;    // linear thread index in the block
+    int32_t interval = 0;  // barriers crossed by the block before this access
+    int32_t seq = 0;       // this thread's access number in `space` within the interval, from 0
+    Space space = Space::Global;
+    bool store = false;
+    uint32_t bytes = 0;
+    int64_t offset = 0;    // byte offset in the buffer (global) or in the block's shared memory
+    int32_t region = -1;   // index into Trace::regions (global); -1 for shared memory
+};
+
+// The trace of one block of a launch: every access its threads made, in execution order, and
+// where the barriers fell (an interval ends at each). Recorded only for small views: one block.
+struct Trace {
+    U3 block;                          // which block (blockIdx) was traced
+    U3 block_dim;
+    int intervals = 0;                 // barrier intervals the block ran (barriers + 1)
+    std::vector<std::string> regions;  // names of the global buffers touched
+    std::vector<TraceEvent> events;
+};
+
 struct Options {
     bool reverse_thread_order = false;  // run each interval's threads last to first
     bool count_bank_conflicts = false;  // costs a log of every shared access
     bool count_global_sectors = false;  // costs a log of every global access
     bool parallel = true;               // blocks over the shared thread pool; false: one OS thread
+    // When set: run only block `trace_block` of the grid (a block's work never depends on another
+    // block's), on one OS thread, recording every access into *trace. Stats then count that block.
+    Trace* trace = nullptr;
+    U3 trace_block{0, 0, 0};
 };
 
 struct Stats {
@@ -143,14 +174,12 @@ struct Fault {
 [[noreturn]] void global_fault(const Region* r, const void* addr, std::size_t bytes, std::size_t align, bool store);
 // Checks a shared access against the current block and records it (race shadow, bank log).
 void shared_access(const void* addr, std::size_t bytes, std::size_t align, bool store);
-// True while the running launch counts global sectors (Options::count_global_sectors).
+// True while the running launch counts global sectors (Options::count_global_sectors) or traces.
 inline thread_local bool t_count_global = false;
-void log_global(const void* addr, std::size_t bytes);
+void log_global(const void* addr, std::size_t bytes, const Region* r, bool store);
 // Ends the current kernel with `why` (an intrinsic the simulator cannot model, ...).
 [[noreturn]] void refuse(const std::string& why);
 }  // namespace detail
-
-enum class Space { Global, Shared };
 
 // What `p[i]` yields: loads and stores are checked (and, for shared memory, recorded) when they
 // happen, so a load and a store are told apart in the messages.
@@ -190,7 +219,7 @@ private:
                 reinterpret_cast<std::uintptr_t>(a) % alignof(Value) != 0) {
                 detail::global_fault(r_, p_, sizeof(Value), alignof(Value), store);
             }
-            if (detail::t_count_global) detail::log_global(p_, sizeof(Value));
+            if (detail::t_count_global) detail::log_global(p_, sizeof(Value), r_, store);
         } else {
             detail::shared_access(p_, sizeof(Value), alignof(Value), store);
         }

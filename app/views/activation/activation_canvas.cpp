@@ -89,6 +89,14 @@ void ActivationView::update_textures() {
             break;
         }
     }
+    // No GPU ran (no driver, no device): the real kernel's output from the simulator, when it matched.
+    const bool gpu_ran = std::any_of(last_run_->reports.begin(), last_run_->reports.end(), [](const auto& r) {
+        return r.ran && r.kind == core::BackendKind::Gpu;
+    });
+    if (display_backend_.empty() && !gpu_ran && last_run_->simulated_output.size() == in.size()) {
+        output_tex_->set_from_host(last_run_->simulated_output.ptr(), w, h, cr);
+        display_backend_ = last_run_->simulated_backend + " output (the CUDA kernel, simulated on the CPU), host upload";
+    }
     if (display_backend_.empty() && last_run_->reference_output.size() == in.size()) {
         output_tex_->set_from_host(last_run_->reference_output.ptr(), w, h, cr);
         display_backend_ = "cpu-scalar reference output, host upload";
@@ -141,11 +149,26 @@ void ActivationView::draw_canvas() {
     ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::Text("%s, x in [-4, 4]", std::string(core::activation_label(params_.activation)).c_str());
-    draw_activation_curve(box);
+    // The curve gives up one line to the switch of the canvas below, which has no room to spare.
+    draw_activation_curve({box.x, box.y - ImGui::GetFrameHeightWithSpacing()});
+    ImGui::TextUnformatted("below:");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("warps", !show_coalescing_)) show_coalescing_ = false;
+    hover_tip("The picture of the idea: one core walks, warps of 32 threads flood.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("loads (traced)", show_coalescing_)) show_coalescing_ = true;
+    hover_tip("The real CUDA kernel run on the simulator with every memory access recorded: how a warp's loads fall "
+              "into 128-byte segments, and what a buffer one float off does to them.");
     ImGui::EndGroup();
 
     ImGui::Spacing();
-    draw_element_grid(avail.x, ImGui::GetContentRegionAvail().y);
+    if (show_coalescing_) {
+        ImGui::BeginChild("##coalescing", {avail.x, 0}, false);
+        draw_coalescing(ImGui::GetContentRegionAvail().x);
+        ImGui::EndChild();
+    } else {
+        draw_element_grid(avail.x, ImGui::GetContentRegionAvail().y);
+    }
 }
 
 void ActivationView::draw_activation_curve(ImVec2 size) {
@@ -287,12 +310,17 @@ void ActivationView::draw_element_grid(float width, float height) {
         const float right = x0 + std::max(grid_w, kGridCols * cell);
         for (std::size_t k = 0; k < host_.backends.size(); ++k) {
             const core::Backend* be = host_.backends[k];
-            if ((be->kind() == core::BackendKind::Gpu) != gpu) continue;
+            // The GPU side lists the GPU backends and cuda-sim (the same kernel, simulated).
+            if ((be->kind() != core::BackendKind::Cpu) != gpu) continue;
             std::string t = std::string(be->name());
             const core::BackendReport* rep = nullptr;
             if (last_run_ && last_run_->ok && k < last_run_->reports.size()) rep = &last_run_->reports[k];
             ImU32 col = IM_COL32(230, 230, 230, 255);
-            if (rep && rep->ran) {
+            if (rep && rep->ran && !core::kind_is_timed(rep->kind)) {
+                t += " simulated in ";  // the simulator's time, never read as a GPU's
+                t += core::format_duration(rep->total.median_ns);
+                col = IM_COL32(170, 170, 170, 255);
+            } else if (rep && rep->ran) {
                 t += ' ';
                 t += core::format_duration(rep->total.median_ns);
             } else {

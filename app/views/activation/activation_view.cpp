@@ -78,6 +78,10 @@ bool ActivationView::start_run(bool live) {
     const core::ActivationParams params = current_params();
     const core::MeasureConfig config = measure_config(live, false);
     std::vector<core::Backend*> backends = host_.backends;
+    // Live runs feed the rolling time plot: a simulated kernel has no time there and would slow every
+    // round; its checked row is carried over from the last full run (finish_run).
+    if (live)
+        std::erase_if(backends, [](const core::Backend* b) { return !core::kind_is_timed(b->kind()); });
     return host_.submit(
         live ? "live run" : "activations",
         [this, params, config, backends, live](const core::ProgressFn& progress) {
@@ -115,6 +119,18 @@ void ActivationView::finish_run(std::shared_ptr<core::ActivationRun> run, bool l
                 r.limit = prev.limit;
                 r.fraction_of_limit = r.limit.gbps > 0 ? r.gbps / r.limit.gbps : 0.0;
             }
+        }
+        // Simulated backends sit last in the list and are left out of live runs: keep their rows and
+        // output while the live run computes the same thing (same op, input and size).
+        const core::ActivationRun& full = *last_full_run_;
+        const bool same = full.op.label() == run->op.label() && full.input.size() == run->input.size() &&
+                          full.params.image_path == run->params.image_path && full.params.seed == run->params.seed;
+        for (const auto& prev : full.reports)
+            if (same && !core::kind_is_timed(prev.kind) && run->reports.size() < host_.backends.size())
+                run->reports.push_back(prev);
+        if (same && run->simulated_backend.empty()) {
+            run->simulated_backend = last_full_run_->simulated_backend;
+            run->simulated_output = last_full_run_->simulated_output;
         }
     }
     if (!live) last_full_run_ = run;
@@ -189,6 +205,26 @@ ExportResult ActivationView::export_files(const ViewExport& v) {
     in.ui_scale = v.ui_scale;
     in.other = other_.get();
     ExportResult result = write_export(in);
+    if (result.ok) {
+        // One warp's loads from the real kernel's cuda-sim trace (activation_coalescing.cpp).
+        const std::string png = (std::filesystem::path(v.out_dir) / (v.lesson_id + "-coalescing.png")).string();
+        std::string error;
+        if (render_panel_png(v.ui_scale, 1100, png, error, [&](const Fonts& fonts, float) {
+                ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
+                ImGui::TextUnformatted((v.lesson_title + ": one warp's loads, traced").c_str());
+                ImGui::PopFont();
+                draw_coalescing(ImGui::GetContentRegionAvail().x);
+            })) {
+            result.files.push_back(png);
+            const std::string counted = "exported " + std::to_string(result.files.size() - 1) + " files";
+            if (result.message.rfind(counted, 0) == 0)
+                result.message.replace(0, counted.size(), "exported " + std::to_string(result.files.size()) + " files");
+        } else {
+            result.ok = false;
+            result.message = error;
+            return result;
+        }
+    }
     if (!result.ok || !other_ || !last_run_) return result;
     result.message += "; compared with other machine: " + other_->machine_label + ", " + other_->date;
     const std::string mismatch = comparison_mismatch(*last_run_, *other_);
@@ -214,7 +250,8 @@ bool ActivationView::load_comparison(const std::string& path, std::string& error
 }
 
 std::string ActivationView::export_description() const {
-    return "Write <lesson>-timing.png, <lesson>-window.png, <lesson>-samples.csv and <lesson>-summary.csv.";
+    return "Write <lesson>-timing.png, <lesson>-coalescing.png (one warp's loads traced on cuda-sim), "
+           "<lesson>-window.png, <lesson>-samples.csv and <lesson>-summary.csv.";
 }
 
 std::string ActivationView::measurement_csv(const std::string& lesson_title) const {

@@ -8,10 +8,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "device_output_tag.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
+#include "sim_trace_runs.h"
 #include "views/timing_plot.h"
 #include "workloads/activation_workload.h"
 
@@ -47,6 +49,9 @@ private:
     void draw_element_grid(float width, float height);
     void draw_activation_curve(ImVec2 size);
     void update_textures();
+    // [SECTION] one warp's loads, traced on cuda-sim (activation_coalescing.cpp)
+    void trace_coalescing();  // fills traces_: the kernel's block 0 for three buffer placements
+    void draw_coalescing(float width);
 
     // [SECTION] runs (activation_view.cpp)
     bool start_run(bool live);
@@ -81,6 +86,8 @@ private:
 
     float anim_time_ = 0.0f;
     int anim_mode_ = 0;              // 0: CPU one core, 1: GPU warps of 32
+    bool show_coalescing_ = false;   // the lower canvas shows one warp's traced loads instead
+    std::vector<sim::ActivationTrace> traces_;
     float anim_speed_ = 1.0f;
 };
 

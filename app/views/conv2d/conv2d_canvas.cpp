@@ -499,6 +499,19 @@ void Conv2dView::draw_block_waves(const core::Conv2dRun& run, const BlockSchedul
 
 void Conv2dView::draw_all_at_once_panel() {
     if (!draw_result_note(false)) return;
+    // Two views of the same launch: the grid of blocks in waves, or one block from the inside.
+    if (ImGui::RadioButton("blocks and waves", !show_block_trace_)) show_block_trace_ = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("inside one block (traced)", show_block_trace_)) show_block_trace_ = true;
+    hover_tip("One block of the real tiled CUDA kernel run on the simulator with every memory access recorded: who "
+              "loads which input, the barrier, each thread's window, the shared-memory bank passes.");
+    if (show_block_trace_) {
+        // Its own scrolling child: the canvas tab itself does not scroll, and the counts sit below.
+        ImGui::BeginChild("##block_trace", ImGui::GetContentRegionAvail(), false);
+        draw_block_trace(ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize, true);
+        ImGui::EndChild();
+        return;
+    }
     const core::Conv2dRun& run = result_->run;
     const core::Conv2dDesc& d = run.desc;
     const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters,

@@ -41,15 +41,18 @@ void Conv2dView::draw_comparison_bars(const core::Conv2dRun& run, float width) c
     draw_compare_legend(o, CompareSwatch::Bars, comparison_mismatch(run), width);
 
     // Rows: this machine's backends in its order, then any only the other machine listed.
-    std::vector<std::string> names;
-    for (const auto& r : run.reports) names.push_back(r.backend);
+    // A simulated backend (cuda-sim) has no speed to compare, here or there: left out on both sides.
+    std::vector<std::string> names, simulated;
+    for (const auto& r : run.reports) (core::kind_is_timed(r.kind) ? names : simulated).push_back(r.backend);
     for (const auto& b : o.backends)
-        if (std::find(names.begin(), names.end(), b.backend) == names.end()) names.push_back(b.backend);
+        if (std::find(names.begin(), names.end(), b.backend) == names.end() &&
+            std::find(simulated.begin(), simulated.end(), b.backend) == simulated.end())
+            names.push_back(b.backend);
     double best = 0.0;
     for (const auto& r : run.reports)
         if (r.ran) best = std::max(best, r.gflops);
     for (const auto& b : o.backends)
-        if (b.ran) best = std::max(best, b.gflops);
+        if (b.ran && std::find(names.begin(), names.end(), b.backend) != names.end()) best = std::max(best, b.gflops);
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();

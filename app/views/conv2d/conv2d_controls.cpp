@@ -11,6 +11,7 @@
 
 #include "conv2d_view.h"
 #include "format.h"
+#include "gpu_model.h"
 #include "views/run_row.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
@@ -257,7 +258,20 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
         ImGui::PushID(r.backend.c_str());
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(r.backend)), "%s", r.backend.c_str());
         ImGui::SameLine(name_w);
-        if (r.ran) {
+        if (r.ran && !core::kind_is_timed(r.kind)) {
+            // cuda-sim: no bar and no ratio, its time is the simulator's; the result is the real kernel's.
+            ImGui::TextColored(kMutedColour, "%s", simulated_time_text(r).c_str());
+            if (r.moved_bytes > 0) {
+                ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
+                ImGui::SameLine(name_w);
+                ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+                ImGui::TextWrapped("%s", core::bandwidth_model_line(r.moved_bytes).c_str());  // long: wraps
+                ImGui::PopStyleColor();
+            }
+            hover_tip(("The tiled CUDA kernel's own code, every CUDA thread a fiber on this CPU (" + r.implementation +
+                       "). The time says how fast the simulation was, nothing about a GPU.")
+                          .c_str());
+        } else if (r.ran) {
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const float h = ImGui::GetTextLineHeight();
             const float len = best > 0 ? static_cast<float>(r.gflops / best) * bar_w : 0.0f;

@@ -306,6 +306,7 @@ void Conv2dView::finish(std::shared_ptr<const ConvMeasurement> m) {
         for (const core::Backend* b : backends_) generations.push_back(b->output_generation());
         device_output_tag_.remember(std::move(generations), host_.jobs->busy());
         position_ = std::min(position_, static_cast<double>(std::max<int64_t>(positions() - 1, 0)));
+        trace_block();  // one block of the tiled kernel on the new image: milliseconds
     }
     host_.error.clear();
     textures_dirty_ = true;
@@ -382,6 +383,14 @@ void Conv2dView::show_output_plane(int64_t channel) {
             display_note_ = rep.backend + " output via CUDA-GL interop";
             break;
         }
+    }
+    // No GPU ran (no driver, no device): the real kernel's output from the simulator, when it matched.
+    const bool gpu_ran = std::any_of(r.reports.begin(), r.reports.end(), [](const core::BackendReport& rep) {
+        return rep.ran && rep.kind == core::BackendKind::Gpu;
+    });
+    if (display_note_.empty() && !gpu_ran && r.simulated_output.size() >= offset + plane) {
+        output_tex_->set_from_host(r.simulated_output.ptr() + offset, qw, ph, output_range_);
+        display_note_ = r.simulated_backend + " output (the CUDA kernel, simulated on the CPU), host upload";
     }
     if (display_note_.empty() && r.reference_output.size() >= offset + plane) {
         output_tex_->set_from_host(r.reference_output.ptr() + offset, qw, ph, output_range_);
@@ -523,9 +532,12 @@ std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>&
     for (const core::BackendReport& r : run.reports) {
         o << core::csv_field(r.backend) << ",";
         if (r.ran) {
+            const std::string verdict = r.check.pass ? r.check.verdict
+                                                     : (r.check.verdict.empty() ? "MISMATCH" : r.check.verdict);
+            const bool timed = core::kind_is_timed(r.kind);  // cuda-sim: no GFLOP/s, its time labelled
             o << r.total.median_ns << "," << r.total.min_ns << "," << r.total.max_ns << "," << r.total.samples << ","
-              << core::format_fixed(r.gflops, 3) << "," << core::csv_field(r.implementation) << ","
-              << core::csv_field(r.check.pass ? r.check.verdict : (r.check.verdict.empty() ? "MISMATCH" : r.check.verdict))
+              << (timed ? core::format_fixed(r.gflops, 3) : std::string()) << "," << core::csv_field(r.implementation)
+              << "," << core::csv_field(timed ? verdict : "simulated on the CPU, time not a GPU speed: " + verdict)
               << "\n";
         } else {
             const std::string why = !r.availability.ok ? r.availability.reason
@@ -612,6 +624,20 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         }
     });
     if (!out.picture(png, ok, error)) return out.failed();
+    if (block_trace_ && block_trace_->ok) {
+        // One block of the real tiled kernel from its cuda-sim trace (conv2d_block_trace.cpp).
+        const std::filesystem::path trace_png = out.path("-block-trace.png");
+        const bool traced =
+            render_panel_png(in.ui_scale, 1100, trace_png.string(), error, [&](const Fonts& fonts, float) {
+                ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
+                ImGui::TextUnformatted((in.lesson_title + ": inside one block of the tiled kernel").c_str());
+                ImGui::PopFont();
+                draw_caption_block(caption);
+                ImGui::Spacing();
+                draw_block_trace(ImGui::GetContentRegionAvail().x, false);
+            });
+        if (!out.picture(trace_png, traced, error)) return out.failed();
+    }
     result = out.finish(in.window_rgba, in.window_width, in.window_height);
     if (result.ok && other_) result.message += compare_export_note(*other_, comparison_mismatch(run));
     return result;
@@ -619,7 +645,8 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
 
 std::string Conv2dView::export_description() const {
     return "Write <lesson>-conv.png (input, filter, output and every backend's timing with GFLOP/s, with a caption "
-           "naming this machine), <lesson>-window.png and <lesson>-conv.csv (per backend: median, min, max, samples, "
+           "naming this machine), <lesson>-block-trace.png (one block of the tiled kernel traced on cuda-sim), "
+           "<lesson>-window.png and <lesson>-conv.csv (per backend: median, min, max, samples, "
            "GFLOP/s, implementation, verdict).";
 }
 

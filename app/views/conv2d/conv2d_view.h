@@ -24,6 +24,7 @@
 #include "device_output_tag.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
+#include "sim_trace_runs.h"
 #include "workloads/conv2d_workload.h"
 
 namespace gpulab::app {
@@ -134,6 +135,9 @@ class Conv2dView : public LessonView {
     void draw_block_plane(const BlockSchedule& s, GLuint texture, ImVec2 o, ImVec2 sz, int64_t first_block,
                           int64_t done, int64_t now_end);
     bool draw_result_note(bool layer);
+    // [SECTION] one block of the tiled kernel, traced on cuda-sim (conv2d_block_trace.cpp)
+    void trace_block();  // (re)records block_trace_ for picked_block_ of result_'s plane 0
+    void draw_block_trace(float width, bool interactive);
 
     // [SECTION] controls and timing (conv2d_controls.cpp)
     void draw_filter_controls();
@@ -198,6 +202,11 @@ class Conv2dView : public LessonView {
     PictureTexture input_tex_;  // colour in per-channel mode
     std::unique_ptr<TensorTexture> output_tex_, pooled_tex_;  // the current plane's output and pooling
     int64_t output_plane_ = -1;  // which plane output_tex_ shows
+    // The "inside one block" view: the real tiled kernel's block traced on the simulator.
+    bool show_block_trace_ = false;
+    int picked_block_[2] = {-1, -1};  // bx, by; -1: the middle block
+    int picked_thread_ = 16 * 5 + 7;  // linear thread index whose window is outlined
+    std::shared_ptr<const sim::ConvBlockTrace> block_trace_;
     ColorRange output_range_;    // one range for every plane, so the planes compare
     // Per channel: each input plane in its colour, each output plane, and the planes recombined.
     PictureTexture plane_in_tex_[3];

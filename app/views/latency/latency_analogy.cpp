@@ -179,7 +179,8 @@ void LatencyView::draw_analogy_panel() {
                       : ", the fastest CPU backend");
         } else if (gpu) {
             l1 = "GPU speed not measured on this machine";
-            l2 = missing;
+            const std::string plain = core::plain_gpu_reason(missing);  // the Devices panel has the exact error
+            l2 = plain.empty() ? missing : plain;
         } else {
             l1 = host_.jobs->busy() ? "measuring..." : "not measured yet: press Run sweep (R)";
         }

@@ -10,6 +10,7 @@
 
 #include "views/export.h"
 #include "format.h"
+#include "gpu_model.h"
 #include "gpu_backends.h"
 #include "machine_info.h"
 #include "views/timing_plot.h"
@@ -448,7 +449,11 @@ void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o,
         plot_note(ax, label, IM_COL32(255, 225, 90, 255), 1);
     }
     const std::string missing = gpu_missing_reason(r);
-    if (!missing.empty()) plot_note(ax, "no GPU lines: " + missing, IM_COL32(200, 200, 200, 255));
+    if (!missing.empty()) {
+        // Plain words (the Devices panel has the driver's error); cuda-sim's time is no speed to plot.
+        const std::string plain = core::plain_gpu_reason(missing);
+        plot_note(ax, "no GPU lines: " + (plain.empty() ? missing : plain), IM_COL32(200, 200, 200, 255));
+    }
     dl->PopClipRect();
     draw_legend(ax, legend, frame0.y + 2.0f);
     dl->PopClipRect();

@@ -137,6 +137,9 @@ void SimdMimdView::draw_warp_panel() {
                 "Without a GPU the warp is stepped by a CPU emulator that runs the kernel's own branch logic "
                 "(core/simt.h) with an active mask, as the hardware does. The masks are the same; the timings "
                 "are missing.");
+            if (result_ && !result_->gpu_error.empty() && result_->gpu_error != result_->gpu_reason)
+                ImGui::TextUnformatted(result_->gpu_error.c_str());
+            if (result_ && !result_->sim_refusal.empty()) ImGui::TextUnformatted(result_->sim_refusal.c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }

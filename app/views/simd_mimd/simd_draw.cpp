@@ -451,6 +451,10 @@ void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std:
         ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
         ImGui::TextWrapped("No GPU timings on this machine: %s. The theory column comes from the warp emulator.",
                            m.gpu_reason.c_str());
+        if (m.gpu_error != m.gpu_reason) hover_tip(m.gpu_error.c_str());
+        if (!m.sim_refusal.empty()) {
+            ImGui::TextWrapped("Why the simulated kernel cannot stand in here: %s", m.sim_refusal.c_str());
+        }
         ImGui::PopStyleColor();
     }
 }

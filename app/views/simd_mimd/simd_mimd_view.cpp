@@ -19,6 +19,7 @@
 #include "gpu_backends.h"
 #include "gpu_model.h"
 #include "machine_info.h"
+#include "sim_kernels.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -132,7 +133,10 @@ std::shared_ptr<const SimdMimdMeasurement> measure(core::Activation activation, 
     m->gpu_ran = m->costs[0].measured;
     if (!m->gpu_ran) {
         const gpu::GpuProbe& g = gpu::probe();
-        m->gpu_reason = !m->costs[0].why.empty() ? m->costs[0].why : g.reason;
+        m->gpu_error = !m->costs[0].why.empty() ? m->costs[0].why : g.reason;
+        const std::string plain = core::plain_gpu_reason(m->gpu_error);
+        m->gpu_reason = plain.empty() ? m->gpu_error : plain;
+        m->sim_refusal = sim::divergence_kernel_refusal();
     }
     step(1.0f, "done");
     return m;

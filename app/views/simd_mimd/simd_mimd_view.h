@@ -53,7 +53,9 @@ struct SimdMimdMeasurement {
     // Recorded warps per pattern when the kernel ran; empty otherwise.
     std::array<std::vector<WarpReplay>, simt::kPatternCount> recorded{};
     bool gpu_ran = false;
-    std::string gpu_reason;  // why the warp view is emulated
+    std::string gpu_reason;  // why the warp view is emulated, in a student's words where known
+    std::string gpu_error;   // the driver's exact error behind gpu_reason (tooltips)
+    std::string sim_refusal; // why cuda-sim cannot run the divergence kernel instead (sim_kernels.h)
     int64_t started_unix_s = 0;
 };
 
