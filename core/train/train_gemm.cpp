@@ -1,5 +1,5 @@
 // Picks the matrix product for this CPU: the same instruction set as the activation kernels
-// (cpu::best_simd_isa, so GPULAB_SIMD_ISA caps both), falling back to the baseline.
+// (cpu::best_simd_isa, so GPULAB_ISA caps both), falling back to the baseline.
 #include "train/train_gemm.h"
 
 #include "simd_math.h"
