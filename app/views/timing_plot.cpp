@@ -135,12 +135,15 @@ void draw_caption_block(const std::vector<std::string>& lines) {
     ImGui::BeginGroup();
     ImGui::Indent(pad);
     ImGui::Dummy({0, pad * 0.5f});
+    // Wrapped inside the frame: a long line (the CUDA runtime's exact error on a machine without a
+    // driver) would otherwise run past the picture's right edge and be cut off in the export.
+    ImGui::PushTextWrapPos(p0.x - ImGui::GetWindowPos().x + ImGui::GetContentRegionAvail().x - pad);
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        if (i == 0)
-            ImGui::TextUnformatted(lines[i].c_str());
-        else
-            ImGui::TextColored(kMuted, "%s", lines[i].c_str());
+        if (i != 0) ImGui::PushStyleColor(ImGuiCol_Text, kMuted);
+        ImGui::TextWrapped("%s", lines[i].c_str());
+        if (i != 0) ImGui::PopStyleColor();
     }
+    ImGui::PopTextWrapPos();
     ImGui::Dummy({0, pad * 0.5f});
     ImGui::Unindent(pad);
     ImGui::EndGroup();
