@@ -449,9 +449,10 @@ void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std:
     ImGui::EndTable();
     if (!m.gpu_ran) {
         ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-        ImGui::TextWrapped("No GPU timings on this machine: %s. The theory column comes from the warp emulator.",
-                           m.gpu_reason.c_str());
-        if (m.gpu_error != m.gpu_reason) hover_tip(m.gpu_error.c_str());
+        // The reason is already on screen (the canvas line and the Devices panel): here it is only
+        // in the tooltip, so a student without a GPU does not read the same sentence three times.
+        ImGui::TextWrapped("No GPU timings on this machine. The theory column comes from the warp emulator.");
+        hover_tip(m.gpu_error.c_str());
         if (!m.sim_refusal.empty()) {
             ImGui::TextWrapped("Why the simulated kernel cannot stand in here: %s", m.sim_refusal.c_str());
         }
