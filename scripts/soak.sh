@@ -13,18 +13,23 @@
 #     any is still alive after the teardown;
 #   - a quiet frame (no measurement running, no export written) after the warm-up takes longer
 #     than QUIET_FRAME_MS (0: report only; the default, since a shared box stalls any process).
-# Usage: scripts/soak.sh [--minutes N] [--binary build/app/gpulab]
+# --smoke (CI's short run, shorter than two rounds): only the app dying, hanging or leaving GL objects
+# after its teardown fails; RSS and GL growth are reported, since lessons first opened after the
+# warm-up allocate their buffers then.
+# Usage: scripts/soak.sh [--minutes N] [--binary build/app/gpulab] [--smoke]
 # Writes build-soak/<date>/{rss.csv,stats.csv,app.log,summary.txt} and the exports there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 minutes=3
 binary=build/app/gpulab
+smoke=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --minutes) minutes=$2; shift 2 ;;
         --binary) binary=$2; shift 2 ;;
-        *) echo "usage: $0 [--minutes N] [--binary PATH]" >&2; exit 2 ;;
+        --smoke) smoke=(--smoke); shift ;;
+        *) echo "usage: $0 [--minutes N] [--binary PATH] [--smoke]" >&2; exit 2 ;;
     esac
 done
 SAMPLE_SECONDS=${SAMPLE_SECONDS:-60}
@@ -101,5 +106,6 @@ if [ "$rc" -ne 0 ] || [ "$ended_early" = 1 ]; then
     echo "soak: the app exited with $rc after $(( $(date +%s) - start )) s of $(( minutes * 60 )); see $out/app.log" >&2
     exit 1
 fi
+set -o pipefail
 python3 "$root/scripts/soak_summary.py" "$out" --warmup-seconds $(( WARMUP_MINUTES * 60 )) \
-    --rss-growth-mb "$RSS_GROWTH_MB" --quiet-frame-ms "$QUIET_FRAME_MS" | tee "$out/summary.txt"
+    --rss-growth-mb "$RSS_GROWTH_MB" --quiet-frame-ms "$QUIET_FRAME_MS" "${smoke[@]}" | tee "$out/summary.txt"
