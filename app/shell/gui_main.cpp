@@ -340,9 +340,9 @@ int run_gui(const GuiOptions& options) {
             } else if (item.live) {
                 shell->toggle_live();
             } else if (!item.compare_path.empty()) {
-                std::string cerr;
-                const bool loaded = shell->load_comparison(item.compare_path, cerr);
-                std::printf("gpulab: compare %s: %s\n", item.compare_path.c_str(), loaded ? "loaded" : cerr.c_str());
+                std::string why;
+                const bool loaded = shell->load_comparison(item.compare_path, why);
+                std::printf("gpulab: compare %s: %s\n", item.compare_path.c_str(), loaded ? "loaded" : why.c_str());
                 std::fflush(stdout);
             }
         }
