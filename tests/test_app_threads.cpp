@@ -111,16 +111,29 @@ TEST_SUITE("jobs") {
         REQUIRE(poll_until_idle(jobs));
     }
 
-    TEST_CASE("cancel stops a running job at its next progress report") {
+    TEST_CASE("the progress bar reads a running job's state while it reports; cancel stops it") {
         JobRunner jobs;
         std::atomic<bool> started{false};
         bool cancelled = false;
         REQUIRE(jobs.submit("endless", [&](const gpulab::core::ProgressFn& progress) {
             started = true;
-            while (progress(0.5f, "spinning")) std::this_thread::sleep_for(100us);
+            int i = 0;
+            while (progress(static_cast<float>(i % 100) / 100.0f, i % 2 ? "odd step" : "even step")) {
+                ++i;
+                std::this_thread::sleep_for(50us);
+            }
             return std::function<void()>([&] { cancelled = true; });
         }));
         while (!started) std::this_thread::sleep_for(1ms);
+        // What the Controls panel does every frame while a job runs, many frames in a row, with
+        // no poll() in between (which would order the accesses through the runner's mutex).
+        for (int frame = 0; frame < 300; ++frame) {
+            const std::string stage = jobs.stage();
+            CHECK((stage == "odd step" || stage == "even step" || stage == "starting"));
+            CHECK(jobs.progress() >= 0.0f);
+            CHECK(jobs.label() == "endless");
+            std::this_thread::sleep_for(100us);
+        }
         jobs.cancel();
         CHECK(jobs.cancelling());
         REQUIRE(poll_until_idle(jobs));
