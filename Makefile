@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GPULAB = $(BUILD_DIR)/app/gpulab
 
-.PHONY: all deps configure build run test test-sanitize fuzz bench package clean
+.PHONY: all deps configure build run test test-sanitize test-tsan fuzz soak bench package clean
 
 all: build
 
@@ -36,6 +36,15 @@ test-sanitize: deps
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/ci-sanitizers.sh fuzz
+
+# ThreadSanitizer on the suites with threads, and the classroom soak (SOAK_MINUTES in presenter
+# mode under Xvfb); docs/reliability.md has their last results.
+SOAK_MINUTES ?= 60
+test-tsan: deps
+	scripts/ci-sanitizers.sh tsan
+
+soak: build
+	scripts/soak.sh --minutes $(SOAK_MINUTES) --binary $(GPULAB)
 
 # A .deb of this build (cmake/Package.cmake): apt install ./$(BUILD_DIR)/gpulab_*.deb
 package: build

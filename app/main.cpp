@@ -71,7 +71,9 @@ int main(int argc, char** argv) {
     cli.add_option("--present-scale", gui.present_scale, "Presenter text size: 1, 1.5, 2 or 3 (default 1.5)")
         ->check(CLI::IsMember({1.0f, 1.5f, 2.0f, 3.0f}));
     // For tests only, so it stays out of --help: keys injected into the real key queue.
-    cli.add_option("--script-keys", gui.script_keys, "Test option: press these keys, e.g. Right,Right,B,B,Escape")
+    cli.add_option("--script-keys", gui.script_keys,
+                   "Test option: press these keys, e.g. Right,Right,B,B,Escape (the soak also uses Live, Wait and "
+                   "Compare=PATH)")
         ->group("");
 
     auto* lessons = cli.add_subcommand("lessons", "List the lessons, or validate lesson files with --check");

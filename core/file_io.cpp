@@ -117,4 +117,14 @@ std::string write_output_file(const std::string& path, std::string_view bytes) {
     return write_output_file(path, {bytes});
 }
 
+std::string partial_write_message(const std::string& error, const std::string& dir, std::size_t files_written) {
+    const std::string files = files_written == 1 ? "the file" : "the " + std::to_string(files_written) + " files";
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return error + "; the folder " + dir + " is gone" +
+               (files_written ? ", and " + files + " written before went with it" : "");
+    if (files_written == 0) return error + "; nothing was written";
+    return error + "; " + files + " written before it " + (files_written == 1 ? "is" : "are") + " kept in " + dir;
+}
+
 }  // namespace gpulab::core

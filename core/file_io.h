@@ -63,4 +63,9 @@ std::string write_output_file(const std::string& path, std::string_view bytes);
 // The same for a file made of several pieces (a header and a large array), without joining them.
 std::string write_output_file(const std::string& path, std::initializer_list<std::string_view> pieces);
 
+// The sentence for a set of files (an export) that stopped at a failed write: `error` from
+// write_output_file, then what is left: "nothing was written", "the 2 files written before it are
+// kept in DIR", or, when the folder itself disappeared, that the files went with it.
+std::string partial_write_message(const std::string& error, const std::string& dir, std::size_t files_written);
+
 }  // namespace gpulab::core

@@ -8,7 +8,8 @@
 #      corpus; a crash, leak, timeout or out-of-memory fails the step and leaves the input in
 #      $FUZZ_DIR/artifacts/<target>/.
 #   3. tsan (not in `all`): a ThreadSanitizer build of the doctest binary, running the suites that
-#      exercise the thread pool, the job runner and the SIMD/latency workloads.
+#      exercise the thread pool, the job runner (live mode included), the warm-up thread and the
+#      SIMD/latency workloads.
 # Usage: scripts/ci-sanitizers.sh [all|sanitize|fuzz|tsan]   (default all = sanitize + fuzz)
 # Environment: FUZZ_SECONDS (default 20), JOBS (default nproc), SAN_DIR, FUZZ_DIR, TSAN_DIR.
 # Installs what it needs and is missing: the project's packages through scripts/install-deps.sh,
@@ -101,7 +102,7 @@ run_tsan() {
     cmake --build "$TSAN_DIR" -j "$JOBS" --target gpulab_tests
     say "thread pool, jobs and workloads under TSan"
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" OMP_WAIT_POLICY=passive \
-        "$TSAN_DIR/tests/gpulab_tests" -ts="cpu-backends,simd-mimd,latency-sweep,conv2d,workload,measure,crossover"
+        "$TSAN_DIR/tests/gpulab_tests" -ts="cpu-backends,simd-mimd,latency-sweep,conv2d,workload,measure,crossover,jobs,warmup,fault-injection"
 }
 
 case "$mode" in

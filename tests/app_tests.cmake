@@ -9,3 +9,4 @@ include(${CMAKE_CURRENT_LIST_DIR}/presenter_tests.cmake OPTIONAL)  # presenter m
 include(${CMAKE_CURRENT_LIST_DIR}/compare_tests.cmake OPTIONAL)  # another machine's export beside the live bars
 include(${CMAKE_CURRENT_LIST_DIR}/install_tests.cmake OPTIONAL)  # DESTDIR install run from an unrelated folder
 include(${CMAKE_CURRENT_LIST_DIR}/hostile_cli_tests.cmake OPTIONAL)  # FIFOs, /dev/zero, deep TOML, full disk, size wraps
+include(${CMAKE_CURRENT_LIST_DIR}/fault_tests.cmake OPTIONAL)  # failures injected: mid-run backend faults, a full disk mid-export

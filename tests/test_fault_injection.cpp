@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend.h"
+#include "cuda_sim_backend.h"
 #include "fault_injection.h"
 #include "workloads/activation_workload.h"
 
@@ -122,5 +123,42 @@ TEST_SUITE("fault-injection") {
         CHECK_FALSE(after.reports[2].ran);
         CHECK_FALSE(after.reports[3].ran);
         CHECK(after.reports[3].availability.reason.find("GPU context was lost") != std::string::npos);
+    }
+
+    TEST_CASE("cuda-sim, a real GPU-kind backend, fails mid-run by each kind; a lost context is sticky") {
+        // The simulator runs gpulab's CUDA kernels on any machine, so the wrapper is tested here around a
+        // backend that really is of GPU kind, next to the CPU backends, through the workload.
+        for (const FaultKind kind : {FaultKind::Alloc, FaultKind::Fault, FaultKind::Lost}) {
+            CAPTURE(static_cast<int>(kind));
+            BackendList list = make_cpu_backends();
+            list.resize(2);  // cpu-scalar, cpu-parallel
+            list.push_back(gpulab::sim::make_cuda_sim_backend());
+            REQUIRE(list[2]->kind() == BackendKind::Gpu);
+            REQUIRE(list[2]->availability().ok);
+            inject_fault(list, {"cuda-sim", 2, kind});
+            const ActivationRun run = run_activation(small(), raw(list), quick());
+            REQUIRE(run.reports.size() == 3);
+            CHECK(run.ok);  // the run as a whole goes on: the failure is one backend's row
+            CHECK(run.reports[0].ran);
+            CHECK(run.reports[1].ran);
+            CHECK_FALSE(run.reports[2].ran);
+            const char* expected = kind == FaultKind::Alloc ? "cuda-sim: out of memory"
+                                   : kind == FaultKind::Fault ? "cuda-sim: kernel fault: an illegal memory access"
+                                                              : "cuda-sim: the GPU context was lost";
+            CHECK(run.reports[2].error.find(expected) == 0);
+            const ActivationRun after = run_activation(small(), raw(list), quick());
+            CHECK(after.reports[0].ran);
+            CHECK(after.reports[1].ran);
+            if (kind == FaultKind::Lost) {
+                CHECK_FALSE(list[2]->availability().ok);
+                CHECK(list[2]->availability().reason.find("restart gpulab to use the GPU again") != std::string::npos);
+                CHECK_FALSE(after.reports[2].ran);
+                CHECK(after.reports[2].availability.reason.find("GPU context was lost") != std::string::npos);
+            } else {
+                CHECK(list[2]->availability().ok);  // alloc and fault are not sticky
+                CHECK(after.reports[2].ran);
+                CHECK(after.reports[2].error.empty());
+            }
+        }
     }
 }

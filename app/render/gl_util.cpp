@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gl_objects.h"
 #include "resources.h"
 
 namespace gpulab::app {
@@ -52,6 +53,7 @@ GLuint compile_shader(GLenum type, const std::string& path, std::string& log) {
         return 0;
     }
     GLuint shader = glCreateShader(type);
+    note_gl_objects(GlKind::Shader, 1);
     const char* src = source.c_str();
     glShaderSource(shader, 1, &src, nullptr);
     glCompileShader(shader);
@@ -60,6 +62,7 @@ GLuint compile_shader(GLenum type, const std::string& path, std::string& log) {
     if (ok != GL_TRUE) {
         log = path + ": compile failed:\n" + shader_log(shader);
         glDeleteShader(shader);
+        note_gl_objects(GlKind::Shader, -1);
         return 0;
     }
     std::string warnings = shader_log(shader);
@@ -89,9 +92,11 @@ GLuint load_program_files(const std::string& vert_path, const std::string& frag_
     GLuint fs = compile_shader(GL_FRAGMENT_SHADER, frag_path, log);
     if (fs == 0) {
         glDeleteShader(vs);
+        note_gl_objects(GlKind::Shader, -1);
         return 0;
     }
     GLuint program = glCreateProgram();
+    note_gl_objects(GlKind::Program, 1);
     glAttachShader(program, vs);
     glAttachShader(program, fs);
     glLinkProgram(program);
@@ -100,11 +105,13 @@ GLuint load_program_files(const std::string& vert_path, const std::string& frag_
     glDetachShader(program, fs);
     glDeleteShader(vs);
     glDeleteShader(fs);
+    note_gl_objects(GlKind::Shader, -2);
     GLint ok = GL_FALSE;
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
     if (ok != GL_TRUE) {
         log = "linking " + vert_path + " + " + frag_path + " failed:\n" + program_log(program);
         glDeleteProgram(program);
+        note_gl_objects(GlKind::Program, -1);
         return 0;
     }
     return program;
@@ -161,15 +168,27 @@ bool check_gl(const char* where) {
 }
 
 Framebuffer::~Framebuffer() {
-    if (fbo_ != 0) glDeleteFramebuffers(1, &fbo_);
-    if (texture_ != 0) glDeleteTextures(1, &texture_);
+    if (fbo_ != 0) {
+        glDeleteFramebuffers(1, &fbo_);
+        note_gl_objects(GlKind::Framebuffer, -1);
+    }
+    if (texture_ != 0) {
+        glDeleteTextures(1, &texture_);
+        note_gl_objects(GlKind::Texture, -1);
+    }
 }
 
 bool Framebuffer::resize(int width, int height) {
     if (width <= 0 || height <= 0) return false;
     if (fbo_ != 0 && width == width_ && height == height_) return true;
-    if (texture_ == 0) glGenTextures(1, &texture_);
-    if (fbo_ == 0) glGenFramebuffers(1, &fbo_);
+    if (texture_ == 0) {
+        glGenTextures(1, &texture_);
+        note_gl_objects(GlKind::Texture, 1);
+    }
+    if (fbo_ == 0) {
+        glGenFramebuffers(1, &fbo_);
+        note_gl_objects(GlKind::Framebuffer, 1);
+    }
 
     GLint prev_tex = 0, prev_fbo = 0;
     glGetIntegerv(GL_TEXTURE_BINDING_2D, &prev_tex);

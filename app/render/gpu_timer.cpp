@@ -5,6 +5,8 @@
 // result arrive after a glFinish.
 #include "gpu_timer.h"
 
+#include "gl_objects.h"
+
 namespace gpulab::app {
 
 namespace {
@@ -23,11 +25,15 @@ int64_t result_ns(GLuint query) {
 
 }  // namespace
 
-GpuFrameTimer::GpuFrameTimer() { glGenQueries(kRing, queries_.data()); }
+GpuFrameTimer::GpuFrameTimer() {
+    glGenQueries(kRing, queries_.data());
+    note_gl_objects(GlKind::Query, kRing);
+}
 
 GpuFrameTimer::~GpuFrameTimer() {
     if (active_) glEndQuery(GL_TIME_ELAPSED);
     glDeleteQueries(kRing, queries_.data());
+    note_gl_objects(GlKind::Query, -kRing);
 }
 
 void GpuFrameTimer::collect() {
@@ -59,10 +65,12 @@ void GpuFrameTimer::end_frame() {
 
 GpuIntervalTimer::GpuIntervalTimer() {
     for (auto& pair : queries_) glGenQueries(2, pair.data());
+    note_gl_objects(GlKind::Query, 2 * kRing);
 }
 
 GpuIntervalTimer::~GpuIntervalTimer() {
     for (auto& pair : queries_) glDeleteQueries(2, pair.data());
+    note_gl_objects(GlKind::Query, -2 * kRing);
 }
 
 void GpuIntervalTimer::collect() {

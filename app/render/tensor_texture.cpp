@@ -22,6 +22,7 @@
 #include <cstring>
 
 #include "gl_interop.h"
+#include "gl_objects.h"
 #include "gl_util.h"
 #include "gpu_timer.h"
 
@@ -118,13 +119,22 @@ struct TensorTexture::Impl {
         glGenTextures(1, &float_tex);
         glGenBuffers(1, &pbo);
         glGenVertexArrays(1, &vao);
+        note_gl_objects(GlKind::Texture, 1);
+        note_gl_objects(GlKind::Buffer, 1);
+        note_gl_objects(GlKind::VertexArray, 1);
     }
     ~Impl() {
         interop.reset();  // unregister before the texture goes away
-        if (program != 0) glDeleteProgram(program);
+        if (program != 0) {
+            glDeleteProgram(program);
+            note_gl_objects(GlKind::Program, -1);
+        }
         glDeleteVertexArrays(1, &vao);
         glDeleteBuffers(1, &pbo);
         glDeleteTextures(1, &float_tex);
+        note_gl_objects(GlKind::Texture, -1);
+        note_gl_objects(GlKind::Buffer, -1);
+        note_gl_objects(GlKind::VertexArray, -1);
     }
 
     bool ensure_program() {

@@ -14,11 +14,13 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,7 @@
 #include "render/gl_util.h"
 #include "render/gpu_timer.h"
 #include "presenter.h"
+#include "frame_stats.h"
 #include "presenter_warmup.h"
 #include "shell.h"
 
@@ -36,6 +39,11 @@ namespace gpulab::app {
 namespace {
 
 std::string g_glfw_error;
+
+// SIGTERM or Ctrl-C closes the window as its close button would: running jobs are cancelled, GL
+// objects freed and the stats log gets its last line (the soak ends the app this way).
+volatile std::sig_atomic_t g_stop_requested = 0;
+void on_stop_signal(int) { g_stop_requested = 1; }
 
 struct WindowEvents {
     std::vector<std::string> dropped;
@@ -105,6 +113,38 @@ WindowEvents::Key glfw_key_for(core::PresenterKey key) {
 
 // A scripted key every few frames, so each one lands in its own frame as a real tap would.
 constexpr int kScriptKeyEveryFrames = 6;
+
+// One item of --script-keys: a presenter key, or one of the soak's items that have no key of their
+// own: "Live" (live mode on/off, the checkbox), "Compare=PATH" (File > Compare with PATH) and
+// "Wait" (nothing for one item's frames, so runs finish and quiet frames are measured).
+struct ScriptItem {
+    std::optional<core::PresenterKey> key;
+    bool live = false;
+    std::string compare_path;
+};
+
+bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::string& error) {
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        std::string_view item = list.substr(0, comma);
+        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+        if (item == "Live") {
+            items.push_back({std::nullopt, true, {}});
+        } else if (item == "Wait") {
+            items.push_back({std::nullopt, false, {}});
+        } else if (item.rfind("Compare=", 0) == 0) {
+            items.push_back({std::nullopt, false, std::string(item.substr(8))});
+        } else if (!item.empty()) {
+            std::vector<core::PresenterKey> keys;
+            if (!core::parse_presenter_keys(item, keys, error)) return false;
+            items.push_back({keys.front(), false, {}});
+        }
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+    }
+    return true;
+}
 
 void on_content_scale(GLFWwindow* window, float, float) {
     static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))->scale_changed = true;
@@ -183,9 +223,9 @@ void set_fullscreen(GLFWwindow* window, bool on, WindowedPlacement& saved, GLFWm
 }  // namespace
 
 int run_gui(const GuiOptions& options) {
-    std::vector<core::PresenterKey> script;
+    std::vector<ScriptItem> script;
     std::string script_error;
-    if (!core::parse_presenter_keys(options.script_keys, script, script_error)) {
+    if (!parse_script(options.script_keys, script, script_error)) {
         std::fprintf(stderr, "gpulab: --script-keys: %s\n", script_error.c_str());
         return 2;
     }
@@ -280,15 +320,32 @@ int run_gui(const GuiOptions& options) {
     int frames = 0;
     std::chrono::steady_clock::time_point last_frame_deadline{};
     bool waiting_for_run = false;
+    std::unique_ptr<FrameStatsLog> stats = FrameStatsLog::from_environment();
+    const auto started = std::chrono::steady_clock::now();
+    auto frame_start = started;
+    bool busy_at_start = shell->busy();
 
-    while (!glfwWindowShouldClose(window)) {
+    std::signal(SIGTERM, on_stop_signal);
+    std::signal(SIGINT, on_stop_signal);
+    while (!glfwWindowShouldClose(window) && !g_stop_requested) {
         glfwPollEvents();
         if (!events.dropped.empty()) {
             shell->drop_files(events.dropped);
             events.dropped.clear();
         }
-        if (script_next < script.size() && frames % kScriptKeyEveryFrames == kScriptKeyEveryFrames - 1)
-            events.keys.push_back(glfw_key_for(script[script_next++]));
+        if (script_next < script.size() && frames % kScriptKeyEveryFrames == kScriptKeyEveryFrames - 1) {
+            const ScriptItem& item = script[script_next++];
+            if (item.key) {
+                events.keys.push_back(glfw_key_for(*item.key));
+            } else if (item.live) {
+                shell->toggle_live();
+            } else if (!item.compare_path.empty()) {
+                std::string why;
+                const bool loaded = shell->load_comparison(item.compare_path, why);
+                std::printf("gpulab: compare %s: %s\n", item.compare_path.c_str(), loaded ? "loaded" : why.c_str());
+                std::fflush(stdout);
+            }
+        }
         if (!warmup->done() || frames < 2) shell->set_warmup_status(warmup->status());
         float cx = 1.0f, cy = 1.0f;
         glfwGetWindowContentScale(window, &cx, &cy);
@@ -381,6 +438,16 @@ int run_gui(const GuiOptions& options) {
             fullscreen = !fullscreen;
             set_fullscreen(window, fullscreen, placement, monitor);
         }
+        if (stats) {
+            // Quiet: no measurement at either end of the frame and no export written in it.
+            const auto now = std::chrono::steady_clock::now();
+            const bool busy_now = shell->busy();
+            stats->frame(std::chrono::duration<double>(now - started).count(),
+                         std::chrono::duration<double, std::milli>(now - frame_start).count(),
+                         !busy_at_start && !busy_now && !want_export);
+            frame_start = now;
+            busy_at_start = busy_now;
+        }
         if (last) break;
     }
 
@@ -392,6 +459,9 @@ int run_gui(const GuiOptions& options) {
     warmup.reset();
     shell.reset();
     timer.reset();
+    // A last line after the teardown: every GL count should be back at 0.
+    if (stats) stats->write_line(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    stats.reset();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();

@@ -65,6 +65,9 @@ public:
     bool take_export_request();
     bool take_fullscreen_toggle();
     void drop_files(const std::vector<std::string>& paths);
+    void toggle_live() {
+        if (view_) view_->toggle_live();
+    }
     // Headless: measure on this thread, then show the result exactly as a finished job would.
     void run_blocking(bool quick);
     void show_overview_panel();

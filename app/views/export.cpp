@@ -237,8 +237,9 @@ bool ExportWriter::text(const std::string& suffix, const std::string& content) {
 bool ExportWriter::picture(const std::filesystem::path& file, bool written, const std::string& error) {
     if (!ok_) return false;
     if (!written) {
+        // Says which file failed and what is left of the export (kept, or gone with its folder).
         ok_ = false;
-        result_.message = error;
+        result_.message = core::partial_write_message(error, dir_.string(), result_.files.size());
         return false;
     }
     result_.files.push_back(file.string());

@@ -89,6 +89,9 @@ class LessonView {
     virtual bool draws_predict_prompt() const { return false; }
     virtual void drop_files(const std::vector<std::string>&) {}
     virtual void set_animation_time(float) {}
+    // Live mode (continuous short re-runs) on or off, for views that have one; the soak's script
+    // (scripts/soak.sh) drives it through --script-keys Live.
+    virtual void toggle_live() {}
     // Another machine's export of this lesson (its CSV, read by core/compare_import.h) to show
     // beside the live measurement, both machines named ("this lab machine vs my laptop"). False with
     // a one-line `error` when the file is unusable or another lesson's export; a comparison already

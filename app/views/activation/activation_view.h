@@ -37,6 +37,7 @@ public:
     void draw_status() override;
     void drop_files(const std::vector<std::string>& paths) override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
+    void toggle_live() override { live_ = !live_; }
     bool load_comparison(const std::string& path, std::string& error) override;
     std::string comparison_file_suffix() const override { return "-summary.csv"; }
 

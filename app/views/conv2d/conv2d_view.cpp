@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "render/gl_objects.h"
 #include "views/compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
@@ -151,7 +152,10 @@ uint8_t to_byte(float v, float lo, float span) {
 }  // namespace
 
 PictureTexture::~PictureTexture() {
-    if (id_) glDeleteTextures(1, &id_);
+    if (id_) {
+        glDeleteTextures(1, &id_);
+        note_gl_objects(GlKind::Texture, -1);
+    }
 }
 
 void PictureTexture::set_gray(const float* data, int width, int height, float lo, float hi, ImVec4 tint) {
@@ -185,7 +189,10 @@ void PictureTexture::set_rgb(const float* r, const float* g, const float* b, int
 }
 
 void PictureTexture::upload(const std::vector<uint8_t>& rgba, int width, int height) {
-    if (!id_) glGenTextures(1, &id_);
+    if (!id_) {
+        glGenTextures(1, &id_);
+        note_gl_objects(GlKind::Texture, 1);
+    }
     glBindTexture(GL_TEXTURE_2D, id_);
     // Nearest when each input pixel is drawn larger than a screen pixel: the sliding window is
     // about individual pixels, and smoothing would hide them.
