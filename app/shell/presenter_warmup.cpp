@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "format.h"
+#include "gpu_model.h"
 #include "gpu_backends.h"
 #include "latency_probe.h"
 #include "op_desc.h"
@@ -27,7 +28,10 @@ void GpuWarmup::work() {
     std::string result;
     const gpu::GpuProbe& p = gpu::probe();
     if (!p.compiled_in || !p.device_ok) {
-        result = "no GPU to warm up: " + (p.reason.empty() ? std::string("no CUDA device") : p.reason);
+        // The plain words when there is no driver: the Devices panel keeps the runtime's exact error.
+        const std::string plain = core::plain_gpu_reason(p.reason);
+        result = "no GPU to warm up: " +
+                 (!plain.empty() ? plain : p.reason.empty() ? std::string("no CUDA device") : p.reason);
     } else {
         const gpu::ColdStart cold = gpu::cold_start();
         // A few thousand elements: enough to load each backend's kernels and handles, far too

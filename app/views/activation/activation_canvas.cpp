@@ -329,7 +329,9 @@ void ActivationView::draw_element_grid(float width, float height) {
                 // first clause names the cause.
                 std::string why = core::plain_gpu_reason(av.reason).empty() ? av.reason.substr(0, av.reason.find(':'))
                                                                              : "no GPU here";
-                if (av.ok) {
+                if (rep && !rep->error.empty()) {
+                    t += " failed (see Timing)";  // the run's own error, in full, is in the timing table
+                } else if (av.ok) {
                     t += " not measured yet";
                 } else {
                     t += " not run (";
