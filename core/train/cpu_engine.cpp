@@ -31,10 +31,7 @@ public:
     std::string implementation() const override { return implementation_; }
 
     void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
-        if (max_batch < 1) throw InputError("the batch must hold at least 1 image");
-        if (static_cast<std::int64_t>(params.size()) != model.parameter_count)
-            throw InputError("the parameters (" + std::to_string(params.size()) + ") do not fit the model (" +
-                             std::to_string(model.parameter_count) + ")");
+        check_setup_arguments(model, params, max_batch);
         model_ = model;
         max_batch_ = max_batch;
         params_ = params;
@@ -211,6 +208,13 @@ private:
 };
 
 }  // namespace
+
+void check_setup_arguments(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) {
+    if (max_batch < 1) throw InputError("the batch must hold at least 1 image");
+    if (static_cast<std::int64_t>(params.size()) != model.parameter_count)
+        throw InputError("the parameters (" + std::to_string(params.size()) + ") do not fit the model (" +
+                         std::to_string(model.parameter_count) + ")");
+}
 
 TrainEngineList make_cpu_train_engines() {
     TrainEngineList list;

@@ -69,6 +69,10 @@ public:
 
 using TrainEngineList = std::vector<std::unique_ptr<TrainEngine>>;
 
+// The checks every engine's setup() starts with, so each refuses bad arguments with the same
+// sentence: throws core::InputError for a batch under 1 or parameters of the wrong count.
+void check_setup_arguments(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch);
+
 // The CPU engines, reference first: cpu-scalar, cpu-parallel, cpu-onednn (unavailable, with the
 // reason, in a build without oneDNN).
 TrainEngineList make_cpu_train_engines();

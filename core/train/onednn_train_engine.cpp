@@ -56,9 +56,7 @@ public:
     std::string implementation() const override { return implementation_; }
 
     void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
-        if (max_batch < 1) throw core::InputError("the batch must hold at least 1 image");
-        if (static_cast<std::int64_t>(params.size()) != model.parameter_count)
-            throw core::InputError("the parameters do not fit the model");
+        check_setup_arguments(model, params, max_batch);
         model_ = model;
         max_batch_ = max_batch;
         params_ = params;
