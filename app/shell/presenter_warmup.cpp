@@ -28,10 +28,11 @@ void GpuWarmup::work() {
     std::string result;
     const gpu::GpuProbe& p = gpu::probe();
     if (!p.compiled_in || !p.device_ok) {
-        // The plain words when there is no driver: the Devices panel keeps the runtime's exact error.
-        const std::string plain = core::plain_gpu_reason(p.reason);
+        // Two words when there is no driver, as the timing rows say it: the Devices panel says why once
+        // in full, with the runtime's exact error in its tooltip.
+        const bool no_driver = !core::plain_gpu_reason(p.reason).empty();
         result = "no GPU to warm up: " +
-                 (!plain.empty() ? plain : p.reason.empty() ? std::string("no CUDA device") : p.reason);
+                 (no_driver ? std::string("no GPU here") : p.reason.empty() ? std::string("no CUDA device") : p.reason);
     } else {
         const gpu::ColdStart cold = gpu::cold_start();
         // A few thousand elements: enough to load each backend's kernels and handles, far too
