@@ -33,6 +33,7 @@
 #include "frame_stats.h"
 #include "presenter_warmup.h"
 #include "shell.h"
+#include "startup_error_window.h"
 
 namespace gpulab::app {
 
@@ -275,11 +276,11 @@ int run_gui(const GuiOptions& options) {
     auto shell = std::make_unique<Shell>();
     std::string error;
     if (!shell->init({options.lesson_dirs, options.lesson_id}, error)) {
-        std::fprintf(stderr, "gpulab: %s\n", error.c_str());
         shell.reset();
+        const int rc = show_startup_error(window, error, options.max_frames, options.screenshot_path);
         glfwDestroyWindow(window);
         glfwTerminate();
-        return 1;
+        return rc;
     }
     for (const auto& e : shell->lesson_errors()) std::fprintf(stderr, "gpulab: %s\n", e.to_string().c_str());
     if (options.present_scale > 0.0f) {
