@@ -5,7 +5,7 @@
 // the GPU code with the reference by calling both tables with the same arguments.
 //
 // Plain C++ (gpulab_sim, every build). The functions throw std::runtime_error with the simulator's
-// sentence when it refuses a launch or catches a bad access. Entries not written yet are nullptr.
+// sentence when it refuses a launch or catches a bad access.
 #pragma once
 
 #include "train/cpu_layers.h"
