@@ -9,7 +9,10 @@
 //            dropped, as Keras and cpu-scalar do)
 //   dense    cublasSgemm three ways (cudnn_train_plan.h has the row-major to column-major mapping),
 //            cudnnAddTensor / cudnnConvolutionBackwardBias for the bias on an N,out,1,1 view
-//   loss, update: ours.
+//   loss     ours: softmax_xent_forward_kernel and softmax_xent_backward_kernel (kernels/train/
+//            loss_kernels.cuh), one thread per image; per-image losses and hits come back (2n
+//            numbers) and are summed on the host in double
+//   update   ours: sgd_momentum_kernel (kernels/train/sgd_kernel.cuh) over the flat parameters
 //
 // alpha = 1 and beta = 0 everywhere (write, never accumulate), except the bias adds (beta = 1: add
 // to what the convolution or gemm just wrote). FP32 throughout: convolutions ask for
@@ -48,7 +51,14 @@
 #include "gpu_backends.h"
 #include "image_io.h"
 #include "staged_backend.cuh"
-#include "train/cpu_layers.h"
+
+// Our loss and update kernels (the cuda-train branch's), compiled here by nvcc: the device
+// environment first, then the kernel headers, launch shapes from the same functions cuda-kernel
+// and the simulator use.
+#include "cuda_device_env.cuh"
+#include "train/loss_kernels.cuh"
+#include "train/sgd_kernel.cuh"
+#include "train/train_launch.h"
 
 namespace gpulab::cuda {
 
@@ -305,12 +315,11 @@ public:
     }
 
     void step(const train::Sgd& sgd) override {
-        // Interim, until the cuda-train branch's SGD kernel is merged: the update on the host from
-        // copies. Same formula as every engine: v = m v - lr g; w += v.
-        std::vector<float> w = download(params_, count_), v = download(velocity_, count_), g = download(grads_, count_);
-        train::parallel_layer_ops().sgd_momentum(static_cast<std::int64_t>(count_), sgd, w.data(), v.data(), g.data());
-        upload(params_, w);
-        upload(velocity_, v);
+        if (count_ == 0) throw core::InputError("step needs setup first");
+        launch(kern::elementwise_launch(static_cast<std::int64_t>(count_)), kern::sgd_momentum_kernel, params_.data(),
+               velocity_.data(), static_cast<const float*>(grads_.data()), static_cast<std::int64_t>(count_),
+               sgd.learning_rate, sgd.momentum);
+        stream_->synchronize();
     }
 
     std::vector<float> logits() const override {
@@ -342,12 +351,15 @@ private:
     void allocate(const std::vector<float>& params) {
         count_ = params.size();
         const auto act = static_cast<std::size_t>(max_batch_ * model_.max_activation());
+        // Parameters, gradients, momentum; images; two gradient buffers; dlogits; per-image loss and
+        // hit (an int: counted as a float) and the labels (bytes, rounded up to floats).
         std::size_t floats = 3 * count_ + static_cast<std::size_t>(max_batch_ * model_.input.size()) + 2 * act +
-                             static_cast<std::size_t>(max_batch_ * model_.classes);
+                             static_cast<std::size_t>(max_batch_ * (model_.classes + 3));
         for (const Layer& l : model_.layers) floats += static_cast<std::size_t>(max_batch_ * l.out.size());
         std::size_t held = params_.capacity_bytes() + grads_.capacity_bytes() + velocity_.capacity_bytes() +
                            input_.capacity_bytes() + grad_a_.capacity_bytes() + grad_b_.capacity_bytes() +
-                           dlogits_.capacity_bytes();
+                           dlogits_.capacity_bytes() + losses_.capacity_bytes() + labels_.capacity_bytes() +
+                           hits_.capacity_bytes();
         for (const auto& o : outputs_) held += o.capacity_bytes();
         const std::size_t need = floats * sizeof(float);
         const core::Availability room = device_room(need > held ? need - held : 0);
@@ -364,6 +376,9 @@ private:
         grad_a_.reserve(act);
         grad_b_.reserve(act);
         dlogits_.reserve(static_cast<std::size_t>(max_batch_ * model_.classes));
+        losses_.reserve(static_cast<std::size_t>(max_batch_));
+        hits_.reserve(static_cast<std::size_t>(max_batch_));
+        labels_.reserve(static_cast<std::size_t>(max_batch_));
         upload(params_, params);
         GPULAB_CUDA_CHECK(cudaMemsetAsync(grads_.data(), 0, count_ * sizeof(float), stream_->get()));
         GPULAB_CUDA_CHECK(cudaMemsetAsync(velocity_.data(), 0, count_ * sizeof(float), stream_->get()));
@@ -411,7 +426,8 @@ private:
             workspace_.reserve(nt.workspace);
         }
         implementation_ = "cuDNN " + gpu::probe().cudnn_version + " (" + nt.algorithms + "), cuBLAS " +
-                          load_cublas().version + " sgemm (FP32) for dense layers; loss and update ours";
+                          load_cublas().version +
+                          " sgemm (FP32) for dense layers; loss and SGD update: our kernels";
         return nets_.emplace(n, std::move(nt)).first->second;
     }
 
@@ -496,15 +512,36 @@ private:
                                                         g.lda, b, g.ldb, &zero, c, g.ldc));
     }
 
-    // Interim, until the cuda-train branch's loss kernel is merged: logits down, cpu-parallel's
-    // softmax cross-entropy, its gradient up. n x classes floats each way.
+    // The loss kernels on the last forward's logits: per-image loss and hit, and the gradient of
+    // the mean loss into dlogits_. Labels are checked on the host before they are copied in.
     train::BatchResult loss(const std::uint8_t* labels) {
-        const auto count = static_cast<std::size_t>(n_ * model_.classes);
-        std::vector<float> logits = download(outputs_.back(), count), dlogits(count);
-        const train::BatchResult r = train::parallel_layer_ops().softmax_cross_entropy(n_, model_.classes, logits.data(),
-                                                                                       labels, dlogits.data());
-        upload(dlogits_, dlogits);
+        const cudaStream_t s = stream_->get();
+        const auto n = static_cast<std::size_t>(n_);
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(labels_.data(), labels, n, cudaMemcpyHostToDevice, s));
+        const float* logits = outputs_.back().data();
+        launch(kern::per_image_launch(n_), kern::softmax_xent_forward_kernel, logits,
+               static_cast<const std::uint8_t*>(labels_.data()), losses_.data(), hits_.data(), n_, model_.classes);
+        launch(kern::per_image_launch(n_), kern::softmax_xent_backward_kernel, logits,
+               static_cast<const std::uint8_t*>(labels_.data()), dlogits_.data(), n_, model_.classes);
+        std::vector<float> loss(n);
+        std::vector<int> hit(n);
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(loss.data(), losses_.data(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(hit.data(), hits_.data(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+        stream_->synchronize();
+        train::BatchResult r;
+        for (std::size_t m = 0; m < n; ++m) {
+            r.loss += static_cast<double>(loss[m]);
+            r.correct += hit[m];
+        }
+        r.loss /= static_cast<double>(n_);
         return r;
+    }
+
+    template <class... P, class... A>
+    void launch(const kern::LaunchShape& l, void (*kernel)(P...), A... args) {
+        const dim3 grid(l.grid.x, l.grid.y, l.grid.z), block(l.block.x, l.block.y, l.block.z);
+        kernel<<<grid, block, l.shared_bytes, stream_->get()>>>(static_cast<P>(args)...);
+        GPULAB_CUDA_CHECK_LAUNCH();
     }
 
     void read_times(const std::vector<std::unique_ptr<Event>>& marks, std::int64_t train::LayerTime::*field) {
@@ -555,7 +592,9 @@ private:
     train::ModelDesc model_;
     std::int64_t max_batch_ = 0, n_ = 0;
     std::size_t count_ = 0;  // parameters
-    DeviceBuffer<float> params_, grads_, velocity_, input_, grad_a_, grad_b_, dlogits_;
+    DeviceBuffer<float> params_, grads_, velocity_, input_, grad_a_, grad_b_, dlogits_, losses_;
+    DeviceBuffer<std::uint8_t> labels_;
+    DeviceBuffer<int> hits_;
     std::vector<DeviceBuffer<float>> outputs_;
     DeviceBuffer<unsigned char> workspace_;
     std::vector<std::unique_ptr<Event>> fwd_marks_, bwd_marks_;

@@ -17,7 +17,9 @@
 
 namespace gpulab::kern {
 
-__global__ void sgd_momentum_kernel(GlobalPtr<float> w, GlobalPtr<float> v, GlobalPtr<const float> g, int64_t count,
+// static: each .cu that includes this header (the cuda-kernel and cudnn engines) gets its own
+// copy; with external linkage the two copies collide at link time ("multiple definition").
+static __global__ void sgd_momentum_kernel(GlobalPtr<float> w, GlobalPtr<float> v, GlobalPtr<const float> g, int64_t count,
                                     float rate, float momentum) {
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
