@@ -1,6 +1,7 @@
-// The cudnn training engine of a build that cannot have it (no CUDA compiler, or no cuDNN 9
-// headers at configure time): listed, unavailable, and saying why; setup() refuses with the same
-// sentence. GPULAB_CUDNN_TRAIN_WHY comes from kernels/CMakeLists.txt.
+// The cudnn training engine of a build that cannot have it (no CUDA compiler, no cuDNN 9 headers,
+// or no cuBLAS header at configure time): listed, unavailable, and saying why; setup() refuses with
+// the same sentence, and check_cublas_library answers it too (cublas_library.cpp is not built).
+// GPULAB_CUDNN_TRAIN_WHY comes from kernels/CMakeLists.txt.
 #include "cudnn_train_engine.h"
 #include "image_io.h"
 
@@ -28,5 +29,7 @@ public:
 }  // namespace
 
 std::unique_ptr<train::TrainEngine> make_cudnn_train_engine() { return std::make_unique<AbsentCudnnTrainEngine>(); }
+
+core::Availability check_cublas_library(const std::string&) { return {false, GPULAB_CUDNN_TRAIN_WHY}; }
 
 }  // namespace gpulab::gpu

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <memory>
 
-#include "cudnn_train_engine.h"
 #include "divergence.h"
 #include "gl_interop.h"
 #include "gpu_backends.h"
@@ -76,7 +75,6 @@ int conv2d_tiled_blocks_per_sm(int, int) { return 0; }
 std::string version_summary() { return "CUDA not compiled in"; }
 
 core::Availability check_cudnn_library(const std::string&) { return {false, kNotCompiled}; }
-core::Availability check_cublas_library(const std::string&) { return {false, kNotCompiled}; }
 
 InteropCheck check_gl_interop() { return {false, "host upload: CUDA not compiled in"}; }
 
