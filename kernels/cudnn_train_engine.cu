@@ -147,6 +147,7 @@ struct Choice {
     int algo = 0;
     cudnnMathType_t math = CUDNN_FMA_MATH;
     std::size_t workspace = 0;
+    bool deterministic = true;  // false: atomics, so the last bits of a sum vary from run to run
 };
 
 // A convolution descriptor for one direction: valid 3x3 (no padding), stride 1, cross-correlation,
@@ -465,7 +466,7 @@ private:
             throw CudaError(why);
         }
         const Perf& p = got[static_cast<std::size_t>(pick)];
-        return {static_cast<int>(p.algo), p.mathType, p.memory};
+        return {static_cast<int>(p.algo), p.mathType, p.memory, p.determinism == CUDNN_DETERMINISTIC};
     }
 
     // The three Find calls for one conv layer (each times every algorithm on memory it allocates
@@ -501,6 +502,7 @@ private:
             GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(c->desc.get(), c->choice.math));
             nt.workspace = std::max(nt.workspace, c->choice.workspace);
             if (c->choice.math != CUDNN_FMA_MATH) label += " (one direction without FMA math: TF32 possible)";
+            if (!c->choice.deterministic) label += " (one direction non-deterministic: sums vary in the last bits)";
         }
         nt.algorithms += (nt.algorithms.empty() ? "" : "; ") + label;
     }
