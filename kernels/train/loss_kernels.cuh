@@ -27,9 +27,13 @@
 
 namespace gpulab::kern {
 
+// The kernels are `static` (internal linkage): every translation unit that includes this header
+// (the simulator's layer table and engine, the cuda-kernel and cudnn engines) compiles its own
+// copy, so several may include it without clashing at link time.
+
 // loss[m] = log(sum_c exp(l[c] - top)) - (l[label] - top); correct[m] = 1 when the first largest
 // logit (lowest index on ties, as cpu-scalar) is the label, else 0.
-__global__ void softmax_xent_forward_kernel(GlobalPtr<const float> logits, GlobalPtr<const uint8_t> labels,
+static __global__ void softmax_xent_forward_kernel(GlobalPtr<const float> logits, GlobalPtr<const uint8_t> labels,
                                             GlobalPtr<float> loss, GlobalPtr<int> correct, int64_t n,
                                             int classes) {
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -54,7 +58,7 @@ __global__ void softmax_xent_forward_kernel(GlobalPtr<const float> logits, Globa
 
 // dlogits[m][c] = (softmax(l)[c] - (c == label ? 1 : 0)) / n: the gradient of the MEAN loss, so
 // every later gradient is already per batch and the update needs no division.
-__global__ void softmax_xent_backward_kernel(GlobalPtr<const float> logits, GlobalPtr<const uint8_t> labels,
+static __global__ void softmax_xent_backward_kernel(GlobalPtr<const float> logits, GlobalPtr<const uint8_t> labels,
                                              GlobalPtr<float> dlogits, int64_t n, int classes) {
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
     const float inv_n = 1.0f / static_cast<float>(n);

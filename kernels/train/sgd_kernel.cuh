@@ -17,7 +17,11 @@
 
 namespace gpulab::kern {
 
-__global__ void sgd_momentum_kernel(GlobalPtr<float> w, GlobalPtr<float> v, GlobalPtr<const float> g, int64_t count,
+// The kernels are `static` (internal linkage): every translation unit that includes this header
+// (the simulator's layer table and engine, the cuda-kernel and cudnn engines) compiles its own
+// copy, so several may include it without clashing at link time.
+
+static __global__ void sgd_momentum_kernel(GlobalPtr<float> w, GlobalPtr<float> v, GlobalPtr<const float> g, int64_t count,
                                     float rate, float momentum) {
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
