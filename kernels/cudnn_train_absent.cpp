@@ -12,6 +12,7 @@ namespace {
 class AbsentCudnnTrainEngine final : public train::TrainEngine {
 public:
     std::string_view name() const override { return "cudnn"; }
+    core::BackendKind kind() const override { return core::BackendKind::Gpu; }
     std::string_view description() const override { return "NVIDIA's cuDNN and cuBLAS (not built)"; }
     core::Availability availability() const override { return {false, GPULAB_CUDNN_TRAIN_WHY}; }
     void setup(const train::ModelDesc&, const std::vector<float>&, std::int64_t) override {

@@ -173,6 +173,7 @@ struct Net {
 class CudnnTrainEngine final : public train::TrainEngine {
 public:
     std::string_view name() const override { return "cudnn"; }
+    core::BackendKind kind() const override { return core::BackendKind::Gpu; }
     std::string_view description() const override {
         return "NVIDIA's libraries: cuDNN convolutions, pooling and ReLU, cuBLAS matrix products";
     }

@@ -1,7 +1,9 @@
 // Our CUDA training kernels (kernels/train/*.cuh) against cpu-scalar's layer functions
 // (core/train/cpu_scalar_layers.cpp), one layer at a time, through the same table of functions
-// (train::CpuLayerOps). Each test body runs on cuda-sim (the same kernel source on the SIMT
-// simulator: every machine, never skipped).
+// (train::CpuLayerOps), then the whole training engine (kernels/train/kernel_train_engine.h)
+// against the cpu-scalar engine. Each engine test body runs on cuda-sim (the same kernel source on
+// the SIMT simulator: every machine, never skipped) and on cuda-kernel (a GPU; elsewhere it prints
+// "SKIPPED: ..." and returns). The per-layer cases run on cuda-sim.
 //
 // Tolerances (pass when |gpu - ref| <= abs + rel * |ref| for every element), stated per case:
 //   loss      per-batch mean within 1e-5 relative; dlogits within 1e-6 absolute (values are
@@ -17,6 +19,7 @@
 //             the gradient to the same first maximum).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -25,7 +28,11 @@
 #include <utility>
 #include <vector>
 
+#include "gpu_test_support.h"
+#include "gpu_train_engines.h"
+#include "image_io.h"  // core::InputError
 #include "train/cpu_layers.h"
+#include "train/engine.h"
 #include "train/sim_train_layers.h"
 
 using namespace gpulab;
@@ -52,6 +59,55 @@ int count_outside(const std::vector<float>& got, const std::vector<float>& ref, 
         }
     }
     return bad;
+}
+
+double max_abs(const std::vector<float>& v) {
+    double m = 0.0;
+    for (float x : v) m = std::max(m, static_cast<double>(std::abs(x)));
+    return m;
+}
+
+// A batch of images in [0, 1] and labels 0..9.
+void make_batch(const ModelDesc& m, std::int64_t n, unsigned seed, std::vector<float>& images,
+                std::vector<std::uint8_t>& labels) {
+    images = uniform(static_cast<std::size_t>(n * m.input.size()), 0.0f, 1.0f, seed);
+    labels.resize(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) labels[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((i * 3 + seed) % 10);
+}
+
+// The engine-level comparison: `engine` and cpu-scalar from the same parameters, two forward /
+// backward / step rounds. Tolerances: logits within 1e-4 relative (scale 1); the mean loss within
+// 1e-5 relative; the correct count equal; each gradient within 1e-3 relative plus 1e-4 of the
+// largest gradient (float sums in other orders through every layer, where the reference keeps
+// weight gradients in double); the parameters after each step within 1e-5 absolute + 1e-5
+// relative.
+void check_engine_like_scalar(TrainEngine& engine, const std::string& spec, Shape3 input, std::int64_t n) {
+    const ModelDesc m = make_model(spec, input);
+    std::vector<float> images;
+    std::vector<std::uint8_t> labels;
+    make_batch(m, n, 21, images, labels);
+    const std::vector<float> params = init_params(m, 3);
+    auto scalar = make_train_engine("cpu-scalar");
+    scalar->setup(m, params, n);
+    engine.setup(m, params, n);
+    for (int round = 0; round < 2; ++round) {
+        CAPTURE(round);
+        scalar->forward(images.data(), n);
+        engine.forward(images.data(), n);
+        const std::vector<float> l1 = scalar->logits(), l2 = engine.logits();
+        REQUIRE(l2.size() == static_cast<std::size_t>(n * m.classes));
+        for (std::size_t i = 0; i < l1.size(); ++i) CHECK(l2[i] == doctest::Approx(l1[i]).epsilon(1e-4).scale(1.0));
+        const BatchResult r1 = scalar->backward(labels.data()), r2 = engine.backward(labels.data());
+        CHECK(r2.loss == doctest::Approx(r1.loss).epsilon(1e-5));
+        CHECK(r2.correct == r1.correct);
+        const std::vector<float> g1 = scalar->gradients(), g2 = engine.gradients();
+        CHECK(count_outside(g2, g1, 1e-4 * max_abs(g1), 1e-3) == 0);
+        scalar->step(Sgd{0.05f, 0.9f});
+        engine.step(Sgd{0.05f, 0.9f});
+        CHECK(count_outside(engine.params(), scalar->params(), 1e-5, 1e-5) == 0);
+    }
+    const std::vector<LayerTime> t = engine.layer_times();
+    CHECK(t.size() == m.layers.size());
 }
 
 // The GPU tables every test body runs: cuda-sim on every machine.
@@ -199,6 +255,85 @@ TEST_CASE("dense kernels (tiled matrix multiply): forward, backward-data, backwa
             CHECK(count_outside(dw2, dw1, 1e-4, 1e-4) == 0);
             CHECK(count_outside(db2, db1, 1e-4, 1e-4) == 0);
         }
+    }
+}
+
+// [SECTION] the engines
+
+TEST_CASE("cuda-sim training engine equals cpu-scalar: logits, loss, gradients and steps (tiny model, batch 3)") {
+    auto e = gpu::make_gpu_train_engine("cuda-sim");
+    REQUIRE(e != nullptr);
+    CHECK(e->kind() == core::BackendKind::Simulated);
+    CHECK(e->availability().ok);
+    check_engine_like_scalar(*e, "conv4,pool,dense10", {1, 8, 8}, 3);
+    // Every layer kind twice, ReLU between dense layers, an odd pooled size (7x7 -> 3x3).
+    check_engine_like_scalar(*e, "conv3,pool,conv4,dense8,dense10", {1, 16, 16}, 2);
+}
+
+TEST_CASE("cuda-sim training engine equals cpu-scalar on the lesson's model (28x28, batch 2)") {
+    auto e = gpu::make_gpu_train_engine("cuda-sim");
+    check_engine_like_scalar(*e, kDefaultModelSpec, {1, 28, 28}, 2);
+}
+
+TEST_CASE("cuda-kernel training engine equals cpu-scalar: logits, loss, gradients and steps") {
+    if (!testing::gpu_ready()) return;
+    auto e = gpu::make_gpu_train_engine("cuda-kernel");
+    REQUIRE(e != nullptr);
+    CHECK(e->kind() == core::BackendKind::Gpu);
+    REQUIRE(e->availability().ok);
+    check_engine_like_scalar(*e, "conv4,pool,dense10", {1, 8, 8}, 3);
+    check_engine_like_scalar(*e, kDefaultModelSpec, {1, 28, 28}, 16);
+    for (const LayerTime& t : e->layer_times()) CHECK(t.forward_ns > 0);
+}
+
+TEST_CASE("cuda-sim: a few SGD steps on a fixed batch reduce the loss") {
+    auto e = gpu::make_gpu_train_engine("cuda-sim");
+    const ModelDesc m = make_model("conv4,pool,dense10", {1, 8, 8});
+    std::vector<float> images;
+    std::vector<std::uint8_t> labels;
+    make_batch(m, 8, 5, images, labels);
+    e->setup(m, init_params(m, 9), 8);
+    double first = 0.0, last = 0.0;
+    for (int step = 0; step < 6; ++step) {
+        e->forward(images.data(), 8);
+        last = e->backward(labels.data()).loss;
+        if (step == 0) first = last;
+        e->step(Sgd{0.05f, 0.9f});
+    }
+    CHECK(last < first);
+}
+
+TEST_CASE("GPU training engines refuse bad input with a sentence") {
+    auto e = gpu::make_gpu_train_engine("cuda-sim");
+    const ModelDesc m = make_model("conv4,pool,dense10", {1, 8, 8});
+    CHECK_THROWS_WITH_AS(e->forward(nullptr, 1), doctest::Contains("setup() must come before training"),
+                         std::logic_error);
+    CHECK_THROWS_WITH_AS(e->setup(m, std::vector<float>(5), 2), doctest::Contains("do not fit the model"),
+                         core::InputError);
+    e->setup(m, init_params(m, 1), 2);
+    std::vector<float> images;
+    std::vector<std::uint8_t> labels;
+    make_batch(m, 3, 1, images, labels);
+    CHECK_THROWS_WITH_AS(e->forward(images.data(), 3), "a batch of 3 images does not fit the engine's 2",
+                         core::InputError);
+    CHECK_THROWS_WITH_AS(e->backward(labels.data()), "backward needs a forward pass first", core::InputError);
+    e->forward(images.data(), 2);
+    labels[1] = 10;
+    CHECK_THROWS_WITH_AS(e->backward(labels.data()), "label 10 is not one of the model's 10 classes",
+                         core::InputError);
+
+    // All are always listed; cuda-kernel says why it cannot run where it cannot, and refuses setup.
+    const TrainEngineList all = gpu::make_gpu_train_engines();
+    REQUIRE(all.size() == 3);
+    CHECK(all[0]->name() == "cuda-kernel");
+    CHECK(all[1]->name() == "cudnn");
+    CHECK(all[2]->name() == "cuda-sim");
+    CHECK(gpu::make_gpu_train_engine("cuda-nothing") == nullptr);
+    if (!all[0]->availability().ok) {
+        const std::string reason = all[0]->availability().reason;
+        CHECK(!reason.empty());
+        CHECK_THROWS_WITH_AS(all[0]->setup(m, init_params(m, 1), 2), doctest::Contains(reason.c_str()),
+                             std::runtime_error);
     }
 }
 

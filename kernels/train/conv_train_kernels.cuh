@@ -34,6 +34,10 @@
 
 namespace gpulab::kern {
 
+// The kernels are `static` (internal linkage): every translation unit that includes this header
+// (the simulator's layer table and engine, the cuda-kernel and cudnn engines) compiles its own
+// copy, so several may include it without clashing at link time.
+
 // The shapes of one convolution of a batch (the kernels' argument, by value).
 struct TrainConvShape {
     int64_t n, c, h, w, k, r;
@@ -44,7 +48,7 @@ inline TrainConvShape train_conv_shape(int64_t n, int64_t c, int64_t h, int64_t 
     return {n, c, h, w, k, r, h - r + 1, w - r + 1};
 }
 
-__global__ void conv_forward_kernel(GlobalPtr<const float> x, GlobalPtr<const float> w, GlobalPtr<const float> b,
+static __global__ void conv_forward_kernel(GlobalPtr<const float> x, GlobalPtr<const float> w, GlobalPtr<const float> b,
                                     GlobalPtr<float> y, TrainConvShape s) {
     const int64_t total = s.n * s.k * s.p * s.q;
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -64,7 +68,7 @@ __global__ void conv_forward_kernel(GlobalPtr<const float> x, GlobalPtr<const fl
     }
 }
 
-__global__ void conv_backward_data_kernel(GlobalPtr<const float> dy, GlobalPtr<const float> w, GlobalPtr<float> dx,
+static __global__ void conv_backward_data_kernel(GlobalPtr<const float> dy, GlobalPtr<const float> w, GlobalPtr<float> dx,
                                           TrainConvShape s) {
     const int64_t total = s.n * s.c * s.h * s.w;
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -87,7 +91,7 @@ __global__ void conv_backward_data_kernel(GlobalPtr<const float> dy, GlobalPtr<c
     }
 }
 
-__global__ void conv_backward_weights_kernel(GlobalPtr<const float> x, GlobalPtr<const float> dy, GlobalPtr<float> dw,
+static __global__ void conv_backward_weights_kernel(GlobalPtr<const float> x, GlobalPtr<const float> dy, GlobalPtr<float> dw,
                                              TrainConvShape s) {
     const int64_t total = s.k * s.c * s.r * s.r;
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -108,7 +112,7 @@ __global__ void conv_backward_weights_kernel(GlobalPtr<const float> x, GlobalPtr
 }
 
 // db[k] = sum over n < images and i < plane of dy[(n * channels + k) * plane + i].
-__global__ void bias_gradient_kernel(GlobalPtr<const float> dy, GlobalPtr<float> db, int64_t images,
+static __global__ void bias_gradient_kernel(GlobalPtr<const float> dy, GlobalPtr<float> db, int64_t images,
                                      int64_t channels, int64_t plane) {
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < channels; k += stride) {

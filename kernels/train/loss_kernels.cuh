@@ -27,8 +27,10 @@
 
 namespace gpulab::kern {
 
-// static: each .cu that includes this header (the cuda-kernel and cudnn engines) gets its own
-// copy; with external linkage the two copies collide at link time ("multiple definition").
+// The kernels are `static` (internal linkage): every translation unit that includes this header
+// (the simulator's layer table and engine, the cuda-kernel and cudnn engines) compiles its own
+// copy, so several may include it without clashing at link time.
+
 // loss[m] = log(sum_c exp(l[c] - top)) - (l[label] - top); correct[m] = 1 when the first largest
 // logit (lowest index on ties, as cpu-scalar) is the label, else 0.
 static __global__ void softmax_xent_forward_kernel(GlobalPtr<const float> logits, GlobalPtr<const uint8_t> labels,

@@ -38,6 +38,10 @@
 
 namespace gpulab::kern {
 
+// The kernels are `static` (internal linkage): every translation unit that includes this header
+// (the simulator's layer table and engine, the cuda-kernel and cudnn engines) compiles its own
+// copy, so several may include it without clashing at link time.
+
 struct MatmulShape {
     int64_t rows, cols, depth;
     int64_t a_row, a_col;  // A(i, d) = a[i * a_row + d * a_col]
@@ -45,7 +49,7 @@ struct MatmulShape {
 };
 
 // bias may be null when has_bias is 0: it is then never read.
-__global__ void matmul_tiled_kernel(GlobalPtr<const float> a, GlobalPtr<const float> b, GlobalPtr<const float> bias,
+static __global__ void matmul_tiled_kernel(GlobalPtr<const float> a, GlobalPtr<const float> b, GlobalPtr<const float> bias,
                                     GlobalPtr<float> c, MatmulShape s, int has_bias) {
     const SharedPtr<float> ta = dynamic_shared<float>();
     const SharedPtr<float> tb = ta + kMatmulTile * kMatmulTile;

@@ -22,7 +22,11 @@
 
 namespace gpulab::kern {
 
-__global__ void relu_forward_kernel(GlobalPtr<const float> x, GlobalPtr<float> y, int64_t count) {
+// The kernels are `static` (internal linkage): every translation unit that includes this header
+// (the simulator's layer table and engine, the cuda-kernel and cudnn engines) compiles its own
+// copy, so several may include it without clashing at link time.
+
+static __global__ void relu_forward_kernel(GlobalPtr<const float> x, GlobalPtr<float> y, int64_t count) {
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
         const float v = x[i];
@@ -30,7 +34,7 @@ __global__ void relu_forward_kernel(GlobalPtr<const float> x, GlobalPtr<float> y
     }
 }
 
-__global__ void relu_backward_kernel(GlobalPtr<const float> y, GlobalPtr<const float> dy, GlobalPtr<float> dx,
+static __global__ void relu_backward_kernel(GlobalPtr<const float> y, GlobalPtr<const float> dy, GlobalPtr<float> dx,
                                      int64_t count) {
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
@@ -55,7 +59,7 @@ __device__ inline int64_t pool_argmax(GlobalPtr<const float> plane, int64_t w, i
 }
 
 // planes = N * C of h x w each; y is planes x (h / 2) x (w / 2).
-__global__ void maxpool_forward_kernel(GlobalPtr<const float> x, GlobalPtr<float> y, int64_t planes, int64_t h,
+static __global__ void maxpool_forward_kernel(GlobalPtr<const float> x, GlobalPtr<float> y, int64_t planes, int64_t h,
                                        int64_t w) {
     const int64_t oh = h / 2, ow = w / 2;
     const int64_t total = planes * oh * ow;
@@ -69,7 +73,7 @@ __global__ void maxpool_forward_kernel(GlobalPtr<const float> x, GlobalPtr<float
 }
 
 // dx is planes x h x w: every element written (its window's gradient or 0).
-__global__ void maxpool_backward_kernel(GlobalPtr<const float> x, GlobalPtr<const float> dy, GlobalPtr<float> dx,
+static __global__ void maxpool_backward_kernel(GlobalPtr<const float> x, GlobalPtr<const float> dy, GlobalPtr<float> dx,
                                         int64_t planes, int64_t h, int64_t w) {
     const int64_t oh = h / 2, ow = w / 2;
     const int64_t total = planes * h * w;

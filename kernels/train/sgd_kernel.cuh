@@ -17,8 +17,10 @@
 
 namespace gpulab::kern {
 
-// static: each .cu that includes this header (the cuda-kernel and cudnn engines) gets its own
-// copy; with external linkage the two copies collide at link time ("multiple definition").
+// The kernels are `static` (internal linkage): every translation unit that includes this header
+// (the simulator's layer table and engine, the cuda-kernel and cudnn engines) compiles its own
+// copy, so several may include it without clashing at link time.
+
 static __global__ void sgd_momentum_kernel(GlobalPtr<float> w, GlobalPtr<float> v, GlobalPtr<const float> g, int64_t count,
                                     float rate, float momentum) {
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
