@@ -178,13 +178,15 @@ public:
         return "NVIDIA's libraries: cuDNN convolutions, pooling and ReLU, cuBLAS matrix products";
     }
     core::Availability availability() const override {
+        // A missing library first (true on any machine, GPU or not), then the device, then cuDNN's
+        // own start-up.
         const gpu::GpuProbe& p = gpu::probe();
         if (p.cudnn_library_missing) return {false, p.cudnn_reason};
+        const CublasLoad& b = load_cublas();
+        if (b.api == nullptr) return {false, b.reason};
         if (!p.device_ok) return {false, p.reason};
         if (std::string lost = context_lost_reason(); !lost.empty()) return {false, lost};
         if (!p.cudnn_ok) return {false, p.cudnn_reason};
-        const CublasLoad& b = load_cublas();
-        if (b.api == nullptr) return {false, b.reason};
         return {true, "cuDNN " + p.cudnn_version + " and cuBLAS " + b.version + " on " + p.name};
     }
     std::string implementation() const override { return implementation_; }

@@ -26,3 +26,14 @@ if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
 endif()
 gpulab_cli_test(bench_train_quick_json 0 "\"op\": \"train-step\", \"backend\": \"cpu-scalar\".*\"op\": \"train-step\", \"backend\": \"cpu-parallel\", \"batch\": 8.*\"images_per_s\""
                 bench --quick --json --suite train)
+# cudnn on a machine without cuBLAS (GPULAB_CUBLAS_DIR at an empty folder): one sentence naming
+# the library and the fix, exit 1, whether or not there is a GPU (the library is checked first).
+if(GPULAB_HAVE_CUDNN AND GPULAB_CUBLAS_HEADER)
+    file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/no-cublas)
+    add_test(NAME cli.train_cudnn_without_cublas
+             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;train;--backend;cudnn;--limit;10" -DEXPECT_RC=1
+                     "-DEXPECT_REGEX=^gpulab train: cudnn cannot run here: libcublas.so.13 not found: .*GPULAB_CUBLAS_DIR"
+                     -DEXPECT_LINES=1 -P ${GPULAB_CHECK})
+    set_tests_properties(cli.train_cudnn_without_cublas PROPERTIES LABELS cli ENVIRONMENT
+                         "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_CUBLAS_DIR=${CMAKE_CURRENT_BINARY_DIR}/no-cublas")
+endif()
