@@ -53,7 +53,9 @@ public:
     std::string conv2d_implementation(const Conv2dDesc& d) const override { return inner_->conv2d_implementation(d); }
 
 private:
-    bool sticky() const { return !plan_->sticky_reason.empty() && inner_->kind() == BackendKind::Gpu; }
+    // A lost context stays lost for the code that runs on the GPU: the real GPU backends and
+    // cuda-sim, which runs the same kernels (kind Simulated). CPU backends have no context.
+    bool sticky() const { return !plan_->sticky_reason.empty() && inner_->kind() != BackendKind::Cpu; }
 
     std::optional<RunResult> planned_failure() {
         if (sticky()) return RunResult{false, plan_->sticky_reason, {}};
