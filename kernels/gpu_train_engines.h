@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "train/cpu_layers.h"
 #include "train/engine.h"
 
 namespace gpulab::gpu {
@@ -29,5 +30,11 @@ std::string gpu_train_engine_names();
 
 // cuda-kernel alone (the CUDA build's or the absent one).
 std::unique_ptr<train::TrainEngine> make_cuda_kernel_train_engine();
+
+// For tests: cuda-kernel's training kernels one layer per call behind cpu-scalar's table of layer
+// functions (train/layer_table.h), on this machine's GPU; nullptr in a build without CUDA. Each
+// call throws cuda::CudaError (a std::runtime_error) where there is no usable device. The
+// simulator's twin is sim::sim_train_layer_ops() (train/sim_train_layers.h).
+const train::CpuLayerOps* cuda_train_layer_ops();
 
 }  // namespace gpulab::gpu

@@ -35,4 +35,6 @@ private:
 
 std::unique_ptr<train::TrainEngine> make_cuda_kernel_train_engine() { return std::make_unique<AbsentTrainEngine>(); }
 
+const train::CpuLayerOps* cuda_train_layer_ops() { return nullptr; }
+
 }  // namespace gpulab::gpu

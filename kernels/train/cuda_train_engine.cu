@@ -1,12 +1,14 @@
 // cuda-kernel's training engine: the engine body (kernel_train_engine.h) instantiated with
 // CudaDevice (cuda_device.cuh), so nvcc compiles the same kernel headers the simulator runs.
 // Available where gpu::probe() found a usable device; otherwise availability() gives the probe's
-// reason verbatim and setup() refuses with it.
+// reason verbatim and setup() refuses with it. Also the per-layer table the tests use
+// (cuda_train_layer_ops, train/layer_table.h).
 #include "cuda_device_env.cuh"
 
 #include "gpu_backends.h"
 #include "train/cuda_device.cuh"
 #include "train/kernel_train_engine.h"
+#include "train/layer_table.h"
 
 #include "gpu_train_engines.h"
 
@@ -22,6 +24,10 @@ std::unique_ptr<train::TrainEngine> make_cuda_kernel_train_engine() {
             const GpuProbe& p = probe();
             return p.device_ok ? core::Availability{true, ""} : core::Availability{false, p.reason};
         }});
+}
+
+const train::CpuLayerOps* cuda_train_layer_ops() {
+    return &kern::LayerTable<cuda::CudaDevice>::ops("cuda-kernel", "our CUDA training kernels on this machine's GPU");
 }
 
 }  // namespace gpulab::gpu
