@@ -267,7 +267,7 @@ int64_t channel_block_for(SimdIsa isa, const core::Conv2dDesc& d) {
 }
 
 // Which of the three paths runs a shape (measured in docs/benchmarks.md, CPU time per flop, both ISAs):
-//   channel kernel  CNN layers it fits (above): beat im2col + GEMM by 1.2-1.7x on every C = K = 32/64
+//   channel kernel  CNN layers it fits (above): beat im2col + GEMM by 1.1-2x (CPU time) on every C = K = 32/64
 //                   3x3 layer at 28x28 / 14x14 / 11x11 / 3x3, because GEMM pays for copying 9 taps
 //                   per input value in rows of 14-28 floats;
 //   im2col + GEMM   at least 16 filters on one input channel (a CNN's first layer) or with a stride
