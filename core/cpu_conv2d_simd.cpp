@@ -350,7 +350,8 @@ std::string conv2d_parallel_implementation(const core::Conv2dDesc& d, SimdIsa is
     if (conv_path(isa, d) == ConvPath::Gemm) {
         // Kept short like the kernels' lines (the lesson's timing table shows it beside the verdict).
         s = "im2col + GEMM, " + std::string(simd_isa_name(isa)) + " (" + std::to_string(simd_isa_lanes(isa)) +
-            " floats), " + (isa == SimdIsa::Avx512 ? "12 filters x 32" : "6 filters x 16") + " positions in registers (" +
+            " floats), " + (isa == SimdIsa::Avx512 ? "12 filters x 32" : "6 filters x 16") +
+            " positions in registers (" +
             (d.stride > 1 ? "stride " + std::to_string(d.stride) : std::string("one input channel")) + ")";
     } else if (d.stride > 1) {
         s += ", stride " + std::to_string(d.stride) + ": plain loop over padded rows";

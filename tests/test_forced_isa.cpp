@@ -145,7 +145,8 @@ TEST_SUITE("forced ISA") {
             core::Tensor got = core::Tensor::zeros(want.shape);
             cpu::conv2d_parallel_bias(d, in.ptr(), f.ptr(), bias.data(), got.ptr());
             const int64_t plane = d.out_height() * d.out_width();
-            for (int64_t i = 0; i < got.size(); ++i) got.data[static_cast<std::size_t>(i)] -= bias[static_cast<std::size_t>((i / plane) % d.filters)];
+            for (int64_t i = 0; i < got.size(); ++i)
+                got.data[static_cast<std::size_t>(i)] -= bias[static_cast<std::size_t>((i / plane) % d.filters)];
             const core::Comparison c = core::compare(want, got, tol);
             CHECK_MESSAGE(c.pass, c.verdict);
         }

@@ -178,16 +178,18 @@ TEST_CASE("the training matrix product equals a triple loop, odd sizes and strid
                     std::vector<float> at(a.size());
                     for (int i = 0; i < rows; ++i)
                         for (int m = 0; m < k; ++m) at[m * rows + i] = a[i * k + m];
-                    if (transposed) gemm_with(isa, rows, cols, k, at.data(), 1, rows, b.data(), cols, got.data(), cols, accumulate);
-                    else gemm_with(isa, rows, cols, k, a.data(), k, 1, b.data(), cols, got.data(), cols, accumulate);
+                    if (transposed)
+                        gemm_with(isa, rows, cols, k, at.data(), 1, rows, b.data(), cols, got.data(), cols, accumulate);
+                    else
+                        gemm_with(isa, rows, cols, k, a.data(), k, 1, b.data(), cols, got.data(), cols, accumulate);
                     for (int i = 0; i < rows; ++i)
                         for (int j = 0; j < cols; ++j) {
                             double s = accumulate ? c[i * cols + j] : 0.0;
                             for (int m = 0; m < k; ++m) s += static_cast<double>(a[i * k + m]) * b[m * cols + j];
                             want[i * cols + j] = static_cast<float>(s);
                         }
-                    INFO(gpulab::cpu::simd_isa_name(isa) << " " << rows << "x" << cols << "x" << k << " transposed " << transposed
-                                                 << " accumulate " << accumulate);
+                    INFO(gpulab::cpu::simd_isa_name(isa) << " " << rows << "x" << cols << "x" << k << " transposed "
+                                                         << transposed << " accumulate " << accumulate);
                     check_close("gemm", got, want, 1e-4, 1e-4);
                 }
             }

@@ -75,7 +75,8 @@ void im2col(const ConvShape& s, const float* x, float* col, std::int64_t ld, std
         for (std::int64_t r = 0; r < R; ++r)
             for (std::int64_t t = 0; t < R; ++t) {
                 float* out = col + ((c * R + r) * R + t) * ld + q0;
-                for (std::int64_t p = 0; p < P; ++p) std::memcpy(out + p * Q, x + (c * s.h + p + r) * s.w + t, Q * sizeof(float));
+                for (std::int64_t p = 0; p < P; ++p)
+                    std::memcpy(out + p * Q, x + (c * s.h + p + r) * s.w + t, Q * sizeof(float));
             }
 }
 
@@ -323,22 +324,23 @@ void sgd_momentum(std::int64_t count, const Sgd& sgd, float* w, float* v, const 
 }  // namespace
 
 const CpuLayerOps& parallel_layer_ops() {
-    static const CpuLayerOps ops{"cpu-parallel",
-                                 conv_forward,
-                                 conv_backward_data,
-                                 conv_backward_weights,
-                                 relu_forward,
-                                 relu_backward,
-                                 maxpool_forward,
-                                 maxpool_backward,
-                                 dense_forward,
-                                 dense_backward_data,
-                                 dense_backward_weights,
-                                 scalar_layer_ops().softmax_cross_entropy,
-                                 sgd_momentum,
-                                 "convolution forward: the convolution lesson's cpu-parallel kernels (output channels in "
-                                 "the vector, or im2col + GEMM for one input channel); backward-data, backward-weights "
-                                 "and dense layers: a register-blocked SIMD matrix product; threads over the batch"};
+    static const CpuLayerOps ops{
+        "cpu-parallel",
+        conv_forward,
+        conv_backward_data,
+        conv_backward_weights,
+        relu_forward,
+        relu_backward,
+        maxpool_forward,
+        maxpool_backward,
+        dense_forward,
+        dense_backward_data,
+        dense_backward_weights,
+        scalar_layer_ops().softmax_cross_entropy,
+        sgd_momentum,
+        "convolution forward: the convolution lesson's cpu-parallel kernels (output channels in "
+        "the vector, or im2col + GEMM for one input channel); backward-data, backward-weights "
+        "and dense layers: a register-blocked SIMD matrix product; threads over the batch"};
     return ops;
 }
 

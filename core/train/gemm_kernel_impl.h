@@ -23,8 +23,8 @@ namespace gpulab::train::gemm_detail {
 namespace {
 
 constexpr int kLanes = GPULAB_GEMM_VEC_FLOATS;
-constexpr int kRows = GPULAB_GEMM_ROWS;       // rows of C per block
-constexpr std::int64_t kCols = 2 * kLanes;   // columns of C per block: two registers
+constexpr int kRows = GPULAB_GEMM_ROWS;     // rows of C per block
+constexpr std::int64_t kCols = 2 * kLanes;  // columns of C per block: two registers
 typedef float vec __attribute__((vector_size(kLanes * sizeof(float))));
 
 inline vec load(const float* p) {
@@ -37,9 +37,9 @@ inline void store(float* p, vec v) { std::memcpy(p, &v, sizeof v); }
 // One block of `R` rows x `V` registers of C (V = 1 or 2); b points at the block's first column of
 // B's row 0, row stride ldb.
 template <int R, int V>
-inline __attribute__((always_inline)) void block(std::int64_t k, const float* a, std::int64_t a_row,
-                                                 std::int64_t a_col, const float* b, std::int64_t ldb, float* c,
-                                                 std::int64_t ldc, bool accumulate) {
+inline __attribute__((always_inline)) void block(std::int64_t k, const float* a, std::int64_t a_row, std::int64_t a_col,
+                                                 const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+                                                 bool accumulate) {
     vec acc[R][V];
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i)
@@ -62,36 +62,32 @@ inline __attribute__((always_inline)) void block(std::int64_t k, const float* a,
         for (int v = 0; v < V; ++v) store(c + i * ldc + v * kLanes, acc[i][v]);
 }
 
+// The last rows (fewer than kRows): one block of exactly `left` rows, R counting down to find it.
+template <int R, int V>
+inline __attribute__((always_inline)) void row_tail(std::int64_t left, std::int64_t k, const float* a,
+                                                    std::int64_t a_row, std::int64_t a_col, const float* b,
+                                                    std::int64_t ldb, float* c, std::int64_t ldc, bool accumulate) {
+    if constexpr (R > 0) {
+        if (left == R)
+            block<R, V>(k, a, a_row, a_col, b, ldb, c, ldc, accumulate);
+        else
+            row_tail<R - 1, V>(left, k, a, a_row, a_col, b, ldb, c, ldc, accumulate);
+    }
+}
+
 // All row blocks of one column block of V registers.
 template <int V>
 inline __attribute__((always_inline)) void column_block(std::int64_t rows, std::int64_t k, const float* a,
                                                         std::int64_t a_row, std::int64_t a_col, const float* b,
-                                                        std::int64_t ldb, float* c, std::int64_t ldc,
-                                                        bool accumulate) {
+                                                        std::int64_t ldb, float* c, std::int64_t ldc, bool accumulate) {
     std::int64_t i = 0;
     for (; i + kRows <= rows; i += kRows)
         block<kRows, V>(k, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, accumulate);
-    const float* ai = a + i * a_row;
-    float* ci = c + i * ldc;
-    switch (rows - i) {
-        case 11: if constexpr (kRows > 11) block<11 % kRows, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 10: if constexpr (kRows > 10) block<10 % kRows, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 9: if constexpr (kRows > 9) block<9 % kRows, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 8: if constexpr (kRows > 8) block<8 % kRows, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 7: if constexpr (kRows > 7) block<7 % kRows, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 6: if constexpr (kRows > 6) block<6 % kRows, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 5: block<5, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 4: block<4, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 3: block<3, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 2: block<2, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        case 1: block<1, V>(k, ai, a_row, a_col, b, ldb, ci, ldc, accumulate); break;
-        default: break;
-    }
+    row_tail<kRows - 1, V>(rows - i, k, a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, accumulate);
 }
 
-void gemm_kernel(
-    std::int64_t rows, std::int64_t cols, std::int64_t k, const float* a, std::int64_t a_row, std::int64_t a_col,
-    const float* b, std::int64_t ldb, float* c, std::int64_t ldc, bool accumulate) {
+void gemm_kernel(std::int64_t rows, std::int64_t cols, std::int64_t k, const float* a, std::int64_t a_row,
+                 std::int64_t a_col, const float* b, std::int64_t ldb, float* c, std::int64_t ldc, bool accumulate) {
     std::int64_t j = 0;
     for (; j + kCols <= cols; j += kCols) column_block<2>(rows, k, a, a_row, a_col, b + j, ldb, c + j, ldc, accumulate);
     if (j + kLanes <= cols) {
