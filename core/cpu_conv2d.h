@@ -1,4 +1,4 @@
-// cpu-parallel's convolution: direct (no im2col), threaded over output rows and vectorised
+// cpu-parallel's convolution: direct (no im2col) for most shapes, threaded over output rows and vectorised
 // across output columns, with the instruction set picked at run time like simd_math.h.
 //
 // For one output row (n, p) a thread first copies the R input rows the window touches, for every
@@ -14,6 +14,9 @@
 // plain loop over the same scratch rows (still threaded). CNN layers (K a multiple of 16 / 32,
 // C > 1, stride 1) take a second kernel over the same scratch rows with output channels in the
 // vector instead of columns: cpu_conv2d_channels.cpp.
+// Shapes with many filters that fit neither kernel (one input channel, K not a multiple of the block,
+// strides above 1) take im2col + the training matrix product instead: cpu_conv2d_gemm.h; the rule is
+// conv_path() in cpu_conv2d_simd.cpp and the implementation line names the path that ran.
 // Verified by tests/test_conv2d.cpp: every ISA this CPU has against cpu-scalar, odd sizes.
 #pragma once
 
@@ -26,6 +29,10 @@ namespace gpulab::cpu {
 
 // input N,C,H,W; filters K,C,R,S; output N,K,P,Q; the shape must be valid. Uses the shared pool.
 void conv2d_parallel(const core::Conv2dDesc& d, const float* input, const float* filters, float* output);
+// The same plus a bias per filter (K floats) added to every output of that filter: training's
+// convolution forward (core/train/cpu_parallel_layers.cpp), so the lesson and training share one.
+void conv2d_parallel_bias(const core::Conv2dDesc& d, const float* input, const float* filters, const float* bias,
+                          float* output);
 // The same with a chosen ISA; false (nothing written) when this CPU or build lacks it.
 bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters,
                           float* output);

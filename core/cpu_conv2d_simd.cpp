@@ -17,6 +17,7 @@
 #define GPULAB_CONV_X86 1
 #endif
 
+#include "cpu_conv2d_gemm.h"
 #include "cpu_conv2d_row.h"
 #include "thread_pool.h"
 
@@ -265,7 +266,25 @@ int64_t channel_block_for(SimdIsa isa, const core::Conv2dDesc& d) {
     return b;
 }
 
-void run_for_isa(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
+// Which of the three paths runs a shape (measured in docs/benchmarks.md, CPU time per flop, both ISAs):
+//   channel kernel  CNN layers it fits (above): beat im2col + GEMM by 1.1-2x (CPU time) on every C = K = 32/64
+//                   3x3 layer at 28x28 / 14x14 / 11x11 / 3x3, because GEMM pays for copying 9 taps
+//                   per input value in rows of 14-28 floats;
+//   im2col + GEMM   at least 16 filters on one input channel (a CNN's first layer) or with a stride
+//                   above 1: 2-4x the column kernel on C = 1, K = 32 at 28x28, 8-20x the strided plain
+//                   loop at K = 16 and 64;
+//   column kernel   the rest: few filters (the lesson's single pictures, K < 16: GEMM would have
+//                   1-15 rows) and K not a multiple of the block (C = K = 24 at 28x28: 1.07x GEMM
+//                   on AVX2, 1.6x on AVX-512).
+enum class ConvPath { Channels, Gemm, Columns };
+
+ConvPath conv_path(SimdIsa isa, const core::Conv2dDesc& d) {
+    if (channel_block_for(isa, d) > 0) return ConvPath::Channels;
+    if (isa != SimdIsa::Baseline && d.filters >= 16 && (d.channels == 1 || d.stride > 1)) return ConvPath::Gemm;
+    return ConvPath::Columns;
+}
+
+void run_direct(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
     const int64_t b = channel_block_for(isa, d);
     if (b == 0) {
         run_rows(row_function(isa), d, input, filters, output);
@@ -280,17 +299,43 @@ void run_for_isa(SimdIsa isa, const core::Conv2dDesc& d, const float* input, con
     run_rows(conv_detail::channel_row_function(static_cast<int>(isa), d.kernel), d, input, packed.data(), output);
 }
 
+void run_for_isa(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters, const float* bias,
+                 float* output) {
+    if (conv_path(isa, d) == ConvPath::Gemm) {
+        conv2d_gemm(isa, d, input, filters, bias, output);
+        return;
+    }
+    run_direct(isa, d, input, filters, output);
+    if (bias == nullptr) return;
+    const int64_t PQ = d.out_height() * d.out_width();
+    ThreadPool::shared().parallel_for(
+        d.batch * d.filters,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t plane = begin; plane < end; ++plane) {
+                float* out = output + plane * PQ;
+                const float add = bias[plane % d.filters];
+                for (int64_t i = 0; i < PQ; ++i) out[i] += add;
+            }
+        },
+        16);
+}
+
 }  // namespace
 
 bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters,
                           float* output) {
     if (!simd_isa_usable(isa)) return false;
-    run_for_isa(isa, d, input, filters, output);
+    run_for_isa(isa, d, input, filters, nullptr, output);
     return true;
 }
 
 void conv2d_parallel(const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
-    run_for_isa(best_simd_isa(), d, input, filters, output);
+    run_for_isa(best_simd_isa(), d, input, filters, nullptr, output);
+}
+
+void conv2d_parallel_bias(const core::Conv2dDesc& d, const float* input, const float* filters, const float* bias,
+                          float* output) {
+    run_for_isa(best_simd_isa(), d, input, filters, bias, output);
 }
 
 std::string conv2d_parallel_implementation(const core::Conv2dDesc& d) {
@@ -302,7 +347,13 @@ std::string conv2d_parallel_implementation(const core::Conv2dDesc& d, SimdIsa is
     std::string s = "direct, " + std::string(simd_isa_name(isa)) + " (" + std::to_string(simd_isa_lanes(isa)) +
                     " floats)";
     const int64_t block = channel_block_for(isa, d);
-    if (d.stride > 1) {
+    if (conv_path(isa, d) == ConvPath::Gemm) {
+        // Kept short like the kernels' lines (the lesson's timing table shows it beside the verdict).
+        s = "im2col + GEMM, " + std::string(simd_isa_name(isa)) + " (" + std::to_string(simd_isa_lanes(isa)) +
+            " floats), " + (isa == SimdIsa::Avx512 ? "12 filters x 32" : "6 filters x 16") +
+            " positions in registers (" +
+            (d.stride > 1 ? "stride " + std::to_string(d.stride) : std::string("one input channel")) + ")";
+    } else if (d.stride > 1) {
         s += ", stride " + std::to_string(d.stride) + ": plain loop over padded rows";
     } else if (block > 0) {
         // As short as the column kernel's line: the lesson's timing table shows it beside the verdict.

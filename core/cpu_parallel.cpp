@@ -106,10 +106,13 @@ public:
     explicit ParallelBackend(SimdIsa isa) : isa_(isa) {
         const int threads = parallel_threads();
         const bool forced = isa == best_simd_isa() && isa_choice().forced;
-        description_ = std::to_string(threads) + (threads == 1 ? " thread" : " threads") + " (a reused pool), each " +
-                       std::string(simd_isa_name(isa)) + " SIMD (" + std::to_string(simd_isa_lanes(isa)) +
-                       " floats per instruction" + (forced ? ", forced by GPULAB_ISA=" + isa_choice().request : "") +
-                       "); sigmoid/tanh/GELU use a polynomial exp, not expf.";
+        description_ =
+            std::to_string(threads) + (threads == 1 ? " thread" : " threads") + " (a reused pool), each " +
+            std::string(simd_isa_name(isa)) + " SIMD (" + std::to_string(simd_isa_lanes(isa)) +
+            " floats per instruction" + (forced ? ", forced by GPULAB_ISA=" + isa_choice().request : "") +
+            "); sigmoid/tanh/GELU use a polynomial exp, not expf; convolution picks per shape: output channels "
+            "in registers for CNN layers, im2col + GEMM for one input channel or a stride above 1, "
+            "columns in registers otherwise.";
     }
 
     std::string_view name() const override { return "cpu-parallel"; }

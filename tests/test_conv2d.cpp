@@ -104,10 +104,12 @@ TEST_CASE("every CPU backend equals cpu-scalar on odd shapes") {
     struct Shape {
         int64_t n, c, h, w, k;
     };
-    // The last two take the output-channel kernel (K a multiple of 16 and 32, C > 1): odd widths
-    // split into uneven pixel blocks, and a 3x5 image smaller than a 7x7 filter.
-    const Shape shapes[] = {{1, 1, 1, 1, 1},  {1, 1, 5, 7, 1},  {1, 1, 33, 65, 1}, {2, 3, 11, 13, 4},
-                            {1, 2, 9, 70, 6}, {2, 5, 9, 23, 32}, {1, 3, 3, 5, 64}};
+    // {2, 5, 9, 23, 32} and {1, 3, 3, 5, 64} take the output-channel kernel (K a multiple of 16 and
+    // 32, C > 1): odd widths split into uneven pixel blocks, and a 3x5 image smaller than a 7x7
+    // filter; with stride 2 they take im2col + GEMM, as does {2, 1, 11, 29, 17} (one channel, 17
+    // filters: a row block and a column block left over on every ISA).
+    const Shape shapes[] = {{1, 1, 1, 1, 1},  {1, 1, 5, 7, 1},   {1, 1, 33, 65, 1}, {2, 3, 11, 13, 4},
+                            {1, 2, 9, 70, 6}, {2, 5, 9, 23, 32}, {1, 3, 3, 5, 64},  {2, 1, 11, 29, 17}};
     int ran = 0;
     for (const Shape& s : shapes) {
         for (int64_t r : {1, 3, 5, 7}) {

@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "compare.h"
 #include "conv2d.h"
+#include "cpu_conv2d.h"
 #include "cpu_parallel.h"
 #include "cpu_scalar.h"
 #include "simd_math.h"
@@ -110,6 +111,44 @@ TEST_SUITE("forced ISA") {
             const core::Comparison c = core::compare(want, got, tol);
             CHECK_MESSAGE(c.pass, c.verdict);
             CHECK(contains(par->conv2d_implementation(d), std::string(cpu::simd_isa_name(isa))));
+        }
+    }
+
+    TEST_CASE("cpu-parallel's im2col + GEMM path on every ISA this CPU has equals cpu-scalar, bias included") {
+        // One input channel with 32 filters (a CNN's first layer) and a strided layer take the GEMM
+        // path on AVX2 and AVX-512 (the implementation line says so); the baseline keeps the direct
+        // kernels. conv2d_parallel_bias (training's forward) adds the bias on either path.
+        auto scalar = cpu::make_scalar_backend();
+        core::Conv2dDesc first, strided;
+        first.batch = 3, first.channels = 1, first.height = 28, first.width = 28, first.filters = 32, first.kernel = 3;
+        first.padding = core::Padding::None;
+        strided.batch = 2, strided.channels = 8, strided.height = 15, strided.width = 15, strided.filters = 16;
+        strided.kernel = 3, strided.stride = 2;
+        for (const core::Conv2dDesc& d : {first, strided}) {
+            const core::Tensor in = core::make_random_tensor({d.batch, d.channels, d.height, d.width}, 5);
+            const core::Tensor f = core::make_random_tensor({d.filters, d.channels, d.kernel, d.kernel}, 6);
+            core::Tensor want = core::Tensor::zeros({d.batch, d.filters, d.out_height(), d.out_width()});
+            REQUIRE(scalar->run_conv2d(d, in, f, want).ok);
+            const core::Tolerance tol = core::conv2d_tolerance(d, in, f);
+            for (SimdIsa isa : cpu::usable_simd_isas()) {
+                auto par = cpu::make_parallel_backend(isa);
+                core::Tensor got = core::Tensor::zeros(want.shape);
+                INFO(std::string(cpu::simd_isa_name(isa)) << " " << d.to_string());
+                REQUIRE(par->run_conv2d(d, in, f, got).ok);
+                const core::Comparison c = core::compare(want, got, tol);
+                CHECK_MESSAGE(c.pass, c.verdict);
+                CHECK(contains(par->conv2d_implementation(d), "im2col + GEMM") == (isa != SimdIsa::Baseline));
+            }
+            // The bias, on this process's ISA: every output of filter k moves by bias[k].
+            std::vector<float> bias(static_cast<std::size_t>(d.filters));
+            for (std::size_t k = 0; k < bias.size(); ++k) bias[k] = 0.25f * static_cast<float>(k) - 2.0f;
+            core::Tensor got = core::Tensor::zeros(want.shape);
+            cpu::conv2d_parallel_bias(d, in.ptr(), f.ptr(), bias.data(), got.ptr());
+            const int64_t plane = d.out_height() * d.out_width();
+            for (int64_t i = 0; i < got.size(); ++i)
+                got.data[static_cast<std::size_t>(i)] -= bias[static_cast<std::size_t>((i / plane) % d.filters)];
+            const core::Comparison c = core::compare(want, got, tol);
+            CHECK_MESSAGE(c.pass, c.verdict);
         }
     }
 }

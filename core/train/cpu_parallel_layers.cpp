@@ -1,32 +1,31 @@
 // cpu-parallel's training layers: every core (the shared thread pool) and SIMD in each.
 //
-//   conv forward          per image, y (K x PQ) = W (K x CRS) * col (CRS x PQ) from the bias, where
-//                         col (im2col) holds each filter tap's view of the input. Threads over images.
-//   conv backward-data    per image, dcol (CRS x PQ) = W^T (CRS x K) * dy (K x PQ), then col2im adds
-//                         each column back onto the R x R inputs it came from. Threads over images.
-//   conv backward-weights per image, dW (K x CRS) += dy (K x PQ) * rows (PQ x CRS), where `rows`
-//                         (im2row) holds each output position's input window; each thread sums its
-//                         slice of the batch into its own partial dW, then the partials are added in
-//                         a fixed order (deterministic for a given number of threads).
+//   conv forward          the convolution lesson's cpu::conv2d_parallel (valid padding, plus the bias):
+//                         its output-channel kernel where it fits, else im2col + the matrix product.
+//   conv backward-data    per group of images (enough for ~256 output positions), dcol (CRS x g*PQ) =
+//                         W^T (CRS x K) * dy (K x g*PQ), then col2im adds each column back onto the
+//                         R x R inputs it came from. Threads over groups.
+//   conv backward-weights per group, dW^T (CRS x K) += col (CRS x g*PQ) * dy^T (g*PQ x K) (im2col);
+//                         where output rows are no longer than the window, dW (K x CRS) += dy * rows
+//                         (im2row) per image instead. Each thread sums its slice of the batch into its
+//                         own partial, then the partials are added in a fixed order (deterministic
+//                         for a given number of threads).
 //   dense                 the same matrix product (train_gemm.h), threaded over images or outputs.
 //   ReLU, pooling, SGD    threaded, plain loops the compiler vectorises.
 //   softmax loss          cpu-scalar's (10 numbers per image: nothing to gain).
 //
-// Why not the convolution lesson's kernel (cpu::conv2d_parallel, direct, vectorised along output
-// rows): for the forward pass it fits, and it was tried first, but its vectors run along output rows
-// of 26, 11 and 3 columns here, and on the 2-core box (batch 64, 2,000 images, load average about 7)
-// it took 62-91 / 209-232 / 114-127 ms for conv1 / conv2 / conv3 against 31-33 / 133-173 / 33-58 ms
-// for the matrix product, which also serves all three passes (measure again after the lesson's
-// multi-channel rewrite, issue 17: the swap is one function). Backward-data is a convolution of dy
-// with "full" padding (R - 1) and flipped, transposed weights, and Conv2dDesc offers only "same" and
-// "valid" padding, so it would need a padded copy of dy and runs along rows of 13 or 5 columns;
-// backward-weights is a correlation whose "filter" is the whole 26x26 or 11x11 gradient plane,
-// beyond that kernel's odd sizes up to 15. A matrix product serves both, and the dense layers too.
+// The forward pass is the lesson's convolution since issue 17 gave it an output-channel kernel and an
+// im2col + GEMM path on this same matrix product (one implementation for both; training's own im2col
+// forward was deleted). Backward-data is a convolution of dy with "full" padding (R - 1) and
+// flipped, transposed weights, and Conv2dDesc offers only "same" and "valid" padding, so it would
+// need a padded copy of dy; backward-weights is a correlation whose "filter" is the whole 26x26 or
+// 11x11 gradient plane, beyond the lesson's kernel sizes. A matrix product serves both.
 // Verified by tests/test_train_layers.cpp: each function against cpu-scalar's within 1e-4 relative.
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "cpu_conv2d.h"
 #include "thread_pool.h"
 #include "train/cpu_layers.h"
 #include "train/train_gemm.h"
@@ -52,36 +51,33 @@ void for_slices(std::int64_t n, std::int64_t slices, const Fn& fn) {
 
 // [SECTION] convolution
 
-// col[((c * R + r) * R + t) * PQ + p * Q + q] = x[c][p + r][q + t]: one row per filter tap (im2col).
-void im2col(const ConvShape& s, const float* x, float* col) {
+// The convolution lesson's cpu-parallel convolution with "valid" padding and the bias: per shape it
+// picks its output-channel kernel (conv2, conv3) or im2col + the matrix product below (conv1: one
+// input channel), threads over the batch or over pixel panels (cpu_conv2d.h).
+void conv_forward(const ConvShape& s, const float* x, const float* w, const float* b, float* y) {
+    core::Conv2dDesc d;
+    d.batch = s.n;
+    d.channels = s.c;
+    d.height = s.h;
+    d.width = s.w;
+    d.filters = s.k;
+    d.kernel = s.r;
+    d.padding = core::Padding::None;
+    cpu::conv2d_parallel_bias(d, x, w, b, y);
+}
+
+// col[((c * R + r) * R + t) * ld + q0 + p * Q + q] = x[c][p + r][q + t]: one row per filter tap
+// (im2col), written from column q0 of rows `ld` floats long, so a group of images sits side by side.
+// Each copy is one output row (Q contiguous floats), not one window row of R floats (im2row).
+void im2col(const ConvShape& s, const float* x, float* col, std::int64_t ld, std::int64_t q0) {
     const std::int64_t P = s.p(), Q = s.q(), R = s.r;
     for (std::int64_t c = 0; c < s.c; ++c)
         for (std::int64_t r = 0; r < R; ++r)
             for (std::int64_t t = 0; t < R; ++t) {
-                float* out = col + ((c * R + r) * R + t) * P * Q;
-                for (std::int64_t p = 0; p < P; ++p) {
-                    const float* in = x + (c * s.h + p + r) * s.w + t;
-                    for (std::int64_t q = 0; q < Q; ++q) *out++ = in[q];
-                }
+                float* out = col + ((c * R + r) * R + t) * ld + q0;
+                for (std::int64_t p = 0; p < P; ++p)
+                    std::memcpy(out + p * Q, x + (c * s.h + p + r) * s.w + t, Q * sizeof(float));
             }
-}
-
-// Per image: y (K x PQ) = W (K x CRS) * col (CRS x PQ), starting from the bias. Threads over images.
-void conv_forward(const ConvShape& s, const float* x, const float* w, const float* b, float* y) {
-    const std::int64_t PQ = s.p() * s.q(), crs = s.c * s.r * s.r;
-    pool().parallel_for(
-        s.n,
-        [&](std::int64_t begin, std::int64_t end) {
-            thread_local std::vector<float> col;
-            col.resize(static_cast<std::size_t>(crs * PQ));
-            for (std::int64_t n = begin; n < end; ++n) {
-                im2col(s, x + n * s.c * s.h * s.w, col.data());
-                float* out = y + n * s.k * PQ;
-                for (std::int64_t k = 0; k < s.k; ++k) std::fill(out + k * PQ, out + (k + 1) * PQ, b[k]);
-                gemm(s.k, PQ, crs, w, crs, 1, col.data(), PQ, out, PQ, true);
-            }
-        },
-        1);
 }
 
 // rows[(p * Q + q) * CRS + (c * R + r) * R + t] = x[c][p + r][q + t]: one row per output position.
@@ -98,47 +94,81 @@ void im2row(const ConvShape& s, const float* x, float* rows) {
         }
 }
 
+// Images per matrix product in the backward passes: enough that the product's width (backward-data)
+// or inner dimension (backward-weights) reaches about 256 even where a layer's output is 3x3 (conv3:
+// 9 positions per image). One image at a time, conv3's backward-weights loaded and stored its
+// 64 x 576 block of dW for every 9 multiply-adds, and backward-data ran 9-wide products padded to 16.
+std::int64_t image_group(std::int64_t pq, std::int64_t n) {
+    return std::clamp<std::int64_t>((256 + pq - 1) / pq, 1, std::max<std::int64_t>(1, n));
+}
+
+// dyg[k][j * PQ + i] = dy[n0 + j][k][i] for j < g: a group's output gradients side by side (K x g*PQ).
+void gather_dy(const ConvShape& s, const float* dy, std::int64_t n0, std::int64_t g, float* dyg) {
+    const std::int64_t PQ = s.p() * s.q();
+    for (std::int64_t k = 0; k < s.k; ++k)
+        for (std::int64_t j = 0; j < g; ++j)
+            std::memcpy(dyg + (k * g + j) * PQ, dy + ((n0 + j) * s.k + k) * PQ, PQ * sizeof(float));
+}
+
+// Per group of images: dcol (CRS x g*PQ) = W^T (CRS x K) * dyg (K x g*PQ), then col2im adds each
+// column back onto the R x R inputs it came from. Threads over groups.
 void conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx) {
-    const std::int64_t P = s.p(), Q = s.q(), R = s.r, crs = s.c * R * R, image = s.c * s.h * s.w;
+    const std::int64_t P = s.p(), Q = s.q(), PQ = P * Q, R = s.r, crs = s.c * R * R, image = s.c * s.h * s.w;
+    const std::int64_t group = image_group(PQ, s.n), groups = (s.n + group - 1) / group;
     pool().parallel_for(
-        s.n,
+        groups,
         [&](std::int64_t begin, std::int64_t end) {
-            thread_local std::vector<float> dcol;
-            dcol.resize(static_cast<std::size_t>(crs * P * Q));
-            for (std::int64_t n = begin; n < end; ++n) {
+            thread_local std::vector<float> dcol, dyg;
+            dcol.resize(static_cast<std::size_t>(crs * group * PQ));
+            dyg.resize(static_cast<std::size_t>(s.k * group * PQ));
+            for (std::int64_t gi = begin; gi < end; ++gi) {
+                const std::int64_t n0 = gi * group, g = std::min(group, s.n - n0), width = g * PQ;
+                gather_dy(s, dy, n0, g, dyg.data());
                 // A(i = crs, m = k) = w[k * crs + i]: W transposed, read in place.
-                gemm(crs, P * Q, s.k, w, 1, crs, dy + n * s.k * P * Q, P * Q, dcol.data(), P * Q, false);
-                float* out = dx + n * image;
-                std::fill(out, out + image, 0.0f);
-                for (std::int64_t c = 0; c < s.c; ++c)
-                    for (std::int64_t r = 0; r < R; ++r)
-                        for (std::int64_t t = 0; t < R; ++t) {
-                            const float* col = dcol.data() + ((c * R + r) * R + t) * P * Q;
-                            for (std::int64_t p = 0; p < P; ++p) {
-                                float* o = out + (c * s.h + p + r) * s.w + t;
-                                for (std::int64_t q = 0; q < Q; ++q) o[q] += col[p * Q + q];
+                gemm(crs, width, s.k, w, 1, crs, dyg.data(), width, dcol.data(), width, false);
+                for (std::int64_t j = 0; j < g; ++j) {
+                    float* out = dx + (n0 + j) * image;
+                    std::fill(out, out + image, 0.0f);
+                    for (std::int64_t c = 0; c < s.c; ++c)
+                        for (std::int64_t r = 0; r < R; ++r)
+                            for (std::int64_t t = 0; t < R; ++t) {
+                                const float* col = dcol.data() + ((c * R + r) * R + t) * width + j * PQ;
+                                for (std::int64_t p = 0; p < P; ++p) {
+                                    float* o = out + (c * s.h + p + r) * s.w + t;
+                                    for (std::int64_t q = 0; q < Q; ++q) o[q] += col[p * Q + q];
+                                }
                             }
-                        }
+                }
             }
         },
         1);
 }
 
-void conv_backward_weights(const ConvShape& s, const float* x, const float* dy, float* dw, float* db) {
-    const std::int64_t P = s.p(), Q = s.q(), R = s.r, crs = s.c * R * R, weights = s.k * crs;
+// Per group of images: dW^T (CRS x K) += col (CRS x g*PQ) * dy^T (g*PQ x K), with col the group's
+// im2col matrices side by side and dy^T its output gradients transposed (a small copy). Computed as
+// dW^T so that the long copies are im2col's output rows: the dW = dy * im2row form copies R floats
+// at a time (conv2, AVX-512, CPU time per 8 images: 387-409 us before this change, 281-295 us with
+// it, shorter rows below). Each thread sums its slice of the batch into its own
+// partial, then the partials are added in a fixed order (deterministic for a given number of threads).
+// Output rows no longer than the window (conv3: 3x3 outputs of a 3x3 window): im2col's copies are
+// then as short as im2row's and its dy^T copy is extra, so dW (K x CRS) += dy (K x PQ) * rows
+// (PQ x CRS), image by image (conv3, AVX-512, CPU time per 8 images: 72-78 us this way, 85-88 us the
+// other; conv1 and conv2 the other way round: 166 / 321-351 us here, 128-133 / 281-295 us there).
+void conv_backward_weights_short_rows(const ConvShape& s, const float* x, const float* dy, float* dw, float* db) {
+    const std::int64_t PQ = s.p() * s.q(), crs = s.c * s.r * s.r, weights = s.k * crs;
     const std::int64_t slices = pool().size();
     std::vector<float> partial(static_cast<std::size_t>(slices * (weights + s.k)), 0.0f);
     for_slices(s.n, slices, [&](std::int64_t t, std::int64_t begin, std::int64_t end) {
         thread_local std::vector<float> rows;
-        rows.resize(static_cast<std::size_t>(P * Q * crs));
+        rows.resize(static_cast<std::size_t>(PQ * crs));
         float* part = partial.data() + t * (weights + s.k);
         for (std::int64_t n = begin; n < end; ++n) {
-            const float* g = dy + n * s.k * P * Q;
+            const float* g = dy + n * s.k * PQ;
             im2row(s, x + n * s.c * s.h * s.w, rows.data());
-            gemm(s.k, crs, P * Q, g, P * Q, 1, rows.data(), crs, part, crs, n > begin);
+            gemm(s.k, crs, PQ, g, PQ, 1, rows.data(), crs, part, crs, n > begin);
             for (std::int64_t k = 0; k < s.k; ++k) {
                 float sum = 0.0f;
-                for (std::int64_t i = 0; i < P * Q; ++i) sum += g[k * P * Q + i];
+                for (std::int64_t i = 0; i < PQ; ++i) sum += g[k * PQ + i];
                 part[weights + k] += sum;
             }
         }
@@ -150,6 +180,47 @@ void conv_backward_weights(const ConvShape& s, const float* x, const float* dy, 
         for (std::int64_t i = 0; i < weights; ++i) dw[i] += part[i];
         for (std::int64_t k = 0; k < s.k; ++k) db[k] += part[weights + k];
     }
+}
+
+void conv_backward_weights(const ConvShape& s, const float* x, const float* dy, float* dw, float* db) {
+    const std::int64_t PQ = s.p() * s.q(), crs = s.c * s.r * s.r, weights = s.k * crs;
+    if (s.q() <= s.r) {
+        conv_backward_weights_short_rows(s, x, dy, dw, db);
+        return;
+    }
+    const std::int64_t slices = pool().size(), group = image_group(PQ, s.n);
+    std::vector<float> partial(static_cast<std::size_t>(slices * (weights + s.k)), 0.0f);
+    for_slices(s.n, slices, [&](std::int64_t t, std::int64_t begin, std::int64_t end) {
+        thread_local std::vector<float> col, dyt;
+        col.resize(static_cast<std::size_t>(crs * group * PQ));
+        dyt.resize(static_cast<std::size_t>(group * PQ * s.k));
+        float* part = partial.data() + t * (weights + s.k);  // dW^T (CRS x K), then db
+        for (std::int64_t n0 = begin; n0 < end; n0 += group) {
+            const std::int64_t g = std::min(group, end - n0), width = g * PQ;
+            for (std::int64_t j = 0; j < g; ++j) {
+                im2col(s, x + (n0 + j) * s.c * s.h * s.w, col.data(), width, j * PQ);
+                const float* gy = dy + (n0 + j) * s.k * PQ;
+                for (std::int64_t k = 0; k < s.k; ++k) {
+                    float sum = 0.0f;
+                    for (std::int64_t i = 0; i < PQ; ++i) {
+                        dyt[(j * PQ + i) * s.k + k] = gy[k * PQ + i];
+                        sum += gy[k * PQ + i];
+                    }
+                    part[weights + k] += sum;
+                }
+            }
+            gemm(crs, s.k, width, col.data(), width, 1, dyt.data(), s.k, part, s.k, n0 > begin);
+        }
+    });
+    // The partials summed in slice order (contiguous adds), then dW^T transposed into dw once.
+    const std::int64_t used = std::min(slices, s.n);
+    for (std::int64_t t = 1; t < used; ++t) {
+        const float* part = partial.data() + t * (weights + s.k);
+        for (std::int64_t i = 0; i < weights + s.k; ++i) partial[static_cast<std::size_t>(i)] += part[i];
+    }
+    for (std::int64_t i = 0; i < crs; ++i)
+        for (std::int64_t k = 0; k < s.k; ++k) dw[k * crs + i] = partial[static_cast<std::size_t>(i * s.k + k)];
+    std::copy(partial.begin() + weights, partial.begin() + weights + s.k, db);
 }
 
 // [SECTION] ReLU and max pooling
@@ -253,21 +324,23 @@ void sgd_momentum(std::int64_t count, const Sgd& sgd, float* w, float* v, const 
 }  // namespace
 
 const CpuLayerOps& parallel_layer_ops() {
-    static const CpuLayerOps ops{"cpu-parallel",
-                                 conv_forward,
-                                 conv_backward_data,
-                                 conv_backward_weights,
-                                 relu_forward,
-                                 relu_backward,
-                                 maxpool_forward,
-                                 maxpool_backward,
-                                 dense_forward,
-                                 dense_backward_data,
-                                 dense_backward_weights,
-                                 scalar_layer_ops().softmax_cross_entropy,
-                                 sgd_momentum,
-                                 "convolutions (forward, backward-data, backward-weights) and dense layers: im2col + "
-                                 "a register-blocked SIMD matrix product; threads over the batch"};
+    static const CpuLayerOps ops{
+        "cpu-parallel",
+        conv_forward,
+        conv_backward_data,
+        conv_backward_weights,
+        relu_forward,
+        relu_backward,
+        maxpool_forward,
+        maxpool_backward,
+        dense_forward,
+        dense_backward_data,
+        dense_backward_weights,
+        scalar_layer_ops().softmax_cross_entropy,
+        sgd_momentum,
+        "convolution forward: the convolution lesson's cpu-parallel kernels (output channels in "
+        "the vector, or im2col + GEMM for one input channel); backward-data, backward-weights "
+        "and dense layers: a register-blocked SIMD matrix product; threads over the batch"};
     return ops;
 }
 

@@ -3,6 +3,8 @@
 #include "train/gemm_isa.h"
 
 #if defined(__AVX2__) && defined(__FMA__)
+#define GPULAB_GEMM_VEC_FLOATS 8
+#define GPULAB_GEMM_ROWS 6
 #include "train/gemm_kernel_impl.h"
 namespace gpulab::train::gemm_detail {
 GemmFn avx2_gemm() { return &gemm_kernel; }

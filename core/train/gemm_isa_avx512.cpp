@@ -3,6 +3,8 @@
 #include "train/gemm_isa.h"
 
 #if defined(__AVX512F__)
+#define GPULAB_GEMM_VEC_FLOATS 16
+#define GPULAB_GEMM_ROWS 12
 #include "train/gemm_kernel_impl.h"
 namespace gpulab::train::gemm_detail {
 GemmFn avx512_gemm() { return &gemm_kernel; }

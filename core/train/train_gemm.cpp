@@ -14,15 +14,14 @@ struct Chosen {
     const char* isa = "SSE2";
 };
 
-Chosen choose() {
-    const cpu::SimdIsa best = cpu::best_simd_isa();
+Chosen choose_for(cpu::SimdIsa best) {
     if (best == cpu::SimdIsa::Avx512 && gemm_detail::avx512_gemm()) return {gemm_detail::avx512_gemm(), "AVX-512"};
     if (best != cpu::SimdIsa::Baseline && gemm_detail::avx2_gemm()) return {gemm_detail::avx2_gemm(), "AVX2+FMA"};
     return {gemm_detail::baseline_gemm(), "baseline (SSE2)"};
 }
 
 const Chosen& chosen() {
-    static const Chosen c = choose();
+    static const Chosen c = choose_for(cpu::best_simd_isa());
     return c;
 }
 
@@ -32,6 +31,13 @@ void gemm(std::int64_t rows, std::int64_t cols, std::int64_t k, const float* a, 
           std::int64_t a_col, const float* b, std::int64_t ldb, float* c, std::int64_t ldc, bool accumulate) {
     if (rows <= 0 || cols <= 0) return;
     chosen().fn(rows, cols, k, a, a_row, a_col, b, ldb, c, ldc, accumulate);
+}
+
+void gemm_with(cpu::SimdIsa isa, std::int64_t rows, std::int64_t cols, std::int64_t k, const float* a,
+               std::int64_t a_row, std::int64_t a_col, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+               bool accumulate) {
+    if (rows <= 0 || cols <= 0) return;
+    choose_for(isa).fn(rows, cols, k, a, a_row, a_col, b, ldb, c, ldc, accumulate);
 }
 
 const char* gemm_isa() { return chosen().isa; }

@@ -7,10 +7,14 @@
 // a 6-row x 16-column block of C stays in vector registers (6 AVX-512 registers, 12 AVX2) while
 // the inner dimension streams through, so each B vector loaded feeds 6 FMAs. The instruction set
 // is the one the activation kernels use (cpu::best_simd_isa: AVX-512, AVX2+FMA or SSE2).
+// Also the matrix product of cpu-parallel's im2col convolution (core/cpu_conv2d_gemm.cpp), so the
+// lesson's convolution and training's share one.
 // Verified by tests/test_train_layers.cpp against a plain triple loop, odd sizes included.
 #pragma once
 
 #include <cstdint>
+
+#include "simd_math.h"
 
 namespace gpulab::train {
 
@@ -18,6 +22,12 @@ namespace gpulab::train {
 // with A(i, m) = a[i * a_row + m * a_col], B(m, j) = b[m * ldb + j], C(i, j) = c[i * ldc + j].
 void gemm(std::int64_t rows, std::int64_t cols, std::int64_t k, const float* a, std::int64_t a_row,
           std::int64_t a_col, const float* b, std::int64_t ldb, float* c, std::int64_t ldc, bool accumulate);
+
+// The same with a chosen instruction set (the convolution lesson's forced-ISA runs): the widest
+// clone this build has at or below `isa`; the caller checks that the CPU has `isa`.
+void gemm_with(cpu::SimdIsa isa, std::int64_t rows, std::int64_t cols, std::int64_t k, const float* a,
+               std::int64_t a_row, std::int64_t a_col, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+               bool accumulate);
 
 // The instruction set the clone that runs uses: "AVX-512", "AVX2+FMA" or "SSE2".
 const char* gemm_isa();
