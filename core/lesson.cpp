@@ -80,6 +80,7 @@ const std::vector<ParamSpec> kTrainParams = {
     {"epochs", ParamSpec::Type::Int, 1, 20, {}, "epochs the Train button runs"},
     {"batch", ParamSpec::Type::Int, 1, 1024, {}, "images per training step"},
     {"budget_s", ParamSpec::Type::Int, 1, 120, {}, "seconds of training per engine in the race"},
+    {"image", ParamSpec::Type::String, 0, 0, {}, "a picture to classify, as if dropped on the window"},
 };
 const std::vector<ParamSpec> kNoParams = {};
 const std::set<std::string> kPredictKeys = {"question", "choices", "reveal"};

@@ -19,7 +19,7 @@ void TrainView::draw_layers_panel(float width) {
         for (const auto& l : race_->lanes)
             if (l.ran && l.images > 0 && l.layer_ns.size() == model_.layers.size()) lanes.push_back(&l);
     if (lanes.empty() && train_ && train_->lane.layer_ns.size() == model_.layers.size()) lanes.push_back(&train_->lane);
-    ImGui::TextWrapped("Where the time goes: each engine's time per picture, split by layer (solid: forward, pale: "
+    ImGui::TextWrapped("Where the time goes: each engine's time per picture, split by layer (bright: forward, dark: "
                        "backward), measured by the engine's own clock around each layer%s.",
                        race_ ? " during the race" : " during the last Train run");
     if (lanes.empty()) {

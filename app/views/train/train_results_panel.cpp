@@ -99,14 +99,21 @@ void TrainView::draw_results_panel(float width) {
         const ImVec2 at{o.x + (i % cols) * cw, o.y + (i / cols) * (pic + lh * 2.4f)};
         draw_grey_picture(dl, test.pixels.data() + pr.index * test.rows * test.cols, test.rows, at, pic);
         const bool right = pr.predicted == pr.truth;
+        // Two short lines under the picture, cut at the cell's edge: the answer, then its confidence
+        // (and the true class when wrong).
         char buf[64];
-        std::snprintf(buf, sizeof buf, "%s %.0f%%", short_name(pr.predicted), 100.0 * pr.confidence);
-        dl->AddText({at.x, at.y + pic + 1}, ImGui::GetColorU32(right ? kOkColour : kErrorColour), buf);
-        if (!right) dl->AddText({at.x, at.y + pic + 1 + lh}, ImGui::GetColorU32(kMutedColour), (std::string("is ") + short_name(pr.truth)).c_str());
+        std::snprintf(buf, sizeof buf, right ? "%.0f%%" : "%.0f%%, is %s", 100.0 * pr.confidence, short_name(pr.truth));
+        dl->PushClipRect(at, {at.x + cw - 4, at.y + pic + lh * 2.4f}, true);
+        dl->AddText({at.x, at.y + pic + 1}, ImGui::GetColorU32(right ? kOkColour : kErrorColour), short_name(pr.predicted));
+        dl->AddText({at.x, at.y + pic + 1 + lh}, ImGui::GetColorU32(kMutedColour), buf);
+        dl->PopClipRect();
     }
     const int rows = static_cast<int>((shown + cols - 1) / cols);
     ImGui::Dummy({avail, rows * (pic + lh * 2.4f)});
-    ImGui::TextColored(kMutedColour, "The answer and its confidence (softmax); red: wrong, with the true class.");
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    ImGui::TextWrapped("Under each picture: the answer (red: wrong), its confidence (softmax) and, when wrong, the "
+                       "true class.");
+    ImGui::PopStyleColor();
     ImGui::Spacing();
     // The dropped picture.
     if (!dropped_) {

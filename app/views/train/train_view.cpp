@@ -56,6 +56,8 @@ void TrainView::enter_step(const core::LessonStep& step) {
     predict_ = step.predict;
     pick_ = -1;
     reveal_now_ = false;
+    // A picture the step names is classified as if it had been dropped on the window.
+    if (const std::string picture = core::param_string(p, "image", ""); !picture.empty()) drop_files({picture});
     // A step with a run measures only when its tab has nothing yet: stepping back and forth in
     // class does not restart a minute of training.
     if (step.action == "run") {
