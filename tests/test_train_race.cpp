@@ -189,9 +189,15 @@ TEST_CASE("the live log: one thread appends while another takes snapshots") {
     CHECK(s.epochs.size() == 1);
     CHECK(s.batches.size() <= LiveLog::kMaxBatchPoints);
     CHECK(s.batches.back().seconds == doctest::Approx(5.0));
-    log.start("cpu-onednn");
-    CHECK(log.snapshot().batches.empty());
+    log.start("cpu-onednn", true);  // the race's next lane keeps the finished one
+    const LiveSnapshot next = log.snapshot();
+    CHECK(next.batches.empty());
+    REQUIRE(next.earlier.size() == 1);
+    CHECK(next.earlier[0].engine == "cpu-parallel");
+    CHECK(next.earlier[0].epochs.size() == 1);
     CHECK(log.version() > s.version);
+    log.start("cpu-scalar");
+    CHECK(log.snapshot().earlier.empty());
 }
 
 }  // TEST_SUITE

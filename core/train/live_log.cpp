@@ -3,10 +3,16 @@
 
 namespace gpulab::train {
 
-void LiveLog::start(const std::string& engine) {
+void LiveLog::start(const std::string& engine, bool keep_previous) {
     std::lock_guard lock(mutex_);
     const std::uint64_t v = s_.version;
+    std::vector<LiveLane> earlier;
+    if (keep_previous) {
+        earlier = std::move(s_.earlier);
+        if (!s_.engine.empty()) earlier.push_back({s_.engine, std::move(s_.epochs)});
+    }
     s_ = LiveSnapshot{};
+    s_.earlier = std::move(earlier);
     s_.engine = engine;
     s_.version = v + 1;
 }

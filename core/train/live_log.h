@@ -18,7 +18,14 @@ struct LivePoint {
     double accuracy = 0.0;  // of this batch (train) or of the test set (epoch points)
 };
 
+// A lane that finished earlier in the same run (the race), kept so the plot shows it beside the live one.
+struct LiveLane {
+    std::string engine;
+    std::vector<LivePoint> epochs;
+};
+
 struct LiveSnapshot {
+    std::vector<LiveLane> earlier;  // finished lanes of this run, oldest first
     std::string engine;           // the lane training now
     std::vector<LivePoint> batches;  // one per batch: loss and the batch's accuracy
     std::vector<LivePoint> epochs;   // one per finished epoch: mean loss and test accuracy
@@ -31,8 +38,9 @@ struct LiveSnapshot {
 
 class LiveLog {
 public:
-    // Starts a new lane: clears the curves.
-    void start(const std::string& engine);
+    // Starts a new lane: clears the curves; `keep_previous` (the race's next engine) first moves the
+    // lane that just ended into `earlier`.
+    void start(const std::string& engine, bool keep_previous = false);
     void add_batch(const LivePoint& p, std::int64_t images, std::int64_t batch_ns, double fraction);
     void add_epoch(const LivePoint& p);
     LiveSnapshot snapshot() const;

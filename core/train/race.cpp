@@ -156,7 +156,7 @@ BatchTiming time_batch_size(TrainEngine& engine, const Dataset& data, const Trai
             return core::now_ns() - t0;
         };
         const std::int64_t batches = std::max<std::int64_t>((images + config.batch - 1) / config.batch, 1);
-        if (batches > 1) one_batch();  // warm-up: first-touch of the buffers, caches, thread start
+        one_batch();  // warm-up, not counted: first touch of the buffers, caches, thread start
         t.ran = true;
         for (std::int64_t b = 0; b < batches; ++b) {
             t.ns += one_batch();

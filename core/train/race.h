@@ -88,7 +88,7 @@ struct ArticleFigures {
 };
 
 // Time per image when `images` training images go through in batches of `batch` (forward, backward,
-// update). The first batch is a warm-up and not counted when more than one batch fits; stops early
+// update), after one warm-up batch that is not counted; stops early
 // (with the images done so far) once `budget_ns` is spent. ran = false with the reason on failure.
 struct BatchTiming {
     std::string engine;

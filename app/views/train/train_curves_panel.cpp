@@ -85,6 +85,7 @@ void TrainView::draw_train_panel(float width) {
     acc.y_min = 0.0f;
     acc.y_max = 1.0f;
     acc.y_percent = true;
+    acc.legend_bottom = true;
     acc.series.push_back({"train batches", c, smoothed(s.batches, 10, true)});
     PlotSeries test{"test", test_colour, {}, true};
     for (const auto& e : s.epochs) test.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});

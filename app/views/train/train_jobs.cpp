@@ -45,8 +45,8 @@ std::unique_ptr<train::TrainEngine> engine_or_reason(const std::string& name, st
 // One lane with the live log fed and the worker's progress asked after every batch.
 LaneResult run_lane(train::TrainEngine& engine, const Dataset& data, const train::BudgetConfig& config,
                     train::LiveLog& live, const core::ProgressFn& progress, float from, float to,
-                    std::int64_t planned_images) {
-    live.start(std::string(engine.name()));
+                    std::int64_t planned_images, bool keep_previous = false) {
+    live.start(std::string(engine.name()), keep_previous);
     auto fraction = [&](const LaneResult& l) {
         double f = planned_images > 0 ? static_cast<double>(l.images) / static_cast<double>(planned_images) : 0.0;
         if (config.budget_ns > 0) f = std::max(f, static_cast<double>(l.train_ns) / static_cast<double>(config.budget_ns));
@@ -104,6 +104,7 @@ std::shared_ptr<const RaceRunResult> do_race(const TrainPlan& plan, const Datase
     r->plan = plan;
     const Dataset data = train::subset(all, plan.race_images, plan.race_test_images);
     const float share = 1.0f / static_cast<float>(kLineup.size());
+    bool ran_one = false;  // the live plot keeps the lanes that finished
     for (std::size_t i = 0; i < kLineup.size(); ++i) {
         LaneResult lane;
         lane.engine = kLineup[i];
@@ -114,7 +115,8 @@ std::shared_ptr<const RaceRunResult> do_race(const TrainPlan& plan, const Datase
             const bool plain = kLineup[i] == train::kPlainLoop;
             config.budget_ns = plain ? std::min(plan.race_scalar_budget_ns, plan.race_budget_ns) : plan.race_budget_ns;
             config.max_epochs = 1000;
-            lane = run_lane(*engine, data, config, live, progress, share * i, share * (i + 1), 0);
+            lane = run_lane(*engine, data, config, live, progress, share * i, share * (i + 1), 0, ran_one);
+            ran_one = true;
             lane.params.clear();  // the race keeps curves and times, not weights
         }
         r->lanes.push_back(std::move(lane));

@@ -111,8 +111,10 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
             for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f, s.colour);
     }
     dl->PopClipRect();
-    // Legend, top right inside the plot.
-    float y = a0.y + 4;
+    // Legend, top right inside the plot (or bottom right).
+    int named = 0;
+    for (const auto& s : plot.series) named += s.name.empty() ? 0 : 1;
+    float y = plot.legend_bottom ? a1.y - 4 - named * (lh + 3) : a0.y + 4;
     for (const auto& s : plot.series) {
         if (s.name.empty()) continue;
         const ImVec2 ts = ImGui::CalcTextSize(s.name.c_str());

@@ -26,6 +26,7 @@ struct XYPlot {
     // Data ranges; min == max: taken from the points.
     float x_min = 0, x_max = 0, y_min = 0, y_max = 0;
     bool y_percent = false;  // tick labels as 0..100 %
+    bool legend_bottom = false;  // legend in the bottom right corner (rising curves leave it empty)
     std::vector<PlotSeries> series;
 };
 

@@ -40,6 +40,7 @@ void TrainView::draw_race_panel(float width) {
     plot.y_min = 0.0f;
     plot.y_max = 1.0f;
     plot.y_percent = true;
+    plot.legend_bottom = true;
     plot.x_min = 0.0f;
     plot.x_max = static_cast<float>(plan.race_budget_ns * 1e-9) * 1.05f;
     if (race_ && !racing) {
@@ -53,6 +54,11 @@ void TrainView::draw_race_panel(float width) {
     }
     if (racing) {
         const train::LiveSnapshot live = live_->snapshot();
+        for (const auto& lane : live.earlier) {
+            PlotSeries done{lane.engine, backend_color(lane.engine), {{0.0f, 0.1f}}, true};
+            for (const auto& e : lane.epochs) done.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
+            plot.series.push_back(std::move(done));
+        }
         PlotSeries s{live.engine + " (running)", backend_color(live.engine), {{0.0f, 0.1f}}, true};
         for (const auto& e : live.epochs) s.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
         plot.series.push_back(std::move(s));
