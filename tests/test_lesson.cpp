@@ -188,7 +188,7 @@ body = "b"
         CHECK(cat.errors.size() >= 3);
     }
 
-    TEST_CASE("the training lesson validates; its reveal and parameters are checked") {
+    TEST_CASE("the training lesson validates, and its reveal and parameters are checked") {
         LessonLoad l = parse_lesson_file(std::string(GPULAB_SOURCE_DIR) + "/lessons/train-small-cnn.toml");
         INFO(all(l.errors));
         REQUIRE(l.errors.empty());

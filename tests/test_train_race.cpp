@@ -123,7 +123,7 @@ TEST_CASE("training for a budget: epochs, batch limits and the callback end it, 
     CHECK_FALSE(refused.reason.empty());
 }
 
-TEST_CASE("race summary: the plain loop is never the CPU's number; no GPU says so") {
+TEST_CASE("race summary: the plain loop is never the CPU's number, and no GPU says so") {
     std::vector<LaneResult> lanes = {lane("cpu-scalar", 100, 1'000'000'000), lane("cpu-parallel", 1000, 1'000'000'000),
                                      lane("cpu-onednn", 2000, 1'000'000'000)};
     RaceSummary s = summarize_race(lanes);
