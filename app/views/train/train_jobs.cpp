@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <functional>
 
+#include "clock.h"
 #include "format.h"
 #include "train_view.h"
 
@@ -104,6 +105,7 @@ std::shared_ptr<const RaceRunResult> do_race(const TrainPlan& plan, const Datase
                                              const core::ProgressFn& progress) {
     auto r = std::make_shared<RaceRunResult>();
     r->plan = plan;
+    const std::int64_t start = core::now_ns();
     const Dataset data = train::subset(all, plan.race_images, plan.race_test_images);
     const float share = 1.0f / static_cast<float>(kLineup.size());
     bool ran_one = false;  // the live plot keeps the lanes that finished
@@ -125,6 +127,7 @@ std::shared_ptr<const RaceRunResult> do_race(const TrainPlan& plan, const Datase
         if (r->lanes.back().stopped) break;
     }
     r->summary = train::summarize_race(r->lanes);
+    r->wall_ns = core::now_ns() - start;
     return r;
 }
 

@@ -100,6 +100,8 @@ void TrainView::draw_race_panel(float width) {
         ImGui::EndTable();
     }
     ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kMutedColour, "The whole race took %s, test-set checks included.",
+                       core::format_duration(race_->wall_ns).c_str());
     ImGui::TextUnformatted(race_->summary.text.c_str());
     // This machine's speed-up beside the article's, as two bars on one scale.
     const double article = 28.0;

@@ -57,6 +57,7 @@ struct RaceRunResult {
     TrainPlan plan;
     std::vector<train::LaneResult> lanes;  // every engine, those that could not run with their reason
     train::RaceSummary summary;
+    std::int64_t wall_ns = 0;  // the whole race, test-set checks included (the class's waiting time)
 };
 struct BatchRunResult {
     TrainPlan plan;
