@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
 
     auto* train = cli.add_subcommand("train", "Train the small CNN of the training lesson on Fashion-MNIST, headless");
     TrainOptions train_options;
-    train->add_option("--backend", train_options.backend, "cpu-parallel | cpu-onednn | cpu-scalar (the reference loop: slow)")
+    train->add_option("--backend", train_options.backend, "cpu-parallel | cpu-onednn | cpu-scalar (the reference loop: slow) | cuda-kernel | cuda-sim (our GPU kernels simulated on the CPU: slow, its time is not a GPU's)")
         ->capture_default_str();
     train->add_option("--epochs", train_options.epochs, "Passes over the training images")
         ->check(CLI::Range(1, 1000))->capture_default_str();

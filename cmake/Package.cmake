@@ -23,6 +23,8 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/gpulab/gpulab")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)   # gpulab_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libegl1, libegl-mesa0, libgl1-mesa-dri, fonts-dejavu-core")
+# The training lesson's images: Debian packages Fashion-MNIST; without it the lesson says how to get it.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "xvfb")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)

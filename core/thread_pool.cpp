@@ -2,6 +2,8 @@
 // Verified by tests/test_cpu_backends.cpp ("thread pool ..." cases).
 #include "thread_pool.h"
 
+#include "thread_priority.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -76,8 +78,11 @@ void ThreadPool::run_chunks() {
     }
 }
 
+void ThreadPool::set_worker_nice(int nice) { worker_nice_.store(nice, std::memory_order_relaxed); }
+
 void ThreadPool::worker_loop() {
     uint64_t seen = 0;
+    int nice_set = 0;
     for (;;) {
         if (!spin_for(kSpinNs, [&] { return generation_.load(std::memory_order_acquire) != seen || stop_.load(); })) {
             std::unique_lock<std::mutex> lock(mutex_);
@@ -85,6 +90,10 @@ void ThreadPool::worker_loop() {
         }
         if (stop_.load()) return;
         seen = generation_.load(std::memory_order_acquire);
+        if (const int nice = worker_nice_.load(std::memory_order_relaxed); nice != nice_set) {
+            set_this_thread_nice(nice);
+            nice_set = nice;  // refused (lowering needs privileges): do not ask again every run
+        }
         run_chunks();
         if (busy_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             std::lock_guard<std::mutex> lock(mutex_);  // pairs with the caller's predicate check

@@ -46,6 +46,10 @@ public:
     // The process-wide pool, sized to the hardware, created on first use.
     static ThreadPool& shared();
 
+    // Every worker sets its own nice value (core/thread_priority.h) before its next chunk; the
+    // calling thread keeps its own. The GUI runs its measurements below the window's priority.
+    void set_worker_nice(int nice);
+
 private:
     void worker_loop();
     void run_chunks();
@@ -66,6 +70,8 @@ private:
     std::atomic<int> busy_workers_{0};
     std::atomic<bool> stop_{false};
     std::exception_ptr error_;
+    // Wanted nice value for the workers; each compares it with what it last set when it wakes.
+    std::atomic<int> worker_nice_{0};
 
     // The current job: written by the submitting thread before the generation changes.
     const ChunkFn* fn_ = nullptr;

@@ -28,7 +28,14 @@ namespace gpulab::cuda {
     X(cudnnSetActivationDescriptor) X(cudnnActivationForward) X(cudnnCreateConvolutionDescriptor)         \
     X(cudnnDestroyConvolutionDescriptor) X(cudnnSetConvolution2dDescriptor) X(cudnnSetConvolutionMathType) \
     X(cudnnGetConvolution2dForwardOutputDim) X(cudnnGetConvolutionForwardAlgorithmMaxCount)               \
-    X(cudnnFindConvolutionForwardAlgorithm) X(cudnnConvolutionForward)
+    X(cudnnFindConvolutionForwardAlgorithm) X(cudnnConvolutionForward)                                   \
+    /* training (cudnn_train_engine.cu) */                                                                \
+    X(cudnnActivationBackward) X(cudnnAddTensor) X(cudnnCreatePoolingDescriptor)                          \
+    X(cudnnDestroyPoolingDescriptor) X(cudnnSetPooling2dDescriptor) X(cudnnGetPooling2dForwardOutputDim)  \
+    X(cudnnPoolingForward) X(cudnnPoolingBackward) X(cudnnConvolutionBackwardBias)                        \
+    X(cudnnGetConvolutionBackwardDataAlgorithmMaxCount) X(cudnnFindConvolutionBackwardDataAlgorithm)      \
+    X(cudnnConvolutionBackwardData) X(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount)                 \
+    X(cudnnFindConvolutionBackwardFilterAlgorithm) X(cudnnConvolutionBackwardFilter)
 
 struct CudnnApi {
 #define GPULAB_CUDNN_MEMBER(name) decltype(&::name) name = nullptr;

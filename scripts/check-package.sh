@@ -26,6 +26,8 @@ done
 # runtime is linked statically.
 if grep -q -i -E "cudnn|cudart" <<<"$depends"; then echo "check-package: Depends names CUDA: $depends" >&2; exit 1; fi
 echo "check-package: Depends: $depends"
+recommends=$(dpkg-deb -f "$deb" Recommends)
+grep -q "dataset-fashion-mnist" <<<"$recommends" || { echo "check-package: Recommends lacks dataset-fashion-mnist (the training lesson's images): $recommends" >&2; exit 1; }
 
 # lintian as root warns that it should not run as root; that line is not about the package.
 rc=0

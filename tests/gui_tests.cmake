@@ -64,6 +64,20 @@ function(gpulab_smoke_test test lesson keys)
     gpulab_png_test(${test}_png ${test} ${png} 200 1600 900)
 endfunction()
 
+# Started without its data folder (as from a broken install, from the desktop menu), the GUI opens
+# a window that says so instead of vanishing: exit 1, the sentence on stderr and on screen.
+if(GPULAB_XVFB_RUN)
+    set(png ${GPULAB_GUI_OUT}/startup_error.png)
+    file(REMOVE ${png})
+    add_test(NAME gui.startup_error
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--frames;10;--screenshot;${png}"
+                     -DEXPECT_RC=1 "-DEXPECT_REGEX=holds no lessons/ and shaders/" -DEXPECT_FILE=${png}
+                     -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.startup_error PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${CMAKE_CURRENT_BINARY_DIR}/no-such-data"
+                         FIXTURES_SETUP gui_startup_error TIMEOUT 120)
+    gpulab_png_test(startup_error_png startup_error ${png} 100 1600 900)
+endif()
+
 gpulab_export_test(export elementwise-activations ${GPULAB_GUI_OUT}/export 5
                    ${GPULAB_GUI_OUT}/export/elementwise-activations-samples.csv)
 gpulab_png_test(export_window_png export ${GPULAB_GUI_OUT}/export/elementwise-activations-window.png 200 1600 900)

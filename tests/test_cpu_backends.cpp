@@ -8,6 +8,9 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <chrono>
+#include <map>
+#include <mutex>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -23,6 +26,7 @@
 #include "simd_math.h"
 #include "stats.h"
 #include "thread_pool.h"
+#include "thread_priority.h"
 
 using namespace gpulab;
 
@@ -325,6 +329,39 @@ TEST_SUITE("cpu-backends") {
             },
             1);
         CHECK(inner.load() == 800);
+    }
+
+    TEST_CASE("thread pool workers take the nice value asked for; the caller keeps its own") {
+        const int base = cpu::this_thread_nice();
+        const int wanted = std::min(base + 3, 19);
+        cpu::ThreadPool pool(3);
+        pool.set_worker_nice(wanted);
+        const auto caller = std::this_thread::get_id();
+        std::mutex m;
+        std::map<std::thread::id, int> seen;  // thread -> its nice value inside a chunk
+        // Chunks that sleep a little, so every worker gets some (a worker that never woke would
+        // never have set its value; rounds until both did, bounded).
+        for (int round = 0; round < 50 && seen.size() < 3; ++round) {
+            pool.parallel_for(
+                12,
+                [&](int64_t, int64_t) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                    std::lock_guard lock(m);
+                    seen[std::this_thread::get_id()] = cpu::this_thread_nice();
+                },
+                1);
+        }
+        REQUIRE(seen.size() == 3);
+        for (const auto& [id, nice] : seen) {
+            CAPTURE(nice);
+            if (id == caller) {
+                CHECK(nice == base);
+            } else {
+#if defined(__linux__)
+                CHECK(nice == wanted);
+#endif
+            }
+        }
     }
 
     TEST_CASE("an exception in a chunk reaches the caller and the pool keeps working") {

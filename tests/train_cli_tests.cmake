@@ -18,5 +18,22 @@ if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
     gpulab_cli_test(train_short_run_above_chance 0 "\"epoch\": 1, \"loss\": [0-9.]+, \"train_accuracy\": [0-9.]+, \"test_accuracy\": 0\\.[3-9]"
                     train --limit 1000 --batch 32 --epochs 1 --json)
 endif()
+# cuda-sim: the GPU training kernels simulated, on 200 images of a small model (about 2 s here);
+# says its time is not a GPU's. cuda-kernel without a usable device: the probe's reason, exit 1.
+if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
+    gpulab_cli_test(train_cuda_sim_short_run 0 "never a GPU speed.*\n *1 +[0-9.]+ +[0-9.]+ %"
+                    train --backend cuda-sim --limit 200 --batch 32 --model conv4,pool,dense10)
+endif()
 gpulab_cli_test(bench_train_quick_json 0 "\"op\": \"train-step\", \"backend\": \"cpu-scalar\".*\"op\": \"train-step\", \"backend\": \"cpu-parallel\", \"batch\": 8.*\"images_per_s\""
                 bench --quick --json --suite train)
+# cudnn on a machine without cuBLAS (GPULAB_CUBLAS_DIR at an empty folder): one sentence naming
+# the library and the fix, exit 1, whether or not there is a GPU (the library is checked first).
+if(GPULAB_HAVE_CUDNN AND GPULAB_CUBLAS_HEADER)
+    file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/no-cublas)
+    add_test(NAME cli.train_cudnn_without_cublas
+             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;train;--backend;cudnn;--limit;10" -DEXPECT_RC=1
+                     "-DEXPECT_REGEX=^gpulab train: cudnn cannot run here: libcublas.so.13 not found: .*GPULAB_CUBLAS_DIR"
+                     -DEXPECT_LINES=1 -P ${GPULAB_CHECK})
+    set_tests_properties(cli.train_cudnn_without_cublas PROPERTIES LABELS cli ENVIRONMENT
+                         "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_CUBLAS_DIR=${CMAKE_CURRENT_BINARY_DIR}/no-cublas")
+endif()

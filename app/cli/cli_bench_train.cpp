@@ -1,5 +1,6 @@
 // `gpulab bench --suite train`: images per second of one training step (forward, backward and SGD
-// update of a batch) of the training lesson's model on every available CPU engine, at the lesson's
+// update of a batch) of the training lesson's model on every available engine (CPU, and cuda-kernel
+// where there is a GPU; never cuda-sim, whose time is the simulator's), at the lesson's
 // batch (64) and the article's (150), with the ratio to oneDNN (TARGETS.md: cpu-parallel >= 0.7x
 // cpu-onednn). Synthetic images; cpu-scalar, the plain loop, runs only a few steps of a small
 // batch, to show the distance. `--quick`: batch 8, 3 samples. Numbers in docs/benchmarks.md.
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "format.h"
+#include "gpu_train_engines.h"
 #include "json_out.h"
 #include "train/engine.h"
 #include "train/step_bench.h"
@@ -35,13 +37,18 @@ int bench_train(const BenchOptions& o, bool& first) {
         };
         std::vector<Row> rows;
         double onednn = 0.0;
-        for (const auto& engine : train::make_cpu_train_engines()) {
+        train::TrainEngineList engines = train::make_cpu_train_engines();
+        for (auto& e : gpu::make_gpu_train_engines()) engines.push_back(std::move(e));
+        for (const auto& engine : engines) {
             const std::string name(engine->name());
             if (!o.backends.empty()) {
                 bool wanted = false;
                 for (const auto& b : o.backends) wanted = wanted || b == name;
                 if (!wanted) continue;
             }
+            // Bench numbers are speeds: cuda-sim's time is the simulator's, so it is never timed here
+            // (asked for by name, `bench` has already said so for every suite).
+            if (!core::kind_is_timed(engine->kind())) continue;
             if (!engine->availability().ok) {
                 if (!o.json) std::printf("  %-13s not available: %s\n", name.c_str(), engine->availability().reason.c_str());
                 continue;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "format.h"
+#include "gpu_train_engines.h"
 #include "image_io.h"
 #include "json_out.h"
 #include "train/dataset.h"
@@ -48,10 +49,15 @@ std::string percent(double fraction) { return core::format_fixed(100.0 * fractio
 
 int cmd_train(const TrainOptions& o) {
     std::unique_ptr<train::TrainEngine> engine = train::make_train_engine(o.backend);
+    if (!engine) engine = gpu::make_gpu_train_engine(o.backend);
     if (!engine) {
-        std::fprintf(stderr, "gpulab train: unknown backend '%s'; choose one of %s\n", o.backend.c_str(),
-                     train::train_engine_names().c_str());
+        std::fprintf(stderr, "gpulab train: unknown backend '%s'; choose one of %s, %s\n", o.backend.c_str(),
+                     train::train_engine_names().c_str(), gpu::gpu_train_engine_names().c_str());
         return kExitUsage;
+    }
+    if (const core::Availability a = engine->availability(); !a.ok) {
+        std::fprintf(stderr, "gpulab train: %s cannot run here: %s\n", o.backend.c_str(), a.reason.c_str());
+        return kExitFailure;
     }
     const std::string folder = o.data.empty() ? train::kFashionMnistDir : o.data;
     train::TrainConfig config;
@@ -77,6 +83,10 @@ int cmd_train(const TrainOptions& o) {
             std::printf("batch %lld, SGD learning rate %g, momentum %g, seed %llu\n", o.batch, o.learning_rate,
                         o.momentum, o.seed);
             std::printf("%s: %s\n", std::string(engine->name()).c_str(), engine->implementation().c_str());
+            if (!core::kind_is_timed(engine->kind()))
+                std::printf("note: %s runs the GPU kernels on the SIMT simulator, on this CPU: its images/s and times "
+                            "are the simulation's, never a GPU speed; keep it to a small --limit and --model\n",
+                            std::string(engine->name()).c_str());
             if (o.backend == "cpu-scalar" && data.train.count > 2000)
                 std::printf("note: cpu-scalar is the plain reference loop, far too slow for whole epochs; "
                             "--limit 1000 keeps it short\n");

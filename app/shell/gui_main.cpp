@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,7 @@
 #include "frame_stats.h"
 #include "presenter_warmup.h"
 #include "shell.h"
+#include "startup_error_window.h"
 
 namespace gpulab::app {
 
@@ -113,6 +115,8 @@ WindowEvents::Key glfw_key_for(core::PresenterKey key) {
 
 // A scripted key every few frames, so each one lands in its own frame as a real tap would.
 constexpr int kScriptKeyEveryFrames = 6;
+// The shortest frame while a measurement runs (~30 frames a second).
+constexpr std::chrono::milliseconds kBusyFrameInterval{33};
 
 // One item of --script-keys: a presenter key, or one of the soak's items that have no key of their
 // own: "Live" (live mode on/off, the checkbox), "Compare=PATH" (File > Compare with PATH) and
@@ -275,13 +279,14 @@ int run_gui(const GuiOptions& options) {
     auto shell = std::make_unique<Shell>();
     std::string error;
     if (!shell->init({options.lesson_dirs, options.lesson_id}, error)) {
-        std::fprintf(stderr, "gpulab: %s\n", error.c_str());
         shell.reset();
+        const int rc = show_startup_error(window, error, options.max_frames, options.screenshot_path);
         glfwDestroyWindow(window);
         glfwTerminate();
-        return 1;
+        return rc;
     }
     for (const auto& e : shell->lesson_errors()) std::fprintf(stderr, "gpulab: %s\n", e.to_string().c_str());
+    shell->run_measurements_below_window();
     if (options.present_scale > 0.0f) {
         for (int i = 0; i < core::kPresenterScaleCount; ++i)
             if (core::kPresenterScales[i] == options.present_scale) shell->set_presenter_scale_index(i);
@@ -328,6 +333,7 @@ int run_gui(const GuiOptions& options) {
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGINT, on_stop_signal);
     while (!glfwWindowShouldClose(window) && !g_stop_requested) {
+        const auto frame_began = std::chrono::steady_clock::now();
         glfwPollEvents();
         if (!events.dropped.empty()) {
             shell->drop_files(events.dropped);
@@ -426,6 +432,10 @@ int run_gui(const GuiOptions& options) {
             }
         }
         glfwSwapBuffers(window);
+        // While a measurement runs, at most ~30 frames a second: the window has the higher priority
+        // (core/thread_priority.h), so what it draws comes out of the measurement's cores. Without
+        // vsync (Xvfb, some drivers) it would otherwise draw as fast as it can.
+        if (shell->busy()) std::this_thread::sleep_until(frame_began + kBusyFrameInterval);
         if (shell->take_fullscreen_toggle()) toggle = true;
         // Presenter mode takes the whole chosen monitor; leaving it restores the window unless
         // the user asked for fullscreen on the command line.

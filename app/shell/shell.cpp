@@ -15,6 +15,8 @@
 #include "views/simd_mimd/simd_mimd_view.h"
 #include "views/train/train_view.h"
 #include "render/resources.h"
+#include "thread_pool.h"
+#include "thread_priority.h"
 
 namespace gpulab::app {
 
@@ -48,6 +50,11 @@ bool Shell::init(const Options& options, std::string& error) {
     }
     if (lesson_index_ >= 0) select_lesson(lesson_index_);
     return true;
+}
+
+void Shell::run_measurements_below_window() {
+    jobs_.set_worker_nice(cpu::kMeasurementNice);
+    cpu::ThreadPool::shared().set_worker_nice(cpu::kMeasurementNice);
 }
 
 const core::Lesson* Shell::lesson() const {

@@ -92,6 +92,9 @@ public:
     std::string measurement_csv() const { return view_ ? view_->measurement_csv(lesson_title()) : std::string(); }
     const std::string& error_message() const { return host_.error; }
     bool busy() const { return jobs_.busy(); }
+    // The window's measurements run below its own priority (core/thread_priority.h): the job worker
+    // and the cpu-parallel pool. Headless export and the command line keep normal priority.
+    void run_measurements_below_window();
     // Headless pictures freeze the animation at a moment that shows both sides mid-way.
     void set_animation_time(float seconds) {
         if (view_) view_->set_animation_time(seconds);

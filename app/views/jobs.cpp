@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "thread_priority.h"
+
 namespace gpulab::app {
 
 JobRunner::JobRunner() : thread_([this] { loop(); }) {}
@@ -57,6 +59,7 @@ std::string JobRunner::label() const {
 }
 
 void JobRunner::loop() {
+    int nice_set = 0;
     for (;;) {
         Work work;
         {
@@ -65,6 +68,10 @@ void JobRunner::loop() {
             if (quit_) return;
             work = std::move(pending_);
             pending_ = nullptr;
+        }
+        if (const int nice = worker_nice_.load(); nice != nice_set) {
+            cpu::set_this_thread_nice(nice);  // threads this one creates (oneDNN's) inherit it
+            nice_set = nice;
         }
         core::ProgressFn progress = [this](float fraction, std::string_view stage) {
             progress_ = fraction;

@@ -32,6 +32,10 @@ public:
     void poll();
     void cancel() { cancel_requested_ = true; }
 
+    // The worker runs each next job at this nice value (core/thread_priority.h): the window asks for
+    // cpu::kMeasurementNice so its frames do not wait behind a measurement.
+    void set_worker_nice(int nice) { worker_nice_ = nice; }
+
     bool busy() const { return busy_; }
     bool cancelling() const { return cancel_requested_; }
     float progress() const { return progress_; }
@@ -51,6 +55,7 @@ private:
     std::atomic<bool> busy_{false};
     std::atomic<bool> cancel_requested_{false};
     std::atomic<float> progress_{0.0f};
+    std::atomic<int> worker_nice_{0};
     // Last: the thread starts in the constructor and must find every member above initialised.
     std::thread thread_;
 };

@@ -46,6 +46,9 @@ public:
     virtual std::string_view name() const = 0;         // the backend's name: "cpu-scalar", ...
     virtual std::string_view description() const = 0;  // one line: how it runs
     virtual core::Availability availability() const = 0;
+    // Cpu, Gpu, or Simulated (cuda-sim: GPU kernels on the SIMT simulator, whose times are the
+    // simulation's and never enter a speed figure, see core::kind_is_timed).
+    virtual core::BackendKind kind() const { return core::BackendKind::Cpu; }
 
     // Takes the model and its parameters, sizes every buffer for batches up to `max_batch` and
     // zeroes the momentum. Call again to restart from other parameters.

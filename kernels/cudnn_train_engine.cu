@@ -1,0 +1,619 @@
+// The cudnn training engine: see cudnn_train_engine.h. What each layer calls, per batch of n:
+//
+//   conv     forward  cudnnConvolutionForward, then cudnnAddTensor for the bias (1,K,1,1 broadcast)
+//            backward cudnnConvolutionBackwardBias, cudnnConvolutionBackwardFilter, and
+//                     cudnnConvolutionBackwardData unless it is the first layer
+//   relu     cudnnActivationForward / cudnnActivationBackward (CUDNN_ACTIVATION_RELU)
+//   pool     cudnnPoolingForward / cudnnPoolingBackward (CUDNN_POOLING_MAX, 2x2, stride 2, no padding:
+//            cuDNN's output size 1 + (H - 2) / 2 rounds down, so an odd last row or column is
+//            dropped, as Keras and cpu-scalar do)
+//   dense    cublasSgemm three ways (cudnn_train_plan.h has the row-major to column-major mapping),
+//            cudnnAddTensor / cudnnConvolutionBackwardBias for the bias on an N,out,1,1 view
+//   loss     ours: softmax_xent_forward_kernel and softmax_xent_backward_kernel (kernels/train/
+//            loss_kernels.cuh), one thread per image; per-image losses and hits come back (2n
+//            numbers) and are summed on the host in double
+//   update   ours: sgd_momentum_kernel (kernels/train/sgd_kernel.cuh) over the flat parameters
+//
+// alpha = 1 and beta = 0 everywhere (write, never accumulate), except the bias adds (beta = 1: add
+// to what the convolution or gemm just wrote). FP32 throughout: convolutions ask for
+// CUDNN_FMA_MATH (no TF32, so results match cpu-scalar within an FP32 tolerance, as in the
+// convolution lesson's cudnn backend); cuBLAS runs in CUBLAS_DEFAULT_MATH, which for sgemm is FP32
+// (TF32 only when asked for with CUBLAS_TF32_TENSOR_OP_MATH).
+//
+// Algorithms: the three cuDNN Find calls time every convolution algorithm for each conv layer and
+// batch size once, when that batch size is first seen (setup() does the largest), before any
+// timed work; the choice (train_plan::choose_algorithm) and one workspace sized to the largest
+// chosen need are kept per batch size. Calls run one after another on one stream, so one workspace
+// serves them all.
+//
+// Timing: CUDA events between layers on the engine's stream, read after the pass; layer_times()
+// is GPU time. Uploading the images and reading the loss back lie outside the layer times.
+//
+// Every call is checked (GPULAB_CUDA_CHECK / GPULAB_CUDNN_CHECK / GPULAB_CUBLAS_CHECK) and throws
+// CudaError with the call, place and the library's sentence; the trainer reports it.
+#include <cudnn.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cublas_library.h"
+#include "cuda_check.cuh"
+#include "cudnn_library.h"
+#include "cudnn_train_engine.h"
+#include "cudnn_train_plan.h"
+#include "device_buffer.cuh"
+#include "format.h"
+#include "gpu_backends.h"
+#include "image_io.h"
+#include "staged_backend.cuh"
+
+// Our loss and update kernels (the cuda-train branch's), compiled here by nvcc: the device
+// environment first, then the kernel headers, launch shapes from the same functions cuda-kernel
+// and the simulator use.
+#include "cuda_device_env.cuh"
+#include "train/loss_kernels.cuh"
+#include "train/sgd_kernel.cuh"
+#include "train/train_launch.h"
+
+namespace gpulab::cuda {
+
+namespace {
+
+using train::Layer;
+using train::LayerKind;
+namespace plan = train_plan;
+
+// A cuDNN descriptor or handle, destroyed with the function it was created for.
+template <class T>
+class Owned {
+public:
+    using Destroy = cudnnStatus_t (*)(T);
+    Owned() = default;
+    Owned(const Owned&) = delete;
+    Owned& operator=(const Owned&) = delete;
+    Owned(Owned&& o) noexcept : d_(o.d_), destroy_(o.destroy_) { o.d_ = nullptr; }
+    Owned& operator=(Owned&& o) noexcept {
+        if (this != &o) {
+            if (d_ != nullptr) destroy_(d_);
+            d_ = std::exchange(o.d_, nullptr);
+            destroy_ = o.destroy_;
+        }
+        return *this;
+    }
+    ~Owned() {
+        if (d_ != nullptr) destroy_(d_);
+    }
+    template <class Create>
+    void create(Create c, Destroy destroy) {
+        destroy_ = destroy;
+        GPULAB_CUDNN_CHECK(c(&d_));
+    }
+    T get() const { return d_; }
+
+private:
+    T d_ = nullptr;
+    Destroy destroy_ = nullptr;
+};
+
+// ok when `need` more bytes fit in 90 % of the device memory cudaMemGetInfo reports free: the rule
+// of StagedGpuBackend::device_room, which is protected there.
+core::Availability device_room(std::size_t need) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    GPULAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (static_cast<double>(need) <= 0.9 * static_cast<double>(free_bytes)) return {true, ""};
+    return {false, "needs " + core::format_bytes(static_cast<double>(need)) + " of GPU memory but only " +
+                       core::format_bytes(static_cast<double>(free_bytes)) + " of " +
+                       core::format_bytes(static_cast<double>(total_bytes)) + " is free"};
+}
+
+Owned<cudnnTensorDescriptor_t> tensor(const plan::Dims4& d) {
+    Owned<cudnnTensorDescriptor_t> t;
+    t.create(cudnn_api().cudnnCreateTensorDescriptor, cudnn_api().cudnnDestroyTensorDescriptor);
+    GPULAB_CUDNN_CHECK(
+        cudnn_api().cudnnSetTensor4dDescriptor(t.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, d.n, d.c, d.h, d.w));
+    return t;
+}
+
+const char* fwd_name(int a) {
+    static const char* names[] = {"implicit GEMM", "implicit precomputed GEMM", "GEMM", "direct",
+                                  "FFT", "FFT tiling", "Winograd", "Winograd non-fused"};
+    return a >= 0 && a < 8 ? names[a] : "?";
+}
+const char* bwd_data_name(int a) {
+    static const char* names[] = {"algo 0", "algo 1", "FFT", "FFT tiling", "Winograd", "Winograd non-fused"};
+    return a >= 0 && a < 6 ? names[a] : "?";
+}
+const char* bwd_filter_name(int a) {
+    static const char* names[] = {"algo 0", "algo 1", "FFT", "algo 3", "Winograd", "Winograd non-fused", "FFT tiling"};
+    return a >= 0 && a < 7 ? names[a] : "?";
+}
+
+// One Find call's results without cuDNN's perf struct type (all three have these fields).
+template <class Perf>
+std::vector<plan::AlgoResult> results_of(const std::vector<Perf>& perf) {
+    std::vector<plan::AlgoResult> out;
+    for (const Perf& p : perf)
+        out.push_back({static_cast<int>(p.algo), p.status == CUDNN_STATUS_SUCCESS, p.mathType == CUDNN_FMA_MATH,
+                       p.determinism == CUDNN_DETERMINISTIC, p.memory, p.time});
+    return out;
+}
+
+struct Choice {
+    int algo = 0;
+    cudnnMathType_t math = CUDNN_FMA_MATH;
+    std::size_t workspace = 0;
+    bool deterministic = true;  // false: atomics, so the last bits of a sum vary from run to run
+};
+
+// A convolution descriptor for one direction: valid 3x3 (no padding), stride 1, cross-correlation,
+// FP32, with the math type of the algorithm chosen for that direction.
+struct ConvDirection {
+    Owned<cudnnConvolutionDescriptor_t> desc;
+    Choice choice;
+};
+
+// One layer's descriptors for one batch size.
+struct LayerState {
+    Owned<cudnnTensorDescriptor_t> x, y, bias;
+    Owned<cudnnFilterDescriptor_t> w;
+    ConvDirection fwd, bwd_data, bwd_filter;
+};
+
+struct Net {
+    std::vector<LayerState> layers;
+    std::size_t workspace = 0;  // the largest chosen algorithm's need
+    std::string algorithms;     // per conv layer, for implementation()
+};
+
+class CudnnTrainEngine final : public train::TrainEngine {
+public:
+    std::string_view name() const override { return "cudnn"; }
+    core::BackendKind kind() const override { return core::BackendKind::Gpu; }
+    std::string_view description() const override {
+        return "NVIDIA's libraries: cuDNN convolutions, pooling and ReLU, cuBLAS matrix products";
+    }
+    core::Availability availability() const override {
+        // A missing library first (true on any machine, GPU or not), then the device, then cuDNN's
+        // own start-up.
+        const gpu::GpuProbe& p = gpu::probe();
+        if (p.cudnn_library_missing) return {false, p.cudnn_reason};
+        const CublasLoad& b = load_cublas();
+        if (b.api == nullptr) return {false, b.reason};
+        if (!p.device_ok) return {false, p.reason};
+        if (std::string lost = context_lost_reason(); !lost.empty()) return {false, lost};
+        if (!p.cudnn_ok) return {false, p.cudnn_reason};
+        return {true, "cuDNN " + p.cudnn_version + " and cuBLAS " + b.version + " on " + p.name};
+    }
+    std::string implementation() const override { return implementation_; }
+
+    void setup(const train::ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
+        train::check_setup_arguments(model, params, max_batch);
+        plan::describe_layers(model, max_batch);  // refuses a batch beyond cuDNN's int sizes
+        const core::Availability av = availability();
+        if (!av.ok) throw core::InputError("cudnn is not available: " + av.reason);
+        model_ = model;
+        max_batch_ = max_batch;
+        n_ = 0;
+        nets_.clear();
+        open_handles();
+        allocate(params);
+        times_.assign(model_.layers.size(), {});
+        fwd_marks_.clear();
+        bwd_marks_.clear();
+        for (std::size_t i = 0; i <= model_.layers.size(); ++i) {
+            fwd_marks_.push_back(std::make_unique<Event>());
+            bwd_marks_.push_back(std::make_unique<Event>());
+        }
+        net(max_batch);
+    }
+
+    void forward(const float* images, std::int64_t n) override {
+        if (n < 1 || n > max_batch_)
+            throw core::InputError("a batch of " + std::to_string(n) + " images does not fit the engine's " +
+                                   std::to_string(max_batch_));
+        Net& nt = net(n);  // new batch size: the Find calls run here, before the timed part
+        n_ = n;
+        const cudaStream_t s = stream_->get();
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(input_.data(), images,
+                                          static_cast<std::size_t>(n * model_.input.size()) * sizeof(float),
+                                          cudaMemcpyHostToDevice, s));
+        const float one = 1.0f, zero = 0.0f;
+        const cudnnHandle_t h = cudnn_;
+        fwd_marks_[0]->record(s);
+        for (std::size_t i = 0; i < model_.layers.size(); ++i) {
+            const Layer& l = model_.layers[i];
+            LayerState& st = nt.layers[i];
+            const float* x = layer_input(i);
+            float* y = outputs_[i].data();
+            switch (l.kind) {
+                case LayerKind::Conv:
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnConvolutionForward(
+                        h, &one, st.x.get(), x, st.w.get(), weights(l), st.fwd.desc.get(),
+                        static_cast<cudnnConvolutionFwdAlgo_t>(st.fwd.choice.algo), workspace_.data(),
+                        st.fwd.choice.workspace, &zero, st.y.get(), y));
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnAddTensor(h, &one, st.bias.get(), biases(l), &one, st.y.get(), y));
+                    break;
+                case LayerKind::Relu:
+                    GPULAB_CUDNN_CHECK(
+                        cudnn_api().cudnnActivationForward(h, relu_.get(), &one, st.x.get(), x, &zero, st.y.get(), y));
+                    break;
+                case LayerKind::MaxPool:
+                    GPULAB_CUDNN_CHECK(
+                        cudnn_api().cudnnPoolingForward(h, pool_.get(), &one, st.x.get(), x, &zero, st.y.get(), y));
+                    break;
+                case LayerKind::Dense:
+                    gemm(plan::dense_forward(n, l.in.size(), l.out.c), weights(l), x, y);
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnAddTensor(h, &one, st.bias.get(), biases(l), &one, st.y.get(), y));
+                    break;
+            }
+            fwd_marks_[i + 1]->record(s);
+        }
+        read_times(fwd_marks_, &train::LayerTime::forward_ns);
+    }
+
+    train::BatchResult backward(const std::uint8_t* labels) override {
+        if (n_ == 0) throw core::InputError("backward needs a forward pass first");
+        for (std::int64_t m = 0; m < n_; ++m)
+            if (labels[m] >= model_.classes)
+                throw core::InputError("label " + std::to_string(labels[m]) + " is not one of the model's " +
+                                       std::to_string(model_.classes) + " classes");
+        const train::BatchResult result = loss(labels);
+        Net& nt = net(n_);
+        const cudaStream_t s = stream_->get();
+        const float one = 1.0f, zero = 0.0f;
+        const cudnnHandle_t h = cudnn_;
+        const float* dy = dlogits_.data();
+        float* dx = grad_a_.data();
+        bwd_marks_[model_.layers.size()]->record(s);
+        for (std::size_t i = model_.layers.size(); i-- > 0;) {
+            const Layer& l = model_.layers[i];
+            LayerState& st = nt.layers[i];
+            const float* x = layer_input(i);
+            const float* y = outputs_[i].data();
+            switch (l.kind) {
+                case LayerKind::Conv:
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnConvolutionBackwardBias(h, &one, st.y.get(), dy, &zero,
+                                                                                st.bias.get(), grad_biases(l)));
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnConvolutionBackwardFilter(
+                        h, &one, st.x.get(), x, st.y.get(), dy, st.bwd_filter.desc.get(),
+                        static_cast<cudnnConvolutionBwdFilterAlgo_t>(st.bwd_filter.choice.algo), workspace_.data(),
+                        st.bwd_filter.choice.workspace, &zero, st.w.get(), grad_weights(l)));
+                    if (l.needs_input_gradient)
+                        GPULAB_CUDNN_CHECK(cudnn_api().cudnnConvolutionBackwardData(
+                            h, &one, st.w.get(), weights(l), st.y.get(), dy, st.bwd_data.desc.get(),
+                            static_cast<cudnnConvolutionBwdDataAlgo_t>(st.bwd_data.choice.algo), workspace_.data(),
+                            st.bwd_data.choice.workspace, &zero, st.x.get(), dx));
+                    break;
+                case LayerKind::Relu:
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnActivationBackward(h, relu_.get(), &one, st.y.get(), y,
+                                                                           st.y.get(), dy, st.x.get(), x, &zero,
+                                                                           st.x.get(), dx));
+                    break;
+                case LayerKind::MaxPool:
+                    // The dropped odd row or column took no part in the output, so its gradient is 0;
+                    // cleared first rather than relying on the backward call to write elements no
+                    // window covers (the documentation does not say).
+                    GPULAB_CUDA_CHECK(cudaMemsetAsync(dx, 0, static_cast<std::size_t>(n_ * l.in.size()) * sizeof(float), s));
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnPoolingBackward(h, pool_.get(), &one, st.y.get(), y, st.y.get(),
+                                                                        dy, st.x.get(), x, &zero, st.x.get(), dx));
+                    break;
+                case LayerKind::Dense:
+                    gemm(plan::dense_backward_weights(n_, l.in.size(), l.out.c), x, dy, grad_weights(l));
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnConvolutionBackwardBias(h, &one, st.y.get(), dy, &zero,
+                                                                                st.bias.get(), grad_biases(l)));
+                    if (l.needs_input_gradient) gemm(plan::dense_backward_data(n_, l.in.size(), l.out.c), weights(l), dy, dx);
+                    break;
+            }
+            bwd_marks_[i]->record(s);
+            // This layer's input gradient is the upstream gradient of the one before.
+            dy = dx;
+            dx = dx == grad_a_.data() ? grad_b_.data() : grad_a_.data();
+        }
+        read_backward_times();
+        return result;
+    }
+
+    void step(const train::Sgd& sgd) override {
+        if (count_ == 0) throw core::InputError("step needs setup first");
+        launch(kern::elementwise_launch(static_cast<std::int64_t>(count_)), kern::sgd_momentum_kernel, params_.data(),
+               velocity_.data(), static_cast<const float*>(grads_.data()), static_cast<std::int64_t>(count_),
+               sgd.learning_rate, sgd.momentum);
+        stream_->synchronize();
+    }
+
+    std::vector<float> logits() const override {
+        return download(outputs_.back(), static_cast<std::size_t>(n_ * model_.classes));
+    }
+    std::vector<float> gradients() const override { return download(grads_, count_); }
+    std::vector<float> params() const override { return download(params_, count_); }
+    std::vector<train::LayerTime> layer_times() const override { return times_; }
+
+private:
+    void open_handles() {
+        if (stream_) return;
+        stream_ = std::make_unique<Stream>();
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnCreate(&cudnn_));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetStream(cudnn_, stream_->get()));
+        GPULAB_CUBLAS_CHECK(cublas_api().cublasCreate_v2(&cublas_));
+        GPULAB_CUBLAS_CHECK(cublas_api().cublasSetStream_v2(cublas_, stream_->get()));
+        GPULAB_CUBLAS_CHECK(cublas_api().cublasSetMathMode(cublas_, CUBLAS_DEFAULT_MATH));
+        relu_.create(cudnn_api().cudnnCreateActivationDescriptor, cudnn_api().cudnnDestroyActivationDescriptor);
+        // NaN propagates, as in the activation lesson; coef is only read by clipped ReLU and ELU.
+        GPULAB_CUDNN_CHECK(
+            cudnn_api().cudnnSetActivationDescriptor(relu_.get(), CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0));
+        pool_.create(cudnn_api().cudnnCreatePoolingDescriptor, cudnn_api().cudnnDestroyPoolingDescriptor);
+        GPULAB_CUDNN_CHECK(
+            cudnn_api().cudnnSetPooling2dDescriptor(pool_.get(), CUDNN_POOLING_MAX, CUDNN_NOT_PROPAGATE_NAN, 2, 2, 0, 0, 2, 2));
+    }
+
+    // Every buffer for batches up to max_batch_, after checking they fit in free device memory.
+    void allocate(const std::vector<float>& params) {
+        count_ = params.size();
+        const auto act = static_cast<std::size_t>(max_batch_ * model_.max_activation());
+        // Parameters, gradients, momentum; images; two gradient buffers; dlogits; per-image loss and
+        // hit (an int: counted as a float) and the labels (bytes, rounded up to floats).
+        std::size_t floats = 3 * count_ + static_cast<std::size_t>(max_batch_ * model_.input.size()) + 2 * act +
+                             static_cast<std::size_t>(max_batch_ * (model_.classes + 3));
+        for (const Layer& l : model_.layers) floats += static_cast<std::size_t>(max_batch_ * l.out.size());
+        std::size_t held = params_.capacity_bytes() + grads_.capacity_bytes() + velocity_.capacity_bytes() +
+                           input_.capacity_bytes() + grad_a_.capacity_bytes() + grad_b_.capacity_bytes() +
+                           dlogits_.capacity_bytes() + losses_.capacity_bytes() + labels_.capacity_bytes() +
+                           hits_.capacity_bytes();
+        for (const auto& o : outputs_) held += o.capacity_bytes();
+        const std::size_t need = floats * sizeof(float);
+        const core::Availability room = device_room(need > held ? need - held : 0);
+        if (!room.ok)
+            throw core::InputError("a batch of " + std::to_string(max_batch_) + " does not fit on the GPU: it " +
+                                   room.reason + "; choose a smaller batch");
+        params_.reserve(count_);
+        grads_.reserve(count_);
+        velocity_.reserve(count_);
+        input_.reserve(static_cast<std::size_t>(max_batch_ * model_.input.size()));
+        outputs_.resize(model_.layers.size());
+        for (std::size_t i = 0; i < model_.layers.size(); ++i)
+            outputs_[i].reserve(static_cast<std::size_t>(max_batch_ * model_.layers[i].out.size()));
+        grad_a_.reserve(act);
+        grad_b_.reserve(act);
+        dlogits_.reserve(static_cast<std::size_t>(max_batch_ * model_.classes));
+        losses_.reserve(static_cast<std::size_t>(max_batch_));
+        hits_.reserve(static_cast<std::size_t>(max_batch_));
+        labels_.reserve(static_cast<std::size_t>(max_batch_));
+        upload(params_, params);
+        GPULAB_CUDA_CHECK(cudaMemsetAsync(grads_.data(), 0, count_ * sizeof(float), stream_->get()));
+        GPULAB_CUDA_CHECK(cudaMemsetAsync(velocity_.data(), 0, count_ * sizeof(float), stream_->get()));
+        stream_->synchronize();
+    }
+
+    // The descriptors and algorithms for batches of n, made on first use.
+    Net& net(std::int64_t n) {
+        if (auto it = nets_.find(n); it != nets_.end()) return it->second;
+        const std::vector<plan::LayerDescs> descs = plan::describe_layers(model_, n);
+        Net nt;
+        for (std::size_t i = 0; i < model_.layers.size(); ++i) {
+            const Layer& l = model_.layers[i];
+            const plan::LayerDescs& d = descs[i];
+            LayerState st;
+            st.x = tensor(d.x);
+            st.y = tensor(d.y);
+            if (l.has_params()) st.bias = tensor(d.bias);
+            if (l.kind == LayerKind::Conv) {
+                st.w.create(cudnn_api().cudnnCreateFilterDescriptor, cudnn_api().cudnnDestroyFilterDescriptor);
+                GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetFilter4dDescriptor(st.w.get(), CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW,
+                                                                          d.filter.n, d.filter.c, d.filter.h, d.filter.w));
+                for (ConvDirection* c : {&st.fwd, &st.bwd_data, &st.bwd_filter}) {
+                    c->desc.create(cudnn_api().cudnnCreateConvolutionDescriptor,
+                                   cudnn_api().cudnnDestroyConvolutionDescriptor);
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolution2dDescriptor(
+                        c->desc.get(), 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(c->desc.get(), CUDNN_FMA_MATH));
+                }
+                check_conv_output(st, d, l);
+                find_algorithms(st, l, n, nt);
+            } else if (l.kind == LayerKind::MaxPool) {
+                int on = 0, oc = 0, oh = 0, ow = 0;
+                GPULAB_CUDNN_CHECK(
+                    cudnn_api().cudnnGetPooling2dForwardOutputDim(pool_.get(), st.x.get(), &on, &oc, &oh, &ow));
+                if (plan::Dims4{on, oc, oh, ow} != d.y)
+                    throw CudaError("cuDNN pools " + l.name + " to " + std::to_string(oh) + "x" + std::to_string(ow) +
+                                    ", gpulab expects " + std::to_string(d.y.h) + "x" + std::to_string(d.y.w));
+            }
+            nt.layers.push_back(std::move(st));
+        }
+        if (nt.workspace > workspace_.capacity()) {
+            const core::Availability room = device_room(nt.workspace - workspace_.capacity());
+            if (!room.ok) throw CudaError("cuDNN workspace: " + room.reason);
+            workspace_.reserve(nt.workspace);
+        }
+        implementation_ = "cuDNN " + gpu::probe().cudnn_version + " (" + nt.algorithms + "), cuBLAS " +
+                          load_cublas().version +
+                          " sgemm (FP32) for dense layers; loss and SGD update: our kernels";
+        return nets_.emplace(n, std::move(nt)).first->second;
+    }
+
+    void check_conv_output(const LayerState& st, const plan::LayerDescs& d, const Layer& l) const {
+        int n = 0, k = 0, p = 0, q = 0;
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolution2dForwardOutputDim(st.fwd.desc.get(), st.x.get(), st.w.get(),
+                                                                             &n, &k, &p, &q));
+        if (plan::Dims4{n, k, p, q} != d.y)
+            throw CudaError("cuDNN computes " + l.name + "'s output as " + std::to_string(n) + "x" + std::to_string(k) +
+                            "x" + std::to_string(p) + "x" + std::to_string(q) + ", gpulab expects " +
+                            std::to_string(d.y.n) + "x" + std::to_string(d.y.c) + "x" + std::to_string(d.y.h) + "x" +
+                            std::to_string(d.y.w));
+    }
+
+    // Room for a workspace: 90 % of what is free now, plus the workspace we already hold.
+    std::size_t workspace_room() const {
+        std::size_t free_bytes = 0, total_bytes = 0;
+        GPULAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        return static_cast<std::size_t>(0.9 * static_cast<double>(free_bytes)) + workspace_.capacity();
+    }
+
+    template <class Perf>
+    Choice choose(const std::vector<Perf>& perf, int returned, const Layer& l, const char* direction,
+                  const char* (*name)(int), std::int64_t n) {
+        std::vector<Perf> got(perf.begin(), perf.begin() + std::clamp(returned, 0, static_cast<int>(perf.size())));
+        const int pick = plan::choose_algorithm(results_of(got), workspace_room());
+        if (pick < 0) {
+            std::string why = "cuDNN has no " + std::string(direction) + " algorithm for " + l.name + " at batch " +
+                              std::to_string(n) + " that runs and fits in GPU memory:";
+            for (const Perf& p : got)
+                why += std::string(" ") + name(static_cast<int>(p.algo)) + " " +
+                       (p.status == CUDNN_STATUS_SUCCESS ? "needs " + core::format_bytes(static_cast<double>(p.memory))
+                                                         : std::string(cudnn_api().cudnnGetErrorString(p.status))) +
+                       ";";
+            throw CudaError(why);
+        }
+        const Perf& p = got[static_cast<std::size_t>(pick)];
+        return {static_cast<int>(p.algo), p.mathType, p.memory, p.determinism == CUDNN_DETERMINISTIC};
+    }
+
+    // The three Find calls for one conv layer (each times every algorithm on memory it allocates
+    // itself), the choices, and each direction's descriptor set to its choice's math type.
+    void find_algorithms(LayerState& st, const Layer& l, std::int64_t n, Net& nt) {
+        const cudnnHandle_t h = cudnn_;
+        int max_count = 0, returned = 0;
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolutionForwardAlgorithmMaxCount(h, &max_count));
+        std::vector<cudnnConvolutionFwdAlgoPerf_t> fwd(static_cast<std::size_t>(std::max(max_count, 1)));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnFindConvolutionForwardAlgorithm(
+            h, st.x.get(), st.w.get(), st.fwd.desc.get(), st.y.get(), static_cast<int>(fwd.size()), &returned, fwd.data()));
+        st.fwd.choice = choose(fwd, returned, l, "forward", fwd_name, n);
+
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(h, &max_count));
+        std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> bf(static_cast<std::size_t>(std::max(max_count, 1)));
+        GPULAB_CUDNN_CHECK(cudnn_api().cudnnFindConvolutionBackwardFilterAlgorithm(
+            h, st.x.get(), st.y.get(), st.bwd_filter.desc.get(), st.w.get(), static_cast<int>(bf.size()), &returned,
+            bf.data()));
+        st.bwd_filter.choice = choose(bf, returned, l, "backward-filter", bwd_filter_name, n);
+
+        std::string label = l.name + ": forward " + fwd_name(st.fwd.choice.algo) + ", backward-filter " +
+                            bwd_filter_name(st.bwd_filter.choice.algo);
+        if (l.needs_input_gradient) {
+            GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolutionBackwardDataAlgorithmMaxCount(h, &max_count));
+            std::vector<cudnnConvolutionBwdDataAlgoPerf_t> bd(static_cast<std::size_t>(std::max(max_count, 1)));
+            GPULAB_CUDNN_CHECK(cudnn_api().cudnnFindConvolutionBackwardDataAlgorithm(
+                h, st.w.get(), st.y.get(), st.bwd_data.desc.get(), st.x.get(), static_cast<int>(bd.size()), &returned,
+                bd.data()));
+            st.bwd_data.choice = choose(bd, returned, l, "backward-data", bwd_data_name, n);
+            label += ", backward-data " + std::string(bwd_data_name(st.bwd_data.choice.algo));
+        }
+        for (ConvDirection* c : {&st.fwd, &st.bwd_data, &st.bwd_filter}) {
+            GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(c->desc.get(), c->choice.math));
+            nt.workspace = std::max(nt.workspace, c->choice.workspace);
+            if (c->choice.math != CUDNN_FMA_MATH) label += " (one direction without FMA math: TF32 possible)";
+            if (!c->choice.deterministic) label += " (one direction non-deterministic: sums vary in the last bits)";
+        }
+        nt.algorithms += (nt.algorithms.empty() ? "" : "; ") + label;
+    }
+
+    void gemm(const plan::Gemm& g, const float* a, const float* b, float* c) {
+        const float one = 1.0f, zero = 0.0f;
+        GPULAB_CUBLAS_CHECK(cublas_api().cublasSgemm_v2(cublas_, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                                        g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.m, g.n, g.k, &one, a,
+                                                        g.lda, b, g.ldb, &zero, c, g.ldc));
+    }
+
+    // The loss kernels on the last forward's logits: per-image loss and hit, and the gradient of
+    // the mean loss into dlogits_. Labels are checked on the host before they are copied in.
+    train::BatchResult loss(const std::uint8_t* labels) {
+        const cudaStream_t s = stream_->get();
+        const auto n = static_cast<std::size_t>(n_);
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(labels_.data(), labels, n, cudaMemcpyHostToDevice, s));
+        const float* logits = outputs_.back().data();
+        launch(kern::per_image_launch(n_), kern::softmax_xent_forward_kernel, logits,
+               static_cast<const std::uint8_t*>(labels_.data()), losses_.data(), hits_.data(), n_, model_.classes);
+        launch(kern::per_image_launch(n_), kern::softmax_xent_backward_kernel, logits,
+               static_cast<const std::uint8_t*>(labels_.data()), dlogits_.data(), n_, model_.classes);
+        std::vector<float> loss(n);
+        std::vector<int> hit(n);
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(loss.data(), losses_.data(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(hit.data(), hits_.data(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+        stream_->synchronize();
+        train::BatchResult r;
+        for (std::size_t m = 0; m < n; ++m) {
+            r.loss += static_cast<double>(loss[m]);
+            r.correct += hit[m];
+        }
+        r.loss /= static_cast<double>(n_);
+        return r;
+    }
+
+    template <class... P, class... A>
+    void launch(const kern::LaunchShape& l, void (*kernel)(P...), A... args) {
+        const dim3 grid(l.grid.x, l.grid.y, l.grid.z), block(l.block.x, l.block.y, l.block.z);
+        kernel<<<grid, block, l.shared_bytes, stream_->get()>>>(static_cast<P>(args)...);
+        GPULAB_CUDA_CHECK_LAUNCH();
+    }
+
+    void read_times(const std::vector<std::unique_ptr<Event>>& marks, std::int64_t train::LayerTime::*field) {
+        marks.back()->synchronize();
+        for (std::size_t i = 0; i < times_.size(); ++i) times_[i].*field = elapsed_ns(*marks[i], *marks[i + 1]);
+    }
+    // Backward marks run from the last layer to the first: layer i's work lies between marks i+1 and i.
+    void read_backward_times() {
+        bwd_marks_.front()->synchronize();
+        for (std::size_t i = 0; i < times_.size(); ++i) times_[i].backward_ns = elapsed_ns(*bwd_marks_[i + 1], *bwd_marks_[i]);
+    }
+
+    std::vector<float> download(const DeviceBuffer<float>& from, std::size_t count) const {
+        std::vector<float> out(count);
+        if (count == 0 || from.data() == nullptr) return {};
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(out.data(), from.data(), count * sizeof(float), cudaMemcpyDeviceToHost,
+                                          stream_->get()));
+        stream_->synchronize();
+        return out;
+    }
+    void upload(DeviceBuffer<float>& to, const std::vector<float>& from) {
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(float), cudaMemcpyHostToDevice,
+                                          stream_->get()));
+        stream_->synchronize();
+    }
+
+    const float* layer_input(std::size_t i) const { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
+    const float* weights(const Layer& l) const { return params_.data() + l.weight_offset; }
+    const float* biases(const Layer& l) const { return params_.data() + l.bias_offset; }
+    float* grad_weights(const Layer& l) { return grads_.data() + l.weight_offset; }
+    float* grad_biases(const Layer& l) { return grads_.data() + l.bias_offset; }
+
+    // The stream is declared first so it is destroyed last, after the work of every buffer on it.
+    std::unique_ptr<Stream> stream_;
+    struct Handles {
+        ~Handles() {
+            if (cublas != nullptr && load_cublas().api != nullptr) load_cublas().api->cublasDestroy_v2(cublas);
+            if (cudnn != nullptr && load_cudnn().api != nullptr) load_cudnn().api->cudnnDestroy(cudnn);
+            cudaGetLastError();
+        }
+        cudnnHandle_t cudnn = nullptr;
+        cublasHandle_t cublas = nullptr;
+    } handles_;
+    cudnnHandle_t& cudnn_ = handles_.cudnn;
+    cublasHandle_t& cublas_ = handles_.cublas;
+    Owned<cudnnActivationDescriptor_t> relu_;
+    Owned<cudnnPoolingDescriptor_t> pool_;
+    train::ModelDesc model_;
+    std::int64_t max_batch_ = 0, n_ = 0;
+    std::size_t count_ = 0;  // parameters
+    DeviceBuffer<float> params_, grads_, velocity_, input_, grad_a_, grad_b_, dlogits_, losses_;
+    DeviceBuffer<std::uint8_t> labels_;
+    DeviceBuffer<int> hits_;
+    std::vector<DeviceBuffer<float>> outputs_;
+    DeviceBuffer<unsigned char> workspace_;
+    std::vector<std::unique_ptr<Event>> fwd_marks_, bwd_marks_;
+    std::vector<train::LayerTime> times_;
+    std::map<std::int64_t, Net> nets_;
+    std::string implementation_;
+};
+
+}  // namespace
+
+}  // namespace gpulab::cuda
+
+namespace gpulab::gpu {
+
+std::unique_ptr<train::TrainEngine> make_cudnn_train_engine() { return std::make_unique<cuda::CudnnTrainEngine>(); }
+
+}  // namespace gpulab::gpu

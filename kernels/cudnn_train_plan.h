@@ -1,0 +1,85 @@
+// What the cudnn training engine (cudnn_train_engine.cu) tells cuDNN and cuBLAS, worked out in
+// plain C++ so it can be tested on a machine without a GPU: the 4-d tensor and filter shapes of
+// every layer for a batch, the cuBLAS arguments of the dense layers, and which of the algorithms a
+// cuDNN Find call measured to keep.
+//
+// Conventions (the same as core/train/model.h): tensors N,C,H,W packed, convolution weights K,C,R,S,
+// dense weights (out, in) row-major, dense activations (n, features) row-major, which is the same
+// memory as an N,C,1,1 tensor, so cuDNN's bias and activation calls serve dense layers too.
+//
+// Verified by tests/test_cudnn_train_plan.cpp (no GPU needed): shapes from the default model, the
+// int limit refused with a sentence, the algorithm choice, and the gemm arguments run through a
+// column-major reference sgemm against cpu-scalar's dense layers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "train/model.h"
+
+namespace gpulab::cuda::train_plan {
+
+// cuDNN's legacy descriptors take int dimensions and strides.
+struct Dims4 {
+    int n = 0, c = 0, h = 0, w = 0;
+    bool operator==(const Dims4&) const = default;
+};
+
+// One model layer as cuDNN sees it for a batch of n images.
+struct LayerDescs {
+    train::LayerKind kind = train::LayerKind::Relu;
+    Dims4 x;       // input, N,C,H,W (a dense layer's input as N,features,1,1)
+    Dims4 y;       // output
+    Dims4 filter;  // conv: K,C,R,S; dense: out,in,1,1; else zero
+    Dims4 bias;    // conv and dense: 1,K,1,1; else zero
+};
+
+// Every layer's descriptors for a batch of n. Throws core::InputError with one sentence when any
+// tensor would hold more than INT_MAX elements (cuDNN's int strides), naming the largest batch
+// that fits.
+std::vector<LayerDescs> describe_layers(const train::ModelDesc& model, std::int64_t n);
+
+// The largest batch whose every tensor stays within cuDNN's int dimensions and strides.
+std::int64_t max_batch_for_int_strides(const train::ModelDesc& model);
+
+// What a cuDNN Find call reports for one algorithm, without cuDNN's types (the three Find calls
+// return three perf structs with these same fields).
+struct AlgoResult {
+    int algo = 0;
+    bool ok = false;          // status == CUDNN_STATUS_SUCCESS
+    bool fma_math = false;    // mathType == CUDNN_FMA_MATH: plain FP32, no TF32
+    bool deterministic = false;
+    std::size_t workspace = 0;  // bytes
+    float time_ms = 0.0f;
+};
+
+// The index of the algorithm to use, or -1. Find returns results fastest first; we keep the first
+// that succeeded, runs in FP32 FMA math (so results match cpu-scalar within an FP32 tolerance) and
+// whose workspace fits in `room` bytes; failing FMA, the first that succeeded and fits.
+int choose_algorithm(const std::vector<AlgoResult>& results, std::size_t room);
+
+// One cublasSgemm call, column-major as BLAS defines it: C (m x n, ldc) = alpha * op(A) * op(B) +
+// beta * C, op(A) m x k, op(B) k x n.
+struct Gemm {
+    bool trans_a = false, trans_b = false;
+    int m = 0, n = 0, k = 0;
+    int lda = 0, ldb = 0, ldc = 0;
+    bool operator==(const Gemm&) const = default;
+};
+
+// The dense layer y (n x out) = x (n x in) * W^T with everything row-major, as column-major gemms.
+// A row-major r x c matrix is the column-major c x r matrix with leading dimension c, its transpose.
+//   forward:          C = y,  A = W,  B = x     (y^T = W x^T)
+//   backward_data:    C = dx, A = W,  B = dy    (dx^T = W^T dy^T)
+//   backward_weights: C = dW, A = x,  B = dy    (dW^T = x^T dy)
+Gemm dense_forward(std::int64_t n, std::int64_t in, std::int64_t out);
+Gemm dense_backward_data(std::int64_t n, std::int64_t in, std::int64_t out);
+Gemm dense_backward_weights(std::int64_t n, std::int64_t in, std::int64_t out);
+
+// The BLAS definition of sgemm on the host (column-major, alpha = 1, beta = 0): the tests run the
+// Gemm arguments above through it against cpu-scalar's dense layers.
+void reference_sgemm(const Gemm& g, const float* a, const float* b, float* c);
+
+}  // namespace gpulab::cuda::train_plan

@@ -1,0 +1,128 @@
+// The convolution layer of training as three CUDA kernels: forward, backward-data (the gradient
+// the layer passes down) and backward-weights (its filters' gradient), plus the bias gradient,
+// which dense layers share. One source, two compilers (cuda_device_env.cuh for nvcc,
+// sim/sim_device_env.h for the SIMT simulator); launch configurations from train_launch.h.
+//
+// The layer (core/train/model.h): "valid" 3x3 (any R) convolution, stride 1, no padding, with bias:
+//   y[n][k][p][q] = b[k] + sum over c, r, s of x[n][c][p + r][q + s] * w[k][c][r][s],  P = H - R + 1
+//
+// Every kernel gives each thread one OUTPUT of its own (a gather) and loops over what that output
+// sums, so no two threads write the same address: no atomics, and the result does not depend on
+// the order threads run. Grid-stride loops over flat indices in output order (last index fastest),
+// 64-bit indices, so consecutive threads write consecutive floats (coalesced stores).
+//
+//   forward           thread per y element: C*R*R multiply-adds, in cpu-scalar's order (c, r, s).
+//   backward-data     thread per dx element (n, c, y, x): the outputs whose window covered it are
+//                     p = y - r, q = x - s for taps (r, s) with 0 <= p < P, 0 <= q < Q; sums
+//                     dy[n][k][p][q] * w[k][c][r][s] over k, r, s. (cpu-scalar scatters instead:
+//                     the same terms, another order, so results differ by rounding.)
+//   backward-weights  thread per filter tap (k, c, r, s): sums dy[n][k][p][q] * x[n][c][p+r][q+s]
+//                     over the batch and every position. Only K*C*R*R threads (288 for the first
+//                     layer) each summing N*P*Q terms: correct and simple, not fast; a reduction
+//                     over blocks is the obvious next step where the per-layer times show it.
+//   bias gradient     thread per channel k: db[k] = sum over n and the plane of dy[n][k][...].
+//                     Dense layers are planes of size 1.
+//
+// Sums are in float (cpu-scalar keeps weight and bias gradients in double): the tests state the
+// tolerance.
+//
+// Verified by tests/test_gpu_train.cpp against cpu-scalar's conv_forward, conv_backward_data and
+// conv_backward_weights, on the simulator (every machine) and on a GPU where there is one.
+#pragma once
+
+#include <cstdint>
+
+namespace gpulab::kern {
+
+// The kernels are `static` (internal linkage): every translation unit that includes this header
+// (the simulator's layer table and engine, the cuda-kernel and cudnn engines) compiles its own
+// copy, so several may include it without clashing at link time.
+
+// The shapes of one convolution of a batch (the kernels' argument, by value).
+struct TrainConvShape {
+    int64_t n, c, h, w, k, r;
+    int64_t p, q;  // output height and width: h - r + 1, w - r + 1
+};
+
+inline TrainConvShape train_conv_shape(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r) {
+    return {n, c, h, w, k, r, h - r + 1, w - r + 1};
+}
+
+static __global__ void conv_forward_kernel(GlobalPtr<const float> x, GlobalPtr<const float> w, GlobalPtr<const float> b,
+                                    GlobalPtr<float> y, TrainConvShape s) {
+    const int64_t total = s.n * s.k * s.p * s.q;
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
+        const int64_t q = i % s.q;
+        const int64_t p = (i / s.q) % s.p;
+        const int64_t k = (i / (s.q * s.p)) % s.k;
+        const int64_t n = i / (s.q * s.p * s.k);
+        float acc = b[k];
+        for (int64_t c = 0; c < s.c; ++c) {
+            const GlobalPtr<const float> plane = x + ((n * s.c + c) * s.h + p) * s.w + q;
+            const GlobalPtr<const float> taps = w + (k * s.c + c) * s.r * s.r;
+            for (int64_t r = 0; r < s.r; ++r)
+                for (int64_t t = 0; t < s.r; ++t) acc += plane[r * s.w + t] * taps[r * s.r + t];
+        }
+        y[i] = acc;
+    }
+}
+
+static __global__ void conv_backward_data_kernel(GlobalPtr<const float> dy, GlobalPtr<const float> w, GlobalPtr<float> dx,
+                                          TrainConvShape s) {
+    const int64_t total = s.n * s.c * s.h * s.w;
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
+        const int64_t x = i % s.w;
+        const int64_t y = (i / s.w) % s.h;
+        const int64_t c = (i / (s.w * s.h)) % s.c;
+        const int64_t n = i / (s.w * s.h * s.c);
+        // Taps (r, t) whose output position (y - r, x - t) lies inside the P x Q output.
+        const int64_t r_lo = y - (s.p - 1) > 0 ? y - (s.p - 1) : 0, r_hi = y < s.r - 1 ? y : s.r - 1;
+        const int64_t t_lo = x - (s.q - 1) > 0 ? x - (s.q - 1) : 0, t_hi = x < s.r - 1 ? x : s.r - 1;
+        float acc = 0.0f;
+        for (int64_t k = 0; k < s.k; ++k) {
+            const GlobalPtr<const float> grad = dy + (n * s.k + k) * s.p * s.q;
+            const GlobalPtr<const float> taps = w + (k * s.c + c) * s.r * s.r;
+            for (int64_t r = r_lo; r <= r_hi; ++r)
+                for (int64_t t = t_lo; t <= t_hi; ++t) acc += grad[(y - r) * s.q + (x - t)] * taps[r * s.r + t];
+        }
+        dx[i] = acc;
+    }
+}
+
+static __global__ void conv_backward_weights_kernel(GlobalPtr<const float> x, GlobalPtr<const float> dy, GlobalPtr<float> dw,
+                                             TrainConvShape s) {
+    const int64_t total = s.k * s.c * s.r * s.r;
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
+        const int64_t t = i % s.r;
+        const int64_t r = (i / s.r) % s.r;
+        const int64_t c = (i / (s.r * s.r)) % s.c;
+        const int64_t k = i / (s.r * s.r * s.c);
+        float acc = 0.0f;
+        for (int64_t n = 0; n < s.n; ++n) {
+            const GlobalPtr<const float> grad = dy + (n * s.k + k) * s.p * s.q;
+            const GlobalPtr<const float> plane = x + (n * s.c + c) * s.h * s.w + r * s.w + t;
+            for (int64_t p = 0; p < s.p; ++p)
+                for (int64_t q = 0; q < s.q; ++q) acc += grad[p * s.q + q] * plane[p * s.w + q];
+        }
+        dw[i] = acc;
+    }
+}
+
+// db[k] = sum over n < images and i < plane of dy[(n * channels + k) * plane + i].
+static __global__ void bias_gradient_kernel(GlobalPtr<const float> dy, GlobalPtr<float> db, int64_t images,
+                                     int64_t channels, int64_t plane) {
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < channels; k += stride) {
+        float acc = 0.0f;
+        for (int64_t n = 0; n < images; ++n) {
+            const GlobalPtr<const float> g = dy + (n * channels + k) * plane;
+            for (int64_t i = 0; i < plane; ++i) acc += g[i];
+        }
+        db[k] = acc;
+    }
+}
+
+}  // namespace gpulab::kern

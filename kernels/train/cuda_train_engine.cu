@@ -1,0 +1,27 @@
+// cuda-kernel's training engine: the engine body (kernel_train_engine.h) instantiated with
+// CudaDevice (cuda_device.cuh), so nvcc compiles the same kernel headers the simulator runs.
+// Available where gpu::probe() found a usable device; otherwise availability() gives the probe's
+// reason verbatim and setup() refuses with it.
+#include "cuda_device_env.cuh"
+
+#include "gpu_backends.h"
+#include "train/cuda_device.cuh"
+#include "train/kernel_train_engine.h"
+
+#include "gpu_train_engines.h"
+
+namespace gpulab::gpu {
+
+std::unique_ptr<train::TrainEngine> make_cuda_kernel_train_engine() {
+    using Engine = kern::KernelTrainEngine<cuda::CudaDevice>;
+    return std::make_unique<Engine>(Engine::Identity{
+        "cuda-kernel", "our own CUDA kernels for every layer, on this machine's GPU",
+        "direct convolutions (one thread per output, weight gradients one thread per tap), tiled 16x16 "
+        "shared-memory matrix multiply for the dense layers, one thread per image for the loss",
+        core::BackendKind::Gpu, [] {
+            const GpuProbe& p = probe();
+            return p.device_ok ? core::Availability{true, ""} : core::Availability{false, p.reason};
+        }});
+}
+
+}  // namespace gpulab::gpu

@@ -1,0 +1,174 @@
+// sim_train_layer_ops(): the training kernels on the SIMT simulator, one layer per call (see
+// sim_train_layers.h). The device environment comes first, so the kernel headers compile with the
+// host compiler; the launches are the same template code the GPU engine runs.
+#include "sim/sim_device_env.h"
+
+#include "train/sim_device.h"
+#include "train/train_layers.h"
+
+#include <vector>
+
+#include "train/sim_train_layers.h"
+
+namespace gpulab::sim {
+
+namespace {
+
+template <class T>
+SimDevice::Array<T> upload(SimDevice& dev, const char* name, const T* host, std::int64_t count) {
+    auto a = dev.alloc<T>(name, static_cast<std::size_t>(count));
+    dev.upload(a, host, static_cast<std::size_t>(count));
+    return a;
+}
+
+train::BatchResult softmax_cross_entropy(std::int64_t n, std::int64_t classes, const float* logits,
+                                         const std::uint8_t* labels, float* dlogits) {
+    SimDevice dev;
+    const auto l = upload(dev, "logits", logits, n * classes);
+    const auto y = upload(dev, "labels", labels, n);
+    auto loss = dev.alloc<float>("loss", static_cast<std::size_t>(n));
+    auto correct = dev.alloc<int>("correct", static_cast<std::size_t>(n));
+    auto d = dev.alloc<float>("dlogits", static_cast<std::size_t>(n * classes));
+    kern::layers::softmax_cross_entropy(dev, n, static_cast<int>(classes), l.ptr(), y.ptr(), loss.ptr(),
+                                        correct.ptr(), d.ptr());
+    std::vector<float> per_image(static_cast<std::size_t>(n));
+    std::vector<int> hits(static_cast<std::size_t>(n));
+    dev.download(loss, per_image.data(), per_image.size());
+    dev.download(correct, hits.data(), hits.size());
+    dev.download(d, dlogits, static_cast<std::size_t>(n * classes));
+    train::BatchResult r;
+    for (std::size_t m = 0; m < per_image.size(); ++m) {
+        r.loss += per_image[m];
+        r.correct += hits[m];
+    }
+    r.loss /= static_cast<double>(n);
+    return r;
+}
+
+// Copies back `count` floats of a device array.
+void fetch(SimDevice& dev, const SimDevice::Array<float>& a, float* host, std::int64_t count) {
+    dev.download(a, host, static_cast<std::size_t>(count));
+}
+
+kern::TrainConvShape shape_of(const train::ConvShape& s) { return kern::train_conv_shape(s.n, s.c, s.h, s.w, s.k, s.r); }
+
+void conv_forward(const train::ConvShape& s, const float* x, const float* w, const float* b, float* y) {
+    SimDevice dev;
+    const auto dx = upload(dev, "x", x, s.n * s.c * s.h * s.w);
+    const auto dw = upload(dev, "w", w, s.k * s.c * s.r * s.r);
+    const auto db = upload(dev, "b", b, s.k);
+    auto dy = dev.alloc<float>("y", static_cast<std::size_t>(s.n * s.k * s.p() * s.q()));
+    kern::layers::conv_forward(dev, shape_of(s), dx.ptr(), dw.ptr(), db.ptr(), dy.ptr());
+    fetch(dev, dy, y, s.n * s.k * s.p() * s.q());
+}
+
+void conv_backward_data(const train::ConvShape& s, const float* dy, const float* w, float* dx) {
+    SimDevice dev;
+    const auto ddy = upload(dev, "dy", dy, s.n * s.k * s.p() * s.q());
+    const auto dw = upload(dev, "w", w, s.k * s.c * s.r * s.r);
+    auto ddx = dev.alloc<float>("dx", static_cast<std::size_t>(s.n * s.c * s.h * s.w));
+    kern::layers::conv_backward_data(dev, shape_of(s), ddy.ptr(), dw.ptr(), ddx.ptr());
+    fetch(dev, ddx, dx, s.n * s.c * s.h * s.w);
+}
+
+void conv_backward_weights(const train::ConvShape& s, const float* x, const float* dy, float* dw, float* db) {
+    SimDevice dev;
+    const auto dx = upload(dev, "x", x, s.n * s.c * s.h * s.w);
+    const auto ddy = upload(dev, "dy", dy, s.n * s.k * s.p() * s.q());
+    auto ddw = dev.alloc<float>("dw", static_cast<std::size_t>(s.k * s.c * s.r * s.r));
+    auto ddb = dev.alloc<float>("db", static_cast<std::size_t>(s.k));
+    kern::layers::conv_backward_weights(dev, shape_of(s), dx.ptr(), ddy.ptr(), ddw.ptr(), ddb.ptr());
+    fetch(dev, ddw, dw, s.k * s.c * s.r * s.r);
+    fetch(dev, ddb, db, s.k);
+}
+
+void relu_forward(std::int64_t count, const float* x, float* y) {
+    SimDevice dev;
+    const auto dx = upload(dev, "x", x, count);
+    auto dy = dev.alloc<float>("y", static_cast<std::size_t>(count));
+    kern::layers::relu_forward(dev, count, dx.ptr(), dy.ptr());
+    fetch(dev, dy, y, count);
+}
+
+void relu_backward(std::int64_t count, const float* y, const float* dy, float* dx) {
+    SimDevice dev;
+    const auto d_y = upload(dev, "y", y, count);
+    const auto d_dy = upload(dev, "dy", dy, count);
+    auto d_dx = dev.alloc<float>("dx", static_cast<std::size_t>(count));
+    kern::layers::relu_backward(dev, count, d_y.ptr(), d_dy.ptr(), d_dx.ptr());
+    fetch(dev, d_dx, dx, count);
+}
+
+void maxpool_forward(std::int64_t planes, std::int64_t h, std::int64_t w, const float* x, float* y) {
+    SimDevice dev;
+    const auto dx = upload(dev, "x", x, planes * h * w);
+    auto dy = dev.alloc<float>("y", static_cast<std::size_t>(planes * (h / 2) * (w / 2)));
+    kern::layers::maxpool_forward(dev, planes, h, w, dx.ptr(), dy.ptr());
+    fetch(dev, dy, y, planes * (h / 2) * (w / 2));
+}
+
+void maxpool_backward(std::int64_t planes, std::int64_t h, std::int64_t w, const float* x, const float* dy,
+                      float* dx) {
+    SimDevice dev;
+    const auto d_x = upload(dev, "x", x, planes * h * w);
+    const auto d_dy = upload(dev, "dy", dy, planes * (h / 2) * (w / 2));
+    auto d_dx = dev.alloc<float>("dx", static_cast<std::size_t>(planes * h * w));
+    kern::layers::maxpool_backward(dev, planes, h, w, d_x.ptr(), d_dy.ptr(), d_dx.ptr());
+    fetch(dev, d_dx, dx, planes * h * w);
+}
+
+void dense_forward(std::int64_t n, std::int64_t in, std::int64_t out, const float* x, const float* w, const float* b,
+                   float* y) {
+    SimDevice dev;
+    const auto dx = upload(dev, "x", x, n * in);
+    const auto dw = upload(dev, "w", w, out * in);
+    const auto db = upload(dev, "b", b, out);
+    auto dy = dev.alloc<float>("y", static_cast<std::size_t>(n * out));
+    kern::layers::dense_forward(dev, n, in, out, dx.ptr(), dw.ptr(), db.ptr(), dy.ptr());
+    fetch(dev, dy, y, n * out);
+}
+
+void dense_backward_data(std::int64_t n, std::int64_t in, std::int64_t out, const float* dy, const float* w,
+                         float* dx) {
+    SimDevice dev;
+    const auto d_dy = upload(dev, "dy", dy, n * out);
+    const auto dw = upload(dev, "w", w, out * in);
+    auto d_dx = dev.alloc<float>("dx", static_cast<std::size_t>(n * in));
+    kern::layers::dense_backward_data(dev, n, in, out, d_dy.ptr(), dw.ptr(), d_dx.ptr());
+    fetch(dev, d_dx, dx, n * in);
+}
+
+void dense_backward_weights(std::int64_t n, std::int64_t in, std::int64_t out, const float* x, const float* dy,
+                            float* dw, float* db) {
+    SimDevice dev;
+    const auto d_x = upload(dev, "x", x, n * in);
+    const auto d_dy = upload(dev, "dy", dy, n * out);
+    auto d_dw = dev.alloc<float>("dw", static_cast<std::size_t>(out * in));
+    auto d_db = dev.alloc<float>("db", static_cast<std::size_t>(out));
+    kern::layers::dense_backward_weights(dev, n, in, out, d_x.ptr(), d_dy.ptr(), d_dw.ptr(), d_db.ptr());
+    fetch(dev, d_dw, dw, out * in);
+    fetch(dev, d_db, db, out);
+}
+
+void sgd_momentum(std::int64_t count, const train::Sgd& sgd, float* w, float* v, const float* g) {
+    SimDevice dev;
+    const auto dw = upload(dev, "w", w, count);
+    const auto dv = upload(dev, "v", v, count);
+    const auto dg = upload(dev, "g", g, count);
+    kern::layers::sgd_momentum(dev, count, sgd.learning_rate, sgd.momentum, dw.ptr(), dv.ptr(), dg.ptr());
+    dev.download(dw, w, static_cast<std::size_t>(count));
+    dev.download(dv, v, static_cast<std::size_t>(count));
+}
+
+}  // namespace
+
+const train::CpuLayerOps& sim_train_layer_ops() {
+    static const train::CpuLayerOps ops{"cuda-sim",          conv_forward,         conv_backward_data,
+                                        conv_backward_weights, relu_forward,       relu_backward,
+                                        maxpool_forward,     maxpool_backward,     dense_forward,
+                                        dense_backward_data, dense_backward_weights, softmax_cross_entropy,
+                                        sgd_momentum,        "our CUDA training kernels on the SIMT simulator"};
+    return ops;
+}
+
+}  // namespace gpulab::sim

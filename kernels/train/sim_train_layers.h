@@ -1,0 +1,17 @@
+// The training kernels run one layer at a time on the SIMT simulator, behind the same table of
+// functions cpu-scalar's layers use (train::CpuLayerOps, core/train/cpu_layers.h): each function
+// copies its host inputs into simulator buffers, launches the layer's kernels (train_layers.h,
+// launch shapes from train_launch.h) and copies the outputs back. So a test compares any layer of
+// the GPU code with the reference by calling both tables with the same arguments.
+//
+// Plain C++ (gpulab_sim, every build). The functions throw std::runtime_error with the simulator's
+// sentence when it refuses a launch or catches a bad access.
+#pragma once
+
+#include "train/cpu_layers.h"
+
+namespace gpulab::sim {
+
+const train::CpuLayerOps& sim_train_layer_ops();
+
+}  // namespace gpulab::sim

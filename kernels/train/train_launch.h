@@ -1,0 +1,37 @@
+// Launch configurations of the training kernels (kernels/train/*.cuh), as plain C++: the CUDA
+// engine (cuda-kernel) and the SIMT simulator (cuda-sim) call these same functions, so the
+// simulator runs exactly the grid and shared memory a GPU would. Another engine that launches these
+// kernels (the cudnn engine uses the loss and update kernels) calls them too.
+//
+// Verified by tests/test_gpu_train.cpp (every kernel runs on the simulator with these shapes; the
+// simulator refuses any launch a GPU would refuse).
+#pragma once
+
+#include <cstdint>
+
+#include "launch_shape.h"
+
+namespace gpulab::kern {
+
+inline constexpr unsigned kTrainThreads = 256;  // threads per block of the 1-D kernels
+inline constexpr int kMatmulTile = 16;          // the tiled matrix multiply: 16 x 16 outputs per block
+
+// A grid-stride loop over `count` independent items (elements, images, weights): ceil(count / 256)
+// blocks of 256 threads, at most 65536 blocks (the loop covers the rest; more blocks would only
+// queue). At least one block, so a launch is never empty.
+LaunchShape elementwise_launch(int64_t count);
+
+// One thread per image: the loss kernels. The same shape as elementwise_launch(n); a name of its
+// own so a reader sees which mapping a call means.
+inline LaunchShape per_image_launch(int64_t n) { return elementwise_launch(n); }
+
+// The tiled matrix multiply C (rows x cols) = A (rows x depth) * B (depth x cols): blocks of
+// 16 x 16 threads, one per output, grid ceil(cols / 16) x ceil(rows / 16), and two 16 x 16 float
+// tiles of shared memory (2 KiB). rows must be < 65535 * 16 (gridDim.y's limit): the engine's
+// setup checks that (matmul_rows_problem).
+LaunchShape matmul_launch(int64_t rows, int64_t cols);
+
+// Largest row count matmul_launch covers (65535 tiles of 16).
+inline constexpr int64_t kMatmulMaxRows = int64_t{65535} * kMatmulTile;
+
+}  // namespace gpulab::kern

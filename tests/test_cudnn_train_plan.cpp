@@ -1,0 +1,153 @@
+// The host side of the cudnn training engine (kernels/cudnn_train_plan.h), on every machine: the
+// descriptor shapes it gives cuDNN for the article's model, the refusal of a batch beyond cuDNN's
+// int sizes, which measured algorithm it keeps, and the cublasSgemm arguments of the dense layers
+// run through the BLAS definition of sgemm against cpu-scalar's dense layers. Also the cuBLAS
+// loader's "missing" sentence, and the engine's refusal where it cannot run.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <vector>
+
+#include "cudnn_train_engine.h"
+#include "cudnn_train_plan.h"
+#include "gpu_backends.h"
+#include "image_io.h"
+#include "train/cpu_layers.h"
+#include "train/model.h"
+
+using namespace gpulab;
+using namespace gpulab::cuda::train_plan;
+using train::LayerKind;
+
+namespace {
+
+std::vector<float> random_floats(std::size_t count, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> v(count);
+    for (float& x : v) x = u(rng);
+    return v;
+}
+
+AlgoResult algo(int id, bool ok, bool fma, std::size_t workspace) { return {id, ok, fma, true, workspace, 1.0f}; }
+
+}  // namespace
+
+TEST_SUITE("train") {
+
+TEST_CASE("cudnn plan: the article's model as cuDNN descriptors, N,C,H,W and K,C,R,S, odd rows pooled away") {
+    const train::ModelDesc m = train::make_model(train::kDefaultModelSpec, {1, 28, 28});
+    const std::vector<LayerDescs> d = describe_layers(m, 150);
+    REQUIRE(d.size() == m.layers.size());
+    REQUIRE(d.size() == 11);  // conv relu pool conv relu pool conv relu dense relu dense
+    CHECK(d[0].kind == LayerKind::Conv);
+    CHECK(d[0].x == Dims4{150, 1, 28, 28});
+    CHECK(d[0].y == Dims4{150, 32, 26, 26});
+    CHECK(d[0].filter == Dims4{32, 1, 3, 3});
+    CHECK(d[0].bias == Dims4{1, 32, 1, 1});
+    CHECK(d[1].kind == LayerKind::Relu);
+    CHECK(d[1].x == d[1].y);
+    CHECK(d[1].filter == Dims4{});
+    CHECK(d[2].y == Dims4{150, 32, 13, 13});
+    CHECK(d[3].filter == Dims4{64, 32, 3, 3});
+    CHECK(d[3].y == Dims4{150, 64, 11, 11});
+    CHECK(d[5].y == Dims4{150, 64, 5, 5});  // 11x11 pools to 5x5: the last row and column dropped
+    CHECK(d[6].y == Dims4{150, 64, 3, 3});
+    // Dense layers see the flattened C,H,W features as N,features,1,1: the same memory.
+    CHECK(d[8].kind == LayerKind::Dense);
+    CHECK(d[8].x == Dims4{150, 576, 1, 1});
+    CHECK(d[8].filter == Dims4{64, 576, 1, 1});
+    CHECK(d[8].y == Dims4{150, 64, 1, 1});
+    CHECK(d[9].x == Dims4{150, 64, 1, 1});
+    CHECK(d[10].y == Dims4{150, 10, 1, 1});
+    CHECK(d[10].bias == Dims4{1, 10, 1, 1});
+    // A batch of one still describes every layer.
+    CHECK(describe_layers(m, 1)[0].x == Dims4{1, 1, 28, 28});
+}
+
+TEST_CASE("cudnn plan: a batch beyond cuDNN's int sizes is refused with the largest that fits") {
+    const train::ModelDesc m = train::make_model(train::kDefaultModelSpec, {1, 28, 28});
+    // conv1's output, 32 x 26 x 26 = 21,632 floats per image, is the largest tensor.
+    CHECK(max_batch_for_int_strides(m) == 2147483647LL / 21632);
+    CHECK_NOTHROW(describe_layers(m, max_batch_for_int_strides(m)));
+    CHECK_THROWS_WITH_AS(describe_layers(m, max_batch_for_int_strides(m) + 1),
+                         doctest::Contains("the largest batch for this model is 99273"), core::InputError);
+    CHECK_THROWS_AS(describe_layers(m, 0), core::InputError);
+}
+
+TEST_CASE("cudnn plan: the fastest FP32 algorithm that ran and fits is kept, else any that fits") {
+    // Find's results come fastest first.
+    CHECK(choose_algorithm({algo(1, true, false, 0), algo(2, true, true, 100), algo(0, true, true, 0)}, 1000) == 1);
+    CHECK(choose_algorithm({algo(1, false, true, 0), algo(2, true, true, 5000), algo(0, true, true, 64)}, 1000) == 2);
+    CHECK(choose_algorithm({algo(1, true, false, 10), algo(2, false, true, 0)}, 1000) == 0);  // no FMA: TF32 allowed
+    CHECK(choose_algorithm({algo(1, true, true, 2000), algo(2, false, true, 0)}, 1000) == -1);
+    CHECK(choose_algorithm({}, 1000) == -1);
+}
+
+TEST_CASE("cudnn plan: the dense layers' cublasSgemm arguments compute what cpu-scalar's dense layers do") {
+    const std::int64_t n = 5, in = 7, out = 3;
+    const std::vector<float> x = random_floats(n * in, 1), w = random_floats(out * in, 2), dy = random_floats(n * out, 3);
+    const std::vector<float> zero_bias(out, 0.0f);
+    const train::CpuLayerOps& ref = train::scalar_layer_ops();
+
+    std::vector<float> y_ref(n * out), y(n * out);
+    ref.dense_forward(n, in, out, x.data(), w.data(), zero_bias.data(), y_ref.data());
+    const Gemm f = dense_forward(n, in, out);
+    CHECK(f == Gemm{true, false, 3, 5, 7, 7, 7, 3});
+    reference_sgemm(f, w.data(), x.data(), y.data());
+    for (std::size_t i = 0; i < y.size(); ++i) CHECK(y[i] == doctest::Approx(y_ref[i]).epsilon(1e-5));
+
+    std::vector<float> dx_ref(n * in), dx(n * in);
+    ref.dense_backward_data(n, in, out, dy.data(), w.data(), dx_ref.data());
+    reference_sgemm(dense_backward_data(n, in, out), w.data(), dy.data(), dx.data());
+    for (std::size_t i = 0; i < dx.size(); ++i) CHECK(dx[i] == doctest::Approx(dx_ref[i]).epsilon(1e-5));
+
+    std::vector<float> dw_ref(out * in), db_ref(out), dw(out * in);
+    ref.dense_backward_weights(n, in, out, x.data(), dy.data(), dw_ref.data(), db_ref.data());
+    reference_sgemm(dense_backward_weights(n, in, out), x.data(), dy.data(), dw.data());
+    for (std::size_t i = 0; i < dw.size(); ++i) CHECK(dw[i] == doctest::Approx(dw_ref[i]).epsilon(1e-5));
+}
+
+}  // TEST_SUITE("train")
+
+TEST_SUITE("backends") {
+
+TEST_CASE("the cuBLAS loader says libcublas.so.13 is missing and how to point at it") {
+    if (gpu::make_cudnn_train_engine()->description().find("(not built)") != std::string_view::npos) {
+        // No loader in this build: the sentence is the build's reason.
+        CHECK_FALSE(gpu::check_cublas_library("/usr/local/cuda/lib64").ok);
+        return;
+    }
+    const auto dir = std::filesystem::temp_directory_path() / "gpulab-no-cublas";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const core::Availability av = gpu::check_cublas_library(dir.string());
+    CHECK_FALSE(av.ok);
+    CHECK(av.reason.find("libcublas.so.13 not found") != std::string::npos);
+    CHECK(av.reason.find("GPULAB_CUBLAS_DIR") != std::string::npos);
+    // The toolkit's own cuBLAS loads without a GPU (loading needs no driver) and names its version.
+    if (std::filesystem::exists("/usr/local/cuda/lib64/libcublas.so.13")) {
+        const core::Availability real = gpu::check_cublas_library("/usr/local/cuda/lib64");
+        CHECK_MESSAGE(real.ok, real.reason);
+        CHECK(real.reason.rfind("13.", 0) == 0);
+    }
+}
+
+TEST_CASE("the cudnn training engine is listed everywhere and refuses to set up with a reason where it cannot run") {
+    auto e = gpu::make_cudnn_train_engine();
+    REQUIRE(e != nullptr);
+    CHECK(e->name() == "cudnn");
+    const core::Availability av = e->availability();
+    if (av.ok) {
+        MESSAGE("cudnn is available here: " << av.reason);
+        return;
+    }
+    CHECK_FALSE(av.reason.empty());
+    const train::ModelDesc m = train::make_model(train::kDefaultModelSpec, {1, 28, 28});
+    CHECK_THROWS_WITH_AS(e->setup(m, train::init_params(m, 1), 8), doctest::Contains("cudnn is not available"),
+                         core::InputError);
+}
+
+}  // TEST_SUITE("backends")

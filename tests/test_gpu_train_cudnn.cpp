@@ -1,0 +1,123 @@
+// The cudnn training engine (kernels/cudnn_train_engine.h) against cpu-scalar on a CUDA device:
+// forward, backward and three SGD steps on the article's model, a smaller batch after a larger one
+// (new descriptors and a second Find), and a few steps that reduce the loss. Skipped, with the
+// reason, where there is no device or no cuDNN/cuBLAS: the host side is in
+// tests/test_cudnn_train_plan.cpp.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "cudnn_train_engine.h"
+#include "gpu_test_support.h"
+#include "image_io.h"
+#include "train/engine.h"
+#include "train/model.h"
+
+using namespace gpulab;
+using namespace gpulab::train;
+
+namespace {
+
+// Prints the skip line CTest looks for when cudnn cannot run here.
+std::unique_ptr<TrainEngine> cudnn_engine_or_skip() {
+    if (!testing::gpu_ready()) return nullptr;
+    auto e = gpu::make_cudnn_train_engine();
+    if (!e->availability().ok) {
+        std::cout << "SKIPPED: cudnn not available (" << e->availability().reason << ")\n";
+        return nullptr;
+    }
+    return e;
+}
+
+// Images in [0, 1] with a bright square whose place depends on the label, so the loss can fall.
+void toy_batch(std::int64_t n, unsigned seed, std::vector<float>& images, std::vector<std::uint8_t>& labels) {
+    std::mt19937 rng(seed);
+    images.assign(static_cast<std::size_t>(n * 784), 0.0f);
+    labels.resize(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+        const int label = static_cast<int>(rng() % 10);
+        labels[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(label);
+        float* px = images.data() + i * 784;
+        for (int j = 0; j < 784; ++j) px[j] = static_cast<float>(rng() % 60) / 255.0f;
+        const int y0 = 2 + (label / 5) * 14, x0 = 2 + (label % 5) * 4;
+        for (int y = y0; y < y0 + 4; ++y)
+            for (int x = x0; x < x0 + 4; ++x) px[y * 28 + x] = 0.9f;
+    }
+}
+
+double max_abs(const std::vector<float>& v) {
+    double m = 0.0;
+    for (float x : v) m = std::max(m, static_cast<double>(std::abs(x)));
+    return m;
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+
+TEST_CASE("cudnn trains like cpu-scalar: forward, backward and steps within tolerance") {
+    auto gpu_engine = cudnn_engine_or_skip();
+    if (!gpu_engine) return;
+    // The tolerance of cpu-parallel and cpu-onednn's test (tests/test_train_engines.cpp): logits and
+    // loss within 1e-4 relative; each gradient within 1e-3 relative plus 1e-4 of the largest.
+    const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
+    std::vector<float> images;
+    std::vector<std::uint8_t> labels;
+    toy_batch(6, 2, images, labels);
+    const std::vector<float> params = init_params(m, 7);
+    auto scalar = make_train_engine("cpu-scalar");
+    for (auto* e : {scalar.get(), gpu_engine.get()}) e->setup(m, params, 8);
+    for (int step = 0; step < 3; ++step) {
+        CAPTURE(step);
+        const std::int64_t n = step == 2 ? 4 : 6;  // the last step on a smaller batch
+        scalar->forward(images.data(), n);
+        gpu_engine->forward(images.data(), n);
+        const std::vector<float> l1 = scalar->logits(), l2 = gpu_engine->logits();
+        REQUIRE(l2.size() == l1.size());
+        for (std::size_t i = 0; i < l1.size(); ++i) CHECK(l2[i] == doctest::Approx(l1[i]).epsilon(1e-4).scale(1.0));
+        const BatchResult r1 = scalar->backward(labels.data()), r2 = gpu_engine->backward(labels.data());
+        CHECK(r2.loss == doctest::Approx(r1.loss).epsilon(1e-4));
+        CHECK(r2.correct == r1.correct);
+        const std::vector<float> g1 = scalar->gradients(), g2 = gpu_engine->gradients();
+        REQUIRE(g2.size() == g1.size());
+        const double floor = 1e-4 * max_abs(g1);
+        int bad = 0;
+        for (std::size_t i = 0; i < g1.size(); ++i)
+            if (std::abs(g2[i] - g1[i]) > 1e-3 * std::abs(g1[i]) + floor) ++bad;
+        CHECK(bad == 0);
+        scalar->step(Sgd{});
+        gpu_engine->step(Sgd{});
+    }
+    const std::vector<float> p1 = scalar->params(), p2 = gpu_engine->params();
+    for (std::size_t i = 0; i < p1.size(); i += 97) CHECK(p2[i] == doctest::Approx(p1[i]).epsilon(1e-3).scale(1e-3));
+    const std::vector<LayerTime> t = gpu_engine->layer_times();
+    CHECK(t.size() == m.layers.size());
+    CHECK(t[0].forward_ns > 0);
+    CHECK(t[0].backward_ns > 0);
+    CHECK(gpu_engine->implementation().find("conv1: forward") != std::string::npos);
+}
+
+TEST_CASE("cudnn: a few SGD steps reduce the loss, and a batch over the engine's size is refused") {
+    auto e = cudnn_engine_or_skip();
+    if (!e) return;
+    const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
+    std::vector<float> images;
+    std::vector<std::uint8_t> labels;
+    toy_batch(16, 3, images, labels);
+    e->setup(m, init_params(m, 11), 16);
+    double first = 0.0, last = 0.0;
+    for (int step = 0; step < 5; ++step) {
+        e->forward(images.data(), 16);
+        last = e->backward(labels.data()).loss;
+        if (step == 0) first = last;
+        e->step(Sgd{0.05f, 0.9f});
+    }
+    CHECK(last < 0.8 * first);
+    CHECK_THROWS_WITH_AS(e->forward(images.data(), 17), doctest::Contains("does not fit the engine's 16"),
+                         core::InputError);
+}
+
+}  // TEST_SUITE("gpu")
