@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "format.h"
+#include "gpu_train_engines.h"
 #include "train_view.h"
 
 namespace gpulab::app {
@@ -39,9 +40,12 @@ std::shared_ptr<const Dataset> ensure_data(std::shared_ptr<const Dataset> have, 
     }
 }
 
+// The CPU factory, then the GPU one (kernels/gpu_train_engines.h: always an engine, unavailable with
+// the reason where it cannot run). cuda-sim is not in the lineup: a simulation's time is not a speed.
 std::unique_ptr<train::TrainEngine> engine_or_reason(const std::string& name, std::string& reason) {
     std::unique_ptr<train::TrainEngine> e = train::make_train_engine(name);
-    if (!e) reason = train::is_cpu_engine(name) ? "not in this build" : "no GPU training engine in this build yet";
+    if (!e) e = gpu::make_gpu_train_engine(name);
+    if (!e) reason = "no training engine of that name in this build";
     return e;
 }
 
