@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "format.h"
+#include "gpu_model.h"
 #include "views/timing_plot.h"
 #include "train_plot.h"
 #include "train_view.h"
@@ -37,7 +38,8 @@ void TrainView::draw_batch_panel(float width) {
             }
             it->points.push_back({static_cast<float>(c.batch), static_cast<float>(c.ns_per_image() / 1000.0)});
         } else if (!c.reason.empty()) {
-            notes.push_back(c.engine + " at batch " + std::to_string(c.batch) + ": " + c.reason);
+            const std::string plain = core::plain_gpu_reason(c.reason);
+            notes.push_back(c.engine + " at batch " + std::to_string(c.batch) + ": " + (plain.empty() ? c.reason : plain));
         }
     }
     draw_xy_plot(plot, {width * 0.55f, ImGui::GetFontSize() * 16});

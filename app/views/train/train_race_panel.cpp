@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "format.h"
+#include "gpu_model.h"
 #include "views/timing_plot.h"
 #include "train_plot.h"
 #include "train_view.h"
@@ -83,7 +84,10 @@ void TrainView::draw_race_panel(float width) {
                 ImGui::TableNextColumn();
                 ImGui::TableNextColumn();
                 ImGui::TableNextColumn();
-                ImGui::TextColored(kMutedColour, "not available: %s", l.reason.c_str());
+                // The driver's words go to the tooltip; the table says it plainly (core/gpu_model.h).
+                const std::string plain = core::plain_gpu_reason(l.reason);
+                ImGui::TextColored(kMutedColour, "not available: %s", (plain.empty() ? l.reason : plain).c_str());
+                if (!plain.empty()) hover_tip(l.reason.c_str());
                 continue;
             }
             ImGui::TableNextColumn();
