@@ -71,6 +71,17 @@ const std::vector<ParamSpec> kConv2dParams = {
     {"panel", ParamSpec::Type::String, 0, 0, {"sliding", "all-at-once", "channels", "pooling"},
      "the view the step puts in front"},
 };
+const std::vector<ParamSpec> kTrainParams = {
+    {"panel", ParamSpec::Type::String, 0, 0, {"model", "samples", "train", "race", "layers", "batch", "results"},
+     "the view the step puts in front"},
+    {"backend", ParamSpec::Type::String, 0, 0, {"cpu-scalar", "cpu-parallel", "cpu-onednn", "cuda-kernel", "cudnn"},
+     "the engine the Train button uses"},
+    {"images", ParamSpec::Type::Int, 100, 60000, {}, "training images per epoch (a subset of the 60,000)"},
+    {"epochs", ParamSpec::Type::Int, 1, 20, {}, "epochs the Train button runs"},
+    {"batch", ParamSpec::Type::Int, 1, 1024, {}, "images per training step"},
+    {"budget_s", ParamSpec::Type::Int, 1, 120, {}, "seconds of training per engine in the race"},
+    {"image", ParamSpec::Type::String, 0, 0, {}, "a picture to classify, as if dropped on the window"},
+};
 const std::vector<ParamSpec> kNoParams = {};
 const std::set<std::string> kPredictKeys = {"question", "choices", "reveal"};
 
@@ -279,6 +290,10 @@ std::string check_reveal(const std::string& workload, const std::string& reveal)
     if (workload == "conv2d") {
         if (reveal == "independent-outputs") return "";
         return "reveal \"" + reveal + "\" is not one the convolution lesson knows (expected independent-outputs)";
+    }
+    if (workload == "train") {
+        if (reveal == "epoch-speedup") return "";
+        return "reveal \"" + reveal + "\" is not one the training lesson knows (expected epoch-speedup)";
     }
     return "the " + workload + " workload has no live answer to reveal: leave 'reveal' out";
 }
@@ -513,10 +528,11 @@ const std::vector<ParamSpec>* workload_params(std::string_view workload) {
     if (workload == "latency") return &kLatencyParams;
     if (workload == "simd-mimd") return &kSimdMimdParams;
     if (workload == "conv2d") return &kConv2dParams;
+    if (workload == "train") return &kTrainParams;
     return nullptr;
 }
 
-std::vector<std::string> known_workloads() { return {"activation", "conv2d", "simd-mimd", "latency"}; }
+std::vector<std::string> known_workloads() { return {"activation", "conv2d", "simd-mimd", "latency", "train"}; }
 
 LessonLoad parse_lesson_text(std::string_view text, const std::string& source_name) {
     Collector c(source_name);

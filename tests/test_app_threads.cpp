@@ -16,6 +16,8 @@
 #include "backend.h"
 #include "shell/presenter_warmup.h"
 #include "views/jobs.h"
+#include "train/live_log.h"
+#include "train/race.h"
 #include "workloads/activation_workload.h"
 
 using gpulab::app::GpuWarmup;
@@ -180,6 +182,54 @@ TEST_SUITE("jobs") {
             while (!started) std::this_thread::sleep_for(1ms);
         }
         CHECK(stopped);
+    }
+
+    TEST_CASE("training on the worker: live curves read every frame, Stop mid-run, the result on the main thread") {
+        // What the training lesson does (app/views/train/train_jobs.cpp): the worker trains through
+        // train_with_budget and appends to a shared LiveLog; the UI copies a snapshot every frame;
+        // Cancel (Stop) ends the lane after the running batch; the completion hands the lane over.
+        namespace tr = gpulab::train;
+        tr::Dataset data;
+        data.train.count = 400;
+        data.test.count = 50;
+        for (tr::ImageSet* set : {&data.train, &data.test}) {
+            set->rows = set->cols = 12;
+            for (std::int64_t i = 0; i < set->count * 144; ++i) set->pixels.push_back(static_cast<std::uint8_t>(i * 7 % 256));
+            for (std::int64_t i = 0; i < set->count; ++i) set->labels.push_back(static_cast<std::uint8_t>(i % 10));
+        }
+        auto live = std::make_shared<tr::LiveLog>();
+        JobRunner jobs;
+        std::atomic<int> batches{0};
+        std::shared_ptr<const tr::LaneResult> result;
+        REQUIRE(jobs.submit("training", [&, live](const gpulab::core::ProgressFn& progress) {
+            auto engine = tr::make_train_engine("cpu-parallel");
+            tr::BudgetConfig config;
+            config.train.model_spec = "conv4,pool,dense10";
+            config.train.batch = 8;
+            config.max_epochs = 1000;
+            live->start("cpu-parallel");
+            auto lane = std::make_shared<const tr::LaneResult>(tr::train_with_budget(
+                *engine, data, config, [&](const tr::LaneResult& l, const tr::BatchProgress& p) {
+                    live->add_batch({l.train_ns * 1e-9, p.result.loss, 0.5}, l.images, p.batch_ns, 0.5);
+                    ++batches;
+                    return progress(0.5f, "training");
+                }));
+            return std::function<void()>([&, lane] { result = lane; });
+        }));
+        std::size_t seen = 0;
+        for (int frame = 0; frame < 2000 && batches < 30; ++frame) {
+            const tr::LiveSnapshot s = live->snapshot();  // the Train tab's copy, every frame
+            CHECK(s.batches.size() >= seen);
+            seen = s.batches.size();
+            std::this_thread::sleep_for(1ms);
+        }
+        jobs.cancel();  // the Stop button
+        REQUIRE(poll_until_idle(jobs));
+        REQUIRE(result);
+        CHECK(result->ran);
+        CHECK(result->stopped);
+        CHECK(result->images > 0);
+        CHECK(live->snapshot().batches.size() == static_cast<std::size_t>(batches.load()));
     }
 }
 

@@ -184,8 +184,26 @@ body = "b"
         LessonCatalog cat = load_lessons({std::string(GPULAB_SOURCE_DIR) + "/lessons",
                                           std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad"});
         CHECK(cat.find("elementwise-activations") != nullptr);
-        CHECK(cat.lessons.size() == 4);
+        CHECK(cat.lessons.size() == 5);
         CHECK(cat.errors.size() >= 3);
+    }
+
+    TEST_CASE("the training lesson validates, and its reveal and parameters are checked") {
+        LessonLoad l = parse_lesson_file(std::string(GPULAB_SOURCE_DIR) + "/lessons/train-small-cnn.toml");
+        INFO(all(l.errors));
+        REQUIRE(l.errors.empty());
+        REQUIRE(l.lesson);
+        CHECK(l.lesson->workload == "train");
+        CHECK(l.lesson->steps.size() == 7);
+        bool prompt = false;
+        for (const auto& st : l.lesson->steps)
+            if (st.predict) prompt = st.predict->reveal == "epoch-speedup" && !st.predict->question.empty();
+        CHECK(prompt);
+        const std::string head = "id = \"t\"\ntitle = \"T\"\nworkload = \"train\"\n[[steps]]\ntitle = \"s\"\nbody = \"b\"\n";
+        LessonLoad bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"q\"\nreveal = \"speedup\"\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "reveal \"speedup\" is not one the training lesson knows"));
+        LessonLoad range = parse_lesson_text(head + "[steps.params]\nbatch = 4096\npanel = \"loss\"\n", "t.toml");
+        CHECK(range.errors.size() == 2);
     }
 
     TEST_CASE("a missing lesson folder is an error and not a crash") {

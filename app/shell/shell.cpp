@@ -13,6 +13,7 @@
 #include "views/latency/latency_view.h"
 #include "lesson_directories.h"
 #include "views/simd_mimd/simd_mimd_view.h"
+#include "views/train/train_view.h"
 #include "render/resources.h"
 #include "thread_pool.h"
 #include "thread_priority.h"
@@ -77,6 +78,7 @@ LessonView* Shell::view_for(const std::string& workload) {
     else if (workload == "latency") v = std::make_unique<LatencyView>(host_);
     else if (workload == "simd-mimd") v = std::make_unique<SimdMimdView>(host_);
     else if (workload == "conv2d") v = std::make_unique<Conv2dView>(host_);
+    else if (workload == "train") v = std::make_unique<TrainView>(host_);
     if (!v) return nullptr;
     return views_.emplace(workload, std::move(v)).first->second.get();
 }

@@ -1,0 +1,142 @@
+// The training view's canvas tabs, its controls (engine, pictures per epoch, epochs, batch, race
+// seconds, and one Run button whose name says what the open tab runs) and its Timing window (the
+// step's predict prompt with the race's answer, then the numbers of every run so far).
+#include <algorithm>
+#include <cstdio>
+
+#include "format.h"
+#include "views/timing_plot.h"
+#include "train_view.h"
+#include "views/run_row.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+namespace {
+
+const std::vector<std::string> kEngines = {"cpu-parallel", "cpu-onednn", "cpu-scalar", "cuda-kernel", "cudnn"};
+
+}  // namespace
+
+void TrainView::draw_canvas() {
+    static const PanelTab<Panel> kTabs[] = {
+        {"Model", Panel::Model, "Every layer with its output shape, parameters and work per picture."},
+        {"Samples", Panel::Samples, "Training pictures of every class, as the network sees them."},
+        {"Train", Panel::Train, "Train one engine: live loss and accuracy, pictures per second."},
+        {"Race", Panel::Race, "Every engine trains for the same seconds: test accuracy against time."},
+        {"Where the time goes", Panel::Layers, "Time per picture split by layer, forward and backward."},
+        {"Batch size", Panel::Batch, "Time per picture at batch 1, 16, 150 and 1024."},
+        {"Results", Panel::Results, "Test accuracy, the confusion matrix, predictions, a dropped picture."},
+    };
+    draw_panel_tabs("##train_panels", kTabs, panel_, select_panel_, 0, [this](Panel panel) {
+        const float w = ImGui::GetContentRegionAvail().x;
+        switch (panel) {
+            case Panel::Model: draw_model_panel(w); break;
+            case Panel::Samples: draw_samples_panel(w); break;
+            case Panel::Train: draw_train_panel(w); break;
+            case Panel::Race: draw_race_panel(w); break;
+            case Panel::Layers: draw_layers_panel(w); break;
+            case Panel::Batch: draw_batch_panel(w); break;
+            case Panel::Results: draw_results_panel(w); break;
+        }
+    });
+}
+
+void TrainView::draw_controls() {
+    const float label_w = ImGui::GetFontSize() * 8.0f;
+    ImGui::PushItemWidth(-label_w);
+    if (ImGui::BeginCombo("engine", plan_.backend.c_str())) {
+        for (const std::string& e : kEngines)
+            if (ImGui::Selectable(e.c_str(), e == plan_.backend)) plan_.backend = e;
+        ImGui::EndCombo();
+    }
+    hover_tip("The engine Train uses. cpu-scalar is the plain loop: too slow for epochs, so it runs a few batches. "
+              "GPU engines that this machine or build cannot run say why when you train.");
+    int images = static_cast<int>(plan_.images);
+    if (ImGui::SliderInt("pictures/epoch", &images, 600, 60000, "%d", ImGuiSliderFlags_AlwaysClamp))
+        plan_.images = images;
+    hover_tip("How many of the 60,000 training pictures one epoch uses (the first ones). The whole set takes about 40 s "
+              "per epoch on cpu-parallel on a quiet 2-core machine.");
+    ImGui::SliderInt("epochs", &plan_.epochs, 1, 20, "%d", ImGuiSliderFlags_AlwaysClamp);
+    hover_tip("Passes over those pictures. Train stops at its time budget whatever this says.");
+    int batch = static_cast<int>(plan_.batch);
+    if (ImGui::SliderInt("batch", &batch, 1, 1024, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+        plan_.batch = batch;
+    hover_tip("Pictures per training step, for Train and the race. The article used 150.");
+    int budget = static_cast<int>(plan_.race_budget_ns / 1'000'000'000);
+    if (ImGui::SliderInt("race seconds", &budget, 1, 120, "%d s per engine", ImGuiSliderFlags_AlwaysClamp))
+        plan_.race_budget_ns = static_cast<std::int64_t>(budget) * 1'000'000'000;
+    hover_tip("Training time each engine gets in the race (the plain loop gets at most 4 s). At 15 s the CPU part "
+              "of the race takes under a minute on two cores.");
+    ImGui::PopItemWidth();
+    ImGui::Spacing();
+    ImGui::Separator();
+    const char* label = panel_ == Panel::Race || panel_ == Panel::Layers ? "Race (R)"
+                        : panel_ == Panel::Batch                        ? "Run batch sizes (R)"
+                                                                        : "Train (R)";
+    if (draw_run_row(*host_.jobs, label,
+                     "Runs on the worker thread: Train (one engine), the race (every engine for the same seconds) or "
+                     "the batch-size sweep, depending on the open tab. The window stays live.",
+                     "Stop after the batch that is running; what was measured so far stays on screen.",
+                     train_ || race_ || batch_ ? "idle: the tabs show the last runs" : "idle"))
+        run_for_panel();
+}
+
+void TrainView::draw_predict() {
+    if (!predict_) return;
+    const core::PredictPrompt& p = *predict_;
+    const bool ready = race_ && !host_.jobs->busy();
+    if (!draw_predict_choices(p, pick_, reveal_now_, ready)) {
+        ImGui::TextColored(kMutedColour, "%s", ready ? "Pick one; the race on screen answers it." : "Pick one, then race.");
+        return;
+    }
+    if (!ready) {
+        ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the race ends.");
+        return;
+    }
+    const EpochAnswer a = answer_epoch_speedup(race_.get(), p.choices);
+    if (!a.ok) {
+        ImGui::TextColored(kErrorColour, "%s", a.text.c_str());
+        return;
+    }
+    ImGui::TextWrapped("%s", a.text.c_str());
+    if (pick_ < 0 || a.best_choice < 0) return;
+    const std::string nearest = p.choices[static_cast<std::size_t>(a.best_choice)];
+    if (pick_ == a.best_choice)
+        ImGui::TextColored(kOkColour, "%s", a.measured ? "Your prediction matches this machine's race."
+                                                        : "Your prediction matches the article's figure (no GPU here).");
+    else
+        ImGui::TextColored(kErrorColour, "Not quite: the %s answer is nearest to '%s'.",
+                           a.measured ? "measured" : "article's", nearest.c_str());
+}
+
+void TrainView::draw_timing() {
+    draw_predict();
+    if (predict_) ImGui::Separator();
+    if (!data_) {
+        draw_data_missing();
+        return;
+    }
+    if (train_) {
+        const train::LaneResult& l = train_->lane;
+        ImGui::Text("Train, %s: %s pictures/s, test accuracy %.1f %%", l.engine.c_str(),
+                    core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(),
+                    100.0 * train_->eval.accuracy());
+        if (!l.implementation.empty()) text_fitted(kMutedColour, "  " + l.implementation);
+    }
+    if (race_) {
+        for (const auto& l : race_->lanes) {
+            if (l.ran)
+                ImGui::Text("Race, %s: %s pictures/s, %.1f %% after %s pictures", l.engine.c_str(),
+                            core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(),
+                            100.0 * l.final_test_accuracy(), core::format_count(l.images).c_str());
+            else
+                ImGui::TextColored(kMutedColour, "Race, %s: not available (%s)", l.engine.c_str(), l.reason.c_str());
+        }
+    }
+    if (!train_ && !race_)
+        ImGui::TextColored(kMutedColour, "%s", host_.jobs->busy() ? "running: the numbers appear as it goes"
+                                                                   : "nothing measured yet: press Train (R)");
+}
+
+}  // namespace gpulab::app

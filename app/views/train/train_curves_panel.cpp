@@ -1,0 +1,99 @@
+// The train tab: what Train does (engine, subset, epochs, batch, the time budget, said in words),
+// a progress bar with Stop, images/s and time per batch, and the live loss and accuracy curves from
+// the worker's LiveLog (a copy per frame), or the last finished run's.
+#include <algorithm>
+#include <cstdio>
+
+#include "format.h"
+#include "views/timing_plot.h"
+#include "train_plot.h"
+#include "train_view.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+namespace {
+
+// Running mean over the last `window` batches: one batch's accuracy jumps by a few percent.
+std::vector<ImVec2> smoothed(const std::vector<train::LivePoint>& pts, std::size_t window, bool accuracy) {
+    std::vector<ImVec2> out;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        sum += accuracy ? pts[i].accuracy : pts[i].loss;
+        if (i >= window) sum -= accuracy ? pts[i - window].accuracy : pts[i - window].loss;
+        const double n = static_cast<double>(std::min(i + 1, window));
+        out.push_back({static_cast<float>(pts[i].seconds), static_cast<float>(sum / n)});
+    }
+    return out;
+}
+
+}  // namespace
+
+void TrainView::draw_train_panel(float width) {
+    const TrainPlan plan = effective_plan();
+    const bool plain = plan.backend == train::kPlainLoop;
+    ImGui::PushTextWrapPos(0.0f);
+    if (plain) {
+        ImGui::TextColored(kAccentColour,
+                           "Train: %s, the plain loop. It manages only tens of pictures per second, far too slow for an "
+                           "epoch (60,000 pictures would take about half an hour), so it runs %lld batches of %lld.",
+                           plan.backend.c_str(), static_cast<long long>(plan.scalar_batches),
+                           static_cast<long long>(plan.batch));
+    } else {
+        ImGui::Text("Train: %s, %d epoch%s over the first %s of the 60,000 training pictures, batch %lld.",
+                    plan.backend.c_str(), plan.epochs, plan.epochs == 1 ? "" : "s",
+                    core::format_count(plan.images).c_str(), static_cast<long long>(plan.batch));
+        ImGui::TextColored(kMutedColour,
+                           "A subset, and a stop after %s whatever the epochs say, so a run fits a class on a 2-core "
+                           "machine; the results are measured on %s held-out pictures.",
+                           core::format_duration(plan.budget_ns).c_str(), core::format_count(plan.eval_images).c_str());
+    }
+    ImGui::PopTextWrapPos();
+
+    const bool training = host_.jobs->busy() && host_.jobs->label().rfind("training", 0) == 0;
+    const train::LiveSnapshot s = training ? live_->snapshot() : train_curves_;
+    if (training) {
+        ImGui::ProgressBar(host_.jobs->progress(), {width * 0.6f, 0}, host_.jobs->stage().c_str());
+        ImGui::SameLine();
+        ImGui::BeginDisabled(host_.jobs->cancelling());
+        if (ImGui::Button("Stop")) host_.jobs->cancel();
+        ImGui::EndDisabled();
+        hover_tip("Stops after the batch that is running; the curves and the results keep what it learnt so far.");
+    }
+    if (s.batches.empty()) {
+        ImGui::TextColored(kMutedColour, "%s",
+                           training ? "starting: the first batch is on its way"
+                                    : "Nothing trained yet: press Train (R). The window stays live while it runs.");
+        return;
+    }
+    ImGui::Text("%s: %s pictures in %s, %s pictures/s, last batch %s", s.engine.c_str(),
+                core::format_count(s.images).c_str(),
+                core::format_duration(static_cast<std::int64_t>(s.batches.back().seconds * 1e9)).c_str(),
+                core::format_count(static_cast<std::int64_t>(s.images_per_second)).c_str(),
+                core::format_duration(s.last_batch_ns).c_str());
+    if (!training && train_ && !train_->lane.reason.empty())
+        ImGui::TextColored(kMutedColour, "(%s)", train_->lane.reason.c_str());
+
+    const ImU32 c = backend_color(s.engine);
+    const ImU32 test_colour = ImGui::GetColorU32(kOkColour);
+    XYPlot loss{"loss", "seconds of training", "(cross-entropy, mean of the last 10 batches; dots: epochs)"};
+    loss.series.push_back({"per batch", c, smoothed(s.batches, 10, false)});
+    PlotSeries epochs{"epoch mean", test_colour, {}, true};
+    for (const auto& e : s.epochs) epochs.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.loss)});
+    loss.series.push_back(epochs);
+    XYPlot acc{"accuracy", "seconds of training", "(train: last 10 batches; test: held-out pictures after each epoch)"};
+    acc.y_min = 0.0f;
+    acc.y_max = 1.0f;
+    acc.y_percent = true;
+    acc.legend_bottom = true;
+    acc.series.push_back({"train batches", c, smoothed(s.batches, 10, true)});
+    PlotSeries test{"test", test_colour, {}, true};
+    for (const auto& e : s.epochs) test.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
+    acc.series.push_back(test);
+    const float h = std::clamp(ImGui::GetContentRegionAvail().y - 8.0f, ImGui::GetFontSize() * 12, ImGui::GetFontSize() * 18);
+    draw_xy_plot(loss, {width * 0.5f - 6, h});
+    ImGui::SameLine();
+    draw_xy_plot(acc, {width * 0.5f - 6, h});
+}
+
+}  // namespace gpulab::app

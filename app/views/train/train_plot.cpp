@@ -1,0 +1,129 @@
+// See train_plot.h.
+#include "train_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+namespace {
+
+std::string tick_label(float v, bool percent) {
+    char buf[32];
+    if (percent) std::snprintf(buf, sizeof buf, "%.0f %%", v * 100.0f);
+    else if (std::fabs(v) >= 1000) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else if (std::fabs(v) >= 10 || v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else if (std::fabs(v) >= 1) std::snprintf(buf, sizeof buf, "%.1f", v);
+    else std::snprintf(buf, sizeof buf, "%.2g", v);
+    return buf;
+}
+
+// Up to ~6 "nice" ticks in [lo, hi]: 1, 2 or 5 times a power of ten apart, or powers of ten on a log axis.
+std::vector<float> ticks(float lo, float hi, bool log) {
+    std::vector<float> t;
+    if (log) {
+        for (float p = std::pow(10.0f, std::floor(std::log10(lo))); p <= hi * 1.0001f; p *= 10.0f)
+            if (p >= lo * 0.9999f) t.push_back(p);
+        return t;
+    }
+    const float span = hi - lo;
+    if (!(span > 0)) return {lo};
+    const float raw = span / 5.0f;
+    const float mag = std::pow(10.0f, std::floor(std::log10(raw)));
+    const float step = raw / mag < 1.5f ? mag : raw / mag < 3.5f ? 2 * mag : raw / mag < 7.5f ? 5 * mag : 10 * mag;
+    for (float v = std::ceil(lo / step) * step; v <= hi + step * 1e-3f; v += step) t.push_back(v);
+    return t;
+}
+
+}  // namespace
+
+void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float lh = ImGui::GetTextLineHeight();
+    ImGui::Dummy(size);
+    float x0 = plot.x_min, x1 = plot.x_max, y0 = plot.y_min, y1 = plot.y_max;
+    const bool auto_x = x0 == x1, auto_y = y0 == y1;
+    bool any = false;
+    for (const auto& s : plot.series)
+        for (const ImVec2& p : s.points) {
+            if ((plot.log_x && p.x <= 0) || (plot.log_y && p.y <= 0) || !std::isfinite(p.x) || !std::isfinite(p.y)) continue;
+            if (auto_x) x0 = any ? std::min(x0, p.x) : p.x, x1 = any ? std::max(x1, p.x) : p.x;
+            if (auto_y) y0 = any ? std::min(y0, p.y) : p.y, y1 = any ? std::max(y1, p.y) : p.y;
+            any = true;
+        }
+    if (plot.log_x) x0 = std::max(x0, 1e-9f), x1 = std::max(x1, x0 * 10.0f > x1 ? x0 * 10.0f : x1);
+    if (plot.log_y) {
+        if (auto_y) y0 = std::pow(10.0f, std::floor(std::log10(std::max(y0, 1e-9f)))), y1 = std::pow(10.0f, std::ceil(std::log10(std::max(y1, 1e-9f))));
+        if (y1 <= y0) y1 = y0 * 10.0f;
+    }
+    if (!(x1 > x0)) x1 = x0 + 1.0f;
+    if (!(y1 > y0)) y1 = y0 + 1.0f;
+    if (auto_y && !plot.log_y) y0 = std::min(y0, 0.0f);
+    if (auto_x && !plot.log_x) x0 = std::min(x0, 0.0f), x1 += (x1 - x0) * 0.03f;  // the last dot stays inside
+
+    // Plot area: room for y labels on the left, x labels and the axis title below, the title above.
+    const ImVec2 a0{o.x + lh * 3.6f, o.y + lh * 1.4f};
+    const ImVec2 a1{o.x + size.x - lh * 0.5f, o.y + size.y - lh * 2.4f};
+    dl->AddRectFilled(a0, a1, IM_COL32(22, 24, 29, 255));
+    dl->AddRect(a0, a1, IM_COL32(90, 90, 100, 255));
+    dl->AddText({o.x, o.y}, ImGui::GetColorU32(ImGuiCol_Text), plot.title.c_str());
+    auto fx = [&](float x) {
+        const float t = plot.log_x ? (std::log10(x) - std::log10(x0)) / (std::log10(x1) - std::log10(x0)) : (x - x0) / (x1 - x0);
+        return a0.x + t * (a1.x - a0.x);
+    };
+    auto fy = [&](float y) {
+        const float t = plot.log_y ? (std::log10(y) - std::log10(y0)) / (std::log10(y1) - std::log10(y0)) : (y - y0) / (y1 - y0);
+        return a1.y - t * (a1.y - a0.y);
+    };
+    const ImU32 grid = IM_COL32(60, 62, 70, 255), label = ImGui::GetColorU32(kMutedColour);
+    for (float v : ticks(x0, x1, plot.log_x)) {
+        const float x = fx(v);
+        dl->AddLine({x, a0.y}, {x, a1.y}, grid);
+        const std::string s = tick_label(v, false);
+        dl->AddText({x - ImGui::CalcTextSize(s.c_str()).x / 2, a1.y + 2}, label, s.c_str());
+    }
+    for (float v : ticks(y0, y1, plot.log_y)) {
+        const float y = fy(v);
+        dl->AddLine({a0.x, y}, {a1.x, y}, grid);
+        const std::string s = tick_label(v, plot.y_percent);
+        dl->AddText({a0.x - ImGui::CalcTextSize(s.c_str()).x - 4, y - lh / 2}, label, s.c_str());
+    }
+    const ImVec2 xs = ImGui::CalcTextSize(plot.x_label.c_str());
+    dl->AddText({(a0.x + a1.x - xs.x) / 2, a1.y + lh * 1.1f}, label, plot.x_label.c_str());
+    // The title's note is cut at the plot's right edge rather than running into a neighbour.
+    dl->PushClipRect(o, {o.x + size.x, o.y + size.y}, true);
+    dl->AddText({o.x + ImGui::CalcTextSize(plot.title.c_str()).x + lh, o.y}, label, plot.y_label.c_str());
+    dl->PopClipRect();
+
+    dl->PushClipRect(a0, a1, true);
+    for (const auto& s : plot.series) {
+        std::vector<ImVec2> pts;
+        for (const ImVec2& p : s.points) {
+            if ((plot.log_x && p.x <= 0) || (plot.log_y && p.y <= 0) || !std::isfinite(p.x) || !std::isfinite(p.y)) continue;
+            pts.push_back({fx(p.x), fy(p.y)});
+        }
+        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, ImDrawFlags_None, s.thickness);
+        if (s.dots || pts.size() == 1)
+            for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f, s.colour);
+    }
+    dl->PopClipRect();
+    // Legend, top right inside the plot (or bottom right).
+    int named = 0;
+    for (const auto& s : plot.series) named += s.name.empty() ? 0 : 1;
+    float y = plot.legend_bottom ? a1.y - 4 - named * (lh + 3) : a0.y + 4;
+    for (const auto& s : plot.series) {
+        if (s.name.empty()) continue;
+        const ImVec2 ts = ImGui::CalcTextSize(s.name.c_str());
+        const float x = a1.x - ts.x - lh * 1.6f;
+        dl->AddRectFilled({x - 4, y}, {a1.x - 2, y + lh + 2}, IM_COL32(25, 27, 32, 220));
+        dl->AddRectFilled({x, y + lh * 0.3f}, {x + lh * 0.6f, y + lh * 0.9f}, s.colour);
+        dl->AddText({x + lh * 0.9f, y}, ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
+        y += lh + 3;
+    }
+}
+
+}  // namespace gpulab::app

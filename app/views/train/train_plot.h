@@ -1,0 +1,36 @@
+// A small x-y line plot on ImDrawList for the training lesson's curves (loss and accuracy against
+// seconds, test accuracy in the race, time per image against batch size): axes with a few labelled
+// ticks, linear or log scales, one coloured line per series with optional dots, a legend. The
+// timing module (views/timing_plot.h) draws sample histories and bars, not x-y curves, so this
+// sits beside the lesson that needs it. Checked in the exported PNGs.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace gpulab::app {
+
+struct PlotSeries {
+    std::string name;
+    ImU32 colour = 0;
+    std::vector<ImVec2> points;  // (x, y) in data units
+    bool dots = false;
+    float thickness = 1.8f;
+};
+
+struct XYPlot {
+    std::string title, x_label, y_label;
+    bool log_x = false, log_y = false;
+    // Data ranges; min == max: taken from the points.
+    float x_min = 0, x_max = 0, y_min = 0, y_max = 0;
+    bool y_percent = false;  // tick labels as 0..100 %
+    bool legend_bottom = false;  // legend in the bottom right corner (rising curves leave it empty)
+    std::vector<PlotSeries> series;
+};
+
+// Draws the plot in a box `size` at the cursor and advances it.
+void draw_xy_plot(const XYPlot& plot, ImVec2 size);
+
+}  // namespace gpulab::app

@@ -1,0 +1,140 @@
+// The race tab: every engine trained for the same seconds, one after the other, as test accuracy
+// against seconds (a point per epoch); a table of engines with images/s, or the reason one could not
+// run; the speed-up against the fastest CPU engine (never the plain loop), and the article's 28x
+// beside it, labelled as the article's.
+#include <algorithm>
+#include <cstdio>
+
+#include "format.h"
+#include "gpu_model.h"
+#include "views/timing_plot.h"
+#include "train_plot.h"
+#include "train_view.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+void TrainView::draw_race_panel(float width) {
+    const TrainPlan plan = race_ ? race_->plan : effective_plan();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("The race: every engine trains the same model from the same weights on the same batches of %lld for "
+                "%s of training time, one after the other (the plain loop: %s).",
+                static_cast<long long>(plan.batch), core::format_duration(plan.race_budget_ns).c_str(),
+                core::format_duration(std::min(plan.race_scalar_budget_ns, plan.race_budget_ns)).c_str());
+    ImGui::TextColored(kMutedColour,
+                       "Epochs of %s pictures; test accuracy on %s held-out pictures after each, outside the clock.",
+                       core::format_count(plan.race_images).c_str(), core::format_count(plan.race_test_images).c_str());
+    ImGui::PopTextWrapPos();
+    const bool racing = host_.jobs->busy() && host_.jobs->label() == "race";
+    if (racing) {
+        ImGui::ProgressBar(host_.jobs->progress(), {width * 0.6f, 0}, host_.jobs->stage().c_str());
+        ImGui::SameLine();
+        ImGui::BeginDisabled(host_.jobs->cancelling());
+        if (ImGui::Button("Stop")) host_.jobs->cancel();
+        ImGui::EndDisabled();
+    }
+    if (!race_ && !racing) {
+        ImGui::TextColored(kMutedColour, "Nothing raced yet: press Race (R).");
+        return;
+    }
+    XYPlot plot{"test accuracy", "seconds of training", "(a dot per epoch)"};
+    plot.y_min = 0.0f;
+    plot.y_max = 1.0f;
+    plot.y_percent = true;
+    plot.legend_bottom = true;
+    plot.x_min = 0.0f;
+    plot.x_max = static_cast<float>(plan.race_budget_ns * 1e-9) * 1.05f;
+    if (race_ && !racing) {
+        for (const auto& l : race_->lanes) {
+            if (!l.ran) continue;
+            PlotSeries s{l.engine, backend_color(l.engine), {{0.0f, 0.1f}}, true};  // chance before the first step
+            for (const auto& p : l.points)
+                s.points.push_back({static_cast<float>(p.seconds), static_cast<float>(p.test_accuracy)});
+            plot.series.push_back(std::move(s));
+        }
+    }
+    if (racing) {
+        const train::LiveSnapshot live = live_->snapshot();
+        for (const auto& lane : live.earlier) {
+            PlotSeries done{lane.engine, backend_color(lane.engine), {{0.0f, 0.1f}}, true};
+            for (const auto& e : lane.epochs) done.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
+            plot.series.push_back(std::move(done));
+        }
+        PlotSeries s{live.engine + " (running)", backend_color(live.engine), {{0.0f, 0.1f}}, true};
+        for (const auto& e : live.epochs) s.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
+        plot.series.push_back(std::move(s));
+    }
+    draw_xy_plot(plot, {width, ImGui::GetFontSize() * 16});
+    if (!race_ || racing) return;
+
+    if (ImGui::BeginTable("##race", 5, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("engine");
+        ImGui::TableSetupColumn("pictures/s");
+        ImGui::TableSetupColumn("pictures");
+        ImGui::TableSetupColumn("test accuracy");
+        ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableHeadersRow();
+        for (const auto& l : race_->lanes) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(l.engine)), "%s", l.engine.c_str());
+            if (!l.ran) {
+                ImGui::TableNextColumn();
+                ImGui::TextColored(kMutedColour, "-");
+                ImGui::TableNextColumn();
+                ImGui::TableNextColumn();
+                ImGui::TableNextColumn();
+                // The driver's words go to the tooltip; the table says it plainly (core/gpu_model.h).
+                const std::string plain = core::plain_gpu_reason(l.reason);
+                ImGui::TextColored(kMutedColour, "not available: %s", (plain.empty() ? l.reason : plain).c_str());
+                if (!plain.empty()) hover_tip(l.reason.c_str());
+                continue;
+            }
+            ImGui::TableNextColumn();
+            ImGui::Text("%s", core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%s", core::format_count(l.images).c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%.1f %%", 100.0 * l.final_test_accuracy());
+            ImGui::TableNextColumn();
+            std::string note = l.engine == train::kPlainLoop ? "the plain loop: teaches, never the CPU's number; " : "";
+            note += l.reason;
+            ImGui::TextColored(kMutedColour, "%s", note.c_str());
+        }
+        ImGui::EndTable();
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kMutedColour, "The whole race took %s, test-set checks included.",
+                       core::format_duration(race_->wall_ns).c_str());
+    ImGui::TextUnformatted(race_->summary.text.c_str());
+    // This machine's speed-up beside the article's, as two bars on one scale.
+    const double article = 28.0;
+    const double here = race_->summary.speedup;
+    const float lh = ImGui::GetTextLineHeightWithSpacing();
+    const float label_w = lh * 13.0f, bar_max = std::max(width - label_w - lh * 24.0f, lh * 6.0f);
+    const double scale_max = std::max(article, here) * 1.1;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    auto bar = [&](const char* label, double value, ImU32 colour, const std::string& text) {
+        const ImVec2 o = ImGui::GetCursorScreenPos();
+        dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), label);
+        const float w = static_cast<float>(value / scale_max) * bar_max;
+        if (value > 0) dl->AddRectFilled({o.x + label_w, o.y + 2}, {o.x + label_w + w, o.y + lh - 4}, colour);
+        dl->AddText({o.x + label_w + w + 6, o.y}, ImGui::GetColorU32(kMutedColour), text.c_str());
+        ImGui::Dummy({width, lh});
+    };
+    ImGui::Spacing();
+    ImGui::TextColored(kAccentColour, "GPU over the fastest CPU engine, training:");
+    bar("the article's (not measured here)", article, IM_COL32(150, 150, 160, 255),
+        "about 28x: RTX 3070 13.04 s vs Ryzen 5 5600X 5 min 40 s");
+    if (here > 0) {
+        const train::LaneResult& g = race_->lanes[static_cast<std::size_t>(race_->summary.fastest_gpu)];
+        const train::LaneResult& c = race_->lanes[static_cast<std::size_t>(race_->summary.fastest_cpu)];
+        bar("this machine (measured now)", here, backend_color(g.engine),
+            core::format_ratio(here) + ": " + g.engine + " vs " + c.engine);
+    } else {
+        bar("this machine", 0.0, 0, "not measured: no GPU engine ran here (see the table)");
+    }
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,157 @@
+// The training lesson's view (lesson train-small-cnn): the article's small CNN trained on
+// Fashion-MNIST. Every run goes to the one worker (JobRunner): Train (one engine, a subset and a
+// time budget, live loss and accuracy through core/train/live_log.h, then an evaluation on held-out
+// images), the race (every engine for the same seconds, one after the other) and the batch-size
+// sweep; the data set loads on the worker too. Seven tabs: model, samples, train, race, where the
+// time goes, batch size, results (confusion matrix, predictions, a dropped picture). The measuring
+// and bookkeeping are plain C++ in core/train/ (race.h, evaluation.h, picture.h); this folder only
+// draws. Export writes <lesson>-train.png, -results.png, -race.png, -train.csv and -window.png.
+// Verified by the gui.train_* tests in tests/train_gui_tests.cmake and by the screenshots.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "train/dataset.h"
+#include "train/evaluation.h"
+#include "train/live_log.h"
+#include "train/model.h"
+#include "train/picture.h"
+#include "train/race.h"
+#include "views/lesson_view.h"
+
+namespace gpulab::app {
+
+// The sizes one kind of run uses: the class defaults, or --quick's few batches on a small subset.
+struct TrainPlan {
+    std::string backend = "cpu-parallel";
+    std::int64_t images = 6000;       // training images per epoch (the first ones of the 60,000)
+    int epochs = 2;
+    std::int64_t batch = 64;
+    std::int64_t budget_ns = 45'000'000'000;  // Train stops here whatever the epochs say
+    std::int64_t eval_images = 2000;  // held-out images the results are measured on
+    std::int64_t scalar_batches = 5;  // the plain loop: a few batches only
+    // The race
+    std::int64_t race_budget_ns = 15'000'000'000;
+    std::int64_t race_scalar_budget_ns = 4'000'000'000;
+    std::int64_t race_images = 2000;  // per epoch: a test-accuracy point every epoch
+    std::int64_t race_test_images = 500;
+    // Batch size
+    std::vector<std::int64_t> batches = {1, 16, 150, 1024};
+    std::int64_t batch_images = 2048;
+    std::int64_t batch_budget_ns = 4'000'000'000;
+    bool quick = false;
+};
+TrainPlan quick_plan(TrainPlan p);
+
+struct TrainRunResult {
+    TrainPlan plan;
+    train::LaneResult lane;
+    train::Evaluation eval;
+    std::int64_t test_images = 0;  // held-out images evaluated
+};
+struct RaceRunResult {
+    TrainPlan plan;
+    std::vector<train::LaneResult> lanes;  // every engine, those that could not run with their reason
+    train::RaceSummary summary;
+    std::int64_t wall_ns = 0;  // the whole race, test-set checks included (the class's waiting time)
+};
+struct BatchRunResult {
+    TrainPlan plan;
+    std::vector<train::BatchTiming> cells;  // engine-major, in plan.batches order
+};
+
+// The answer to "how much faster will the GPU finish one epoch?" from a race; never throws.
+struct EpochAnswer {
+    bool ok = false;
+    bool measured = false;  // a GPU engine ran
+    double ratio = 0.0;
+    int best_choice = -1;   // the choice whose "about Nx" is nearest (log scale)
+    std::string text;
+};
+EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<std::string>& choices);
+
+// The lesson's CSV: caption lines as # comments, then one row per measured point.
+std::string train_csv(const TrainRunResult* train, const RaceRunResult* race, const BatchRunResult* batch,
+                      const std::vector<std::string>& caption);
+
+class TrainView : public LessonView {
+  public:
+    enum class Panel { Model, Samples, Train, Race, Layers, Batch, Results };
+
+    explicit TrainView(ViewHost& host);
+
+    void enter_step(const core::LessonStep& step) override;
+    void update(float dt) override;
+    void request_run() override;
+    void run_blocking(bool quick) override;
+    bool has_result() const override { return data_ != nullptr || !data_error_.empty(); }
+    void show_overview_panel() override;
+
+    void draw_canvas() override;
+    void draw_timing() override;
+    void draw_controls() override;
+    bool draws_predict_prompt() const override { return true; }
+    void drop_files(const std::vector<std::string>& paths) override;
+    bool load_comparison(const std::string& path, std::string& error) override;
+    std::string comparison_file_suffix() const override { return "-train.csv"; }
+
+    ExportResult export_files(const ViewExport& in) override;
+    std::string export_description() const override;
+    std::string measurement_csv(const std::string& lesson_title) const override;
+
+  private:
+    // [SECTION] panels (train_model_panel.cpp, train_samples_panel.cpp, train_curves_panel.cpp,
+    // train_race_panel.cpp, train_layers_panel.cpp, train_batch_panel.cpp, train_results_panel.cpp)
+    void draw_model_panel(float width);
+    void draw_samples_panel(float width);
+    void draw_train_panel(float width);
+    void draw_race_panel(float width);
+    void draw_layers_panel(float width);
+    void draw_batch_panel(float width);
+    void draw_results_panel(float width);
+    void draw_data_missing();
+    void draw_predict();
+
+    // [SECTION] runs (train_jobs.cpp)
+    bool start_train();
+    bool start_race();
+    bool start_batch_sweep();
+    bool start_loading();
+    void run_for_panel();  // what Run (R) and a step's "run" do on the current tab
+    void adopt_data(std::shared_ptr<const train::Dataset> data, const std::string& error);
+    void predict_dropped();
+
+    TrainPlan effective_plan() const { return quick_ ? quick_plan(plan_) : plan_; }
+
+    ViewHost& host_;
+    TrainPlan plan_;
+    bool quick_ = false;  // headless --quick: every run uses quick_plan
+    Panel panel_ = Panel::Model;
+    bool select_panel_ = false;
+    bool run_on_step_ = false;
+    const train::ModelDesc model_;  // the article's model on 28x28x1 (drawn before any data loads)
+
+    std::shared_ptr<const train::Dataset> data_;  // the whole data set, loaded once on the worker
+    std::string data_error_;                      // why it could not be loaded
+    bool loading_ = false;
+
+    std::shared_ptr<train::LiveLog> live_ = std::make_shared<train::LiveLog>();  // written by the worker
+    std::shared_ptr<const TrainRunResult> train_;
+    train::LiveSnapshot train_curves_;  // the live log when train_ finished
+    std::shared_ptr<const RaceRunResult> race_;
+    std::shared_ptr<const BatchRunResult> batch_;
+
+    std::optional<core::PredictPrompt> predict_;
+    int pick_ = -1;
+    bool reveal_now_ = false;
+
+    std::optional<train::ModelPicture> dropped_;
+    std::string dropped_path_;
+    std::vector<float> dropped_probs_;  // softmax over the classes, from train_'s weights
+};
+
+}  // namespace gpulab::app
