@@ -113,7 +113,7 @@ TEST_SUITE("jobs") {
         REQUIRE(poll_until_idle(jobs));
     }
 
-    TEST_CASE("the progress bar reads a running job's state while it reports; cancel stops it") {
+    TEST_CASE("the progress bar reads a running job's state while it reports: cancel stops it") {
         JobRunner jobs;
         std::atomic<bool> started{false};
         bool cancelled = false;
@@ -184,7 +184,7 @@ TEST_SUITE("jobs") {
         CHECK(stopped);
     }
 
-    TEST_CASE("training on the worker: live curves read every frame, Stop mid-run, the result on the main thread") {
+    TEST_CASE("training on the worker: live curves read every frame - Stop mid-run - the result on the main thread") {
         // What the training lesson does (app/views/train/train_jobs.cpp): the worker trains through
         // train_with_budget and appends to a shared LiveLog; the UI copies a snapshot every frame;
         // Cancel (Stop) ends the lane after the running batch; the completion hands the lane over.

@@ -94,7 +94,7 @@ TEST_SUITE("compare") {
         std::filesystem::remove(path);
     }
 
-    TEST_CASE("a first line with no version is refused, not an out_of_range (found by fuzz_compare)") {
+    TEST_CASE("a first line with no version is refused - not an out_of_range (found by fuzz_compare)") {
         const std::string text = std::string("# gpulab  |  Elementwise activations  |  2026-03-04\n") +
                                  (kGoodSummary + std::string(kGoodSummary).find('\n') + 1);
         CHECK_NOTHROW(gpulab::core::parse_compare_file(text, "laptop.csv"));

@@ -201,7 +201,7 @@ TEST_SUITE("cpu-backends") {
         CHECK_FALSE(huge.reason.empty());
     }
 
-    TEST_CASE("bandwidth limits are positive and say which copy won, small and large") {
+    TEST_CASE("bandwidth limits are positive and say which copy won - small and large") {
         const std::string threads = std::to_string(cpu::parallel_threads()) +
                                     (cpu::parallel_threads() == 1 ? " thread" : " threads");
         auto par = cpu::make_parallel_backend();
@@ -331,7 +331,7 @@ TEST_SUITE("cpu-backends") {
         CHECK(inner.load() == 800);
     }
 
-    TEST_CASE("thread pool workers take the nice value asked for; the caller keeps its own") {
+    TEST_CASE("thread pool workers take the nice value asked for: the caller keeps its own") {
         const int base = cpu::this_thread_nice();
         const int wanted = std::min(base + 3, 19);
         cpu::ThreadPool pool(3);

@@ -37,7 +37,7 @@ AlgoResult algo(int id, bool ok, bool fma, std::size_t workspace) { return {id, 
 
 TEST_SUITE("train") {
 
-TEST_CASE("cudnn plan: the article's model as cuDNN descriptors, N,C,H,W and K,C,R,S, odd rows pooled away") {
+TEST_CASE("cudnn plan: the article's model as cuDNN descriptors - N C H W and K C R S - odd rows pooled away") {
     const train::ModelDesc m = train::make_model(train::kDefaultModelSpec, {1, 28, 28});
     const std::vector<LayerDescs> d = describe_layers(m, 150);
     REQUIRE(d.size() == m.layers.size());
@@ -77,7 +77,7 @@ TEST_CASE("cudnn plan: a batch beyond cuDNN's int sizes is refused with the larg
     CHECK_THROWS_AS(describe_layers(m, 0), core::InputError);
 }
 
-TEST_CASE("cudnn plan: the fastest FP32 algorithm that ran and fits is kept, else any that fits") {
+TEST_CASE("cudnn plan: the fastest FP32 algorithm that ran and fits is kept - else any that fits") {
     // Find's results come fastest first.
     CHECK(choose_algorithm({algo(1, true, false, 0), algo(2, true, true, 100), algo(0, true, true, 0)}, 1000) == 1);
     CHECK(choose_algorithm({algo(1, false, true, 0), algo(2, true, true, 5000), algo(0, true, true, 64)}, 1000) == 2);

@@ -81,7 +81,7 @@ TEST_SUITE("fault-injection") {
         }
     }
 
-    TEST_CASE("a kernel fault in the middle of a run is that backend's error; the others still run") {
+    TEST_CASE("a kernel fault in the middle of a run is that backend's error: the others still run") {
         BackendList list = cpu_and_pretend_gpus();
         inject_fault(list, {"cuda-kernel", 3, FaultKind::Fault});
         const ActivationRun run = run_activation(small(), raw(list), quick());
@@ -97,7 +97,7 @@ TEST_SUITE("fault-injection") {
         CHECK(again.reports[2].error.empty());
     }
 
-    TEST_CASE("an allocation failure is a message, not an exception") {
+    TEST_CASE("an allocation failure is a message - not an exception") {
         BackendList list = cpu_and_pretend_gpus();
         inject_fault(list, {"cpu-parallel", 1, FaultKind::Alloc});
         const ActivationRun run = run_activation(small(), raw(list), quick());
@@ -106,7 +106,7 @@ TEST_SUITE("fault-injection") {
         CHECK(run.reports[2].ran);
     }
 
-    TEST_CASE("a lost context marks every GPU backend unavailable with the reason; the CPU keeps working") {
+    TEST_CASE("a lost context marks every GPU backend unavailable with the reason: the CPU keeps working") {
         BackendList list = cpu_and_pretend_gpus();
         inject_fault(list, {"cuda-kernel", 2, FaultKind::Lost});
         const ActivationRun run = run_activation(small(), raw(list), quick());

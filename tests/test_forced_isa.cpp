@@ -30,14 +30,14 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 }  // namespace
 
 TEST_SUITE("forced ISA") {
-    TEST_CASE("no request: the best ISA the CPU has, not forced") {
+    TEST_CASE("no request: the best ISA the CPU has - not forced") {
         const cpu::IsaChoice c = cpu::resolve_isa_request("", {SimdIsa::Baseline, SimdIsa::Avx2Fma});
         CHECK(c.isa == SimdIsa::Avx2Fma);
         CHECK_FALSE(c.forced);
         CHECK(c.error.empty());
     }
 
-    TEST_CASE("a request the CPU can honour is forced, even below the best") {
+    TEST_CASE("a request the CPU can honour is forced - even below the best") {
         const std::vector<SimdIsa> all = {SimdIsa::Baseline, SimdIsa::Avx2Fma, SimdIsa::Avx512};
         CHECK(cpu::resolve_isa_request("avx2", all).isa == SimdIsa::Avx2Fma);
         CHECK(cpu::resolve_isa_request("avx2", all).forced);
@@ -114,7 +114,7 @@ TEST_SUITE("forced ISA") {
         }
     }
 
-    TEST_CASE("cpu-parallel's im2col + GEMM path on every ISA this CPU has equals cpu-scalar, bias included") {
+    TEST_CASE("cpu-parallel's im2col + GEMM path on every ISA this CPU has equals cpu-scalar - bias included") {
         // One input channel with 32 filters (a CNN's first layer) and a strided layer take the GEMM
         // path on AVX2 and AVX-512 (the implementation line says so); the baseline keeps the direct
         // kernels. conv2d_parallel_bias (training's forward) adds the bias on either path.

@@ -7,7 +7,7 @@
 using namespace gpulab::core;
 
 TEST_SUITE("gpu-model") {
-    TEST_CASE("FP32 lanes per SM: 64 on 6.0, 7.x and 8.0, 128 on 8.6 and later") {
+    TEST_CASE("FP32 lanes per SM: 64 on 6.0 - 7.x and 8.0 - 128 on 8.6 and later") {
         CHECK(fp32_lanes_per_sm(7, 0) == 64);
         CHECK(fp32_lanes_per_sm(7, 5) == 64);
         CHECK(fp32_lanes_per_sm(8, 0) == 64);
@@ -31,7 +31,7 @@ TEST_SUITE("gpu-model") {
         CHECK(max_blocks_per_sm(9, 0) == 32);
     }
 
-    TEST_CASE("occupancy of the tiled convolution: registers, not threads, set it on an H100") {
+    TEST_CASE("occupancy of the tiled convolution: registers - not threads - set it on an H100") {
         // 40 registers x 32 lanes = 1,280 per warp (already a multiple of 256); 65,536 / 1,280 = 51
         // warps; 8 warps per 256-thread block: 6 blocks. The thread limit alone would allow 8.
         CHECK(resident_blocks_per_sm(9, 0, 256, 40) == 6);
@@ -54,7 +54,7 @@ TEST_SUITE("gpu-model") {
         CHECK(waves_of(10, 0, 6).waves == 0);
     }
 
-    TEST_CASE("a machine without a GPU driver is said in plain words; other reasons are left as they are") {
+    TEST_CASE("a machine without a GPU driver is said in plain words: other reasons are left as they are") {
         using gpulab::core::plain_gpu_reason;
         const std::string driver = "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version";
         CHECK(plain_gpu_reason(driver) == "no NVIDIA GPU driver on this computer");
@@ -66,7 +66,7 @@ TEST_SUITE("gpu-model") {
         CHECK(plain_gpu_reason("cudaErrorMemoryAllocation: out of memory").empty());
     }
 
-    TEST_CASE("no GPU is said once in a student's words, naming what stands in") {
+    TEST_CASE("no GPU is said once in a student's words - naming what stands in") {
         const std::string driver =
             "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version";
         CHECK(no_gpu_sentence(driver) == "No NVIDIA GPU driver on this computer: GPU rows show the simulated kernel");

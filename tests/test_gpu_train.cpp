@@ -248,28 +248,28 @@ void check_dense(const CpuLayerOps* ops) {
 }  // namespace
 
 TEST_SUITE("gpu-train") {
-    TEST_CASE("cuda-sim: softmax cross-entropy kernels: per-image loss, correct count and (softmax - onehot) / n") {
+    TEST_CASE("cuda-sim: softmax cross-entropy kernels - per-image loss - correct count and (softmax - onehot) / n") {
         check_loss(&sim::sim_train_layer_ops());
     }
 
-    TEST_CASE("cuda-sim: SGD-with-momentum kernel: v = m*v - lr*g; w += v, on every parameter") {
+    TEST_CASE("cuda-sim: SGD-with-momentum kernel - v = m*v - lr*g - w += v - on every parameter") {
         check_sgd(&sim::sim_train_layer_ops());
     }
 
-    TEST_CASE("cuda-sim: convolution kernels: forward, backward-data, backward-weights and bias gradient") {
+    TEST_CASE("cuda-sim: convolution kernels - forward - backward-data - backward-weights and bias gradient") {
         check_conv(&sim::sim_train_layer_ops());
     }
 
-    TEST_CASE("cuda-sim: ReLU and 2x2 max-pooling kernels, forward and backward, exactly; odd sizes and ties") {
+    TEST_CASE("cuda-sim: ReLU and 2x2 max-pooling kernels - forward and backward - exactly - odd sizes and ties") {
         check_relu_pool(&sim::sim_train_layer_ops());
     }
 
     TEST_CASE(
-        "cuda-sim: dense kernels (tiled matrix multiply): forward, backward-data, backward-weights, partial tiles") {
+        "cuda-sim: dense kernels (tiled matrix multiply) - forward - backward-data - backward-weights - partial tiles") {
         check_dense(&sim::sim_train_layer_ops());
     }
 
-    TEST_CASE("cuda-kernel: every training kernel equals cpu-scalar (loss, SGD, convolution, ReLU, pooling, dense)") {
+    TEST_CASE("cuda-kernel: every training kernel equals cpu-scalar (loss - SGD - convolution - ReLU - pooling - dense)") {
         if (!testing::gpu_ready()) return;
         const CpuLayerOps* ops = gpu::cuda_train_layer_ops();
         REQUIRE(ops != nullptr);
@@ -282,7 +282,7 @@ TEST_SUITE("gpu-train") {
 
     // [SECTION] the engines
 
-    TEST_CASE("cuda-sim training engine equals cpu-scalar: logits, loss, gradients and steps (tiny model, batch 3)") {
+    TEST_CASE("cuda-sim training engine equals cpu-scalar: logits - loss - gradients and steps (tiny model - batch 3)") {
         auto e = gpu::make_gpu_train_engine("cuda-sim");
         REQUIRE(e != nullptr);
         CHECK(e->kind() == core::BackendKind::Simulated);
@@ -292,12 +292,12 @@ TEST_SUITE("gpu-train") {
         check_engine_like_scalar(*e, "conv3,pool,conv4,dense8,dense10", {1, 16, 16}, 2);
     }
 
-    TEST_CASE("cuda-sim training engine equals cpu-scalar on the lesson's model (28x28, batch 2)") {
+    TEST_CASE("cuda-sim training engine equals cpu-scalar on the lesson's model (28x28 - batch 2)") {
         auto e = gpu::make_gpu_train_engine("cuda-sim");
         check_engine_like_scalar(*e, kDefaultModelSpec, {1, 28, 28}, 2);
     }
 
-    TEST_CASE("cuda-kernel training engine equals cpu-scalar: logits, loss, gradients and steps") {
+    TEST_CASE("cuda-kernel training engine equals cpu-scalar: logits - loss - gradients and steps") {
         if (!testing::gpu_ready()) return;
         auto e = gpu::make_gpu_train_engine("cuda-kernel");
         REQUIRE(e != nullptr);

@@ -58,7 +58,7 @@ double max_abs(const std::vector<float>& v) {
 
 TEST_SUITE("gpu") {
 
-TEST_CASE("cudnn trains like cpu-scalar: forward, backward and steps within tolerance") {
+TEST_CASE("cudnn trains like cpu-scalar: forward - backward and steps within tolerance") {
     auto gpu_engine = cudnn_engine_or_skip();
     if (!gpu_engine) return;
     // The tolerance of cpu-parallel and cpu-onednn's test (tests/test_train_engines.cpp): logits and
@@ -100,7 +100,7 @@ TEST_CASE("cudnn trains like cpu-scalar: forward, backward and steps within tole
     CHECK(gpu_engine->implementation().find("conv1: forward") != std::string::npos);
 }
 
-TEST_CASE("cudnn: a few SGD steps reduce the loss, and a batch over the engine's size is refused") {
+TEST_CASE("cudnn: a few SGD steps reduce the loss - and a batch over the engine's size is refused") {
     auto e = cudnn_engine_or_skip();
     if (!e) return;
     const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});

@@ -62,7 +62,7 @@ const char* kGoodLesson = "id = \"good\"\ntitle = \"Good\"\nworkload = \"activat
 }  // namespace
 
 TEST_SUITE("hostile-inputs") {
-    TEST_CASE("input files: regular files only, size capped, read in full") {
+    TEST_CASE("input files: regular files only - size capped - read in full") {
         TempDir dir("input");
         write_text(dir / "ok.txt", "twelve bytes");
         CHECK(read_input_file(dir / "ok.txt", 100, "test file") == "twelve bytes");
@@ -78,7 +78,7 @@ TEST_SUITE("hostile-inputs") {
         CHECK(special_file_reason(dir / "ok.txt") == "");
     }
 
-    TEST_CASE("a table header of 50,000 dotted parts is refused with its line, not a stack overflow") {
+    TEST_CASE("a table header of 50 000 dotted parts is refused with its line - not a stack overflow") {
         std::string deep = "id = \"deep\"\ntitle = \"x\"\n[a";
         for (int i = 0; i < 50000; ++i) deep += ".a";
         deep += "]\n";
@@ -100,13 +100,13 @@ TEST_SUITE("hostile-inputs") {
         CHECK(all(shallow.errors).find("dotted parts") == std::string::npos);
     }
 
-    TEST_CASE("dots in strings, comments and numbers are not key parts") {
+    TEST_CASE("dots in strings - comments and numbers are not key parts") {
         LessonLoad load = parse_lesson_text(kGoodLesson, "good.toml");
         INFO(all(load.errors));
         CHECK(load.lesson);
     }
 
-    TEST_CASE("a lesson folder with a FIFO, a /dev/zero symlink and a folder named *.toml still loads") {
+    TEST_CASE("a lesson folder with a FIFO - a /dev/zero symlink and a folder named *.toml still loads") {
         TempDir dir("lessons");
         write_text(dir / "good.toml", kGoodLesson);
         REQUIRE(::mkfifo((dir / "fifo.toml").c_str(), 0600) == 0);
@@ -138,7 +138,7 @@ TEST_SUITE("hostile-inputs") {
               std::string::npos);
     }
 
-    TEST_CASE("a comparison file that is a FIFO or /dev/zero is refused, not read forever") {
+    TEST_CASE("a comparison file that is a FIFO or /dev/zero is refused - not read forever") {
         TempDir dir("compare");
         REQUIRE(::mkfifo((dir / "other.csv").c_str(), 0600) == 0);
         fs::create_symlink("/dev/zero", dir / "zero.csv");

@@ -188,7 +188,7 @@ body = "b"
         CHECK(cat.errors.size() >= 3);
     }
 
-    TEST_CASE("the training lesson validates, and its reveal and parameters are checked") {
+    TEST_CASE("the training lesson validates - and its reveal and parameters are checked") {
         LessonLoad l = parse_lesson_file(std::string(GPULAB_SOURCE_DIR) + "/lessons/train-small-cnn.toml");
         INFO(all(l.errors));
         REQUIRE(l.errors.empty());
@@ -235,7 +235,7 @@ body = "b"
         CHECK(ok.lesson);
     }
 
-    TEST_CASE("parameters that clash with each other are refused once, at the step that sets them") {
+    TEST_CASE("parameters that clash with each other are refused once - at the step that sets them") {
         LessonLoad l = parse_lesson_text(R"(id = "k"
 title = "K"
 workload = "latency"
@@ -263,7 +263,7 @@ body = "b"
         CHECK(any_error_contains(even.errors, "e.toml:8: parameter 'kernel' = 4 must be odd"));
     }
 
-    TEST_CASE("empty titles, an order out of range, and errors in file order") {
+    TEST_CASE("empty titles - an order out of range - and errors in file order") {
         LessonLoad l = parse_lesson_text(R"(id = "o"
 title = ""
 workload = "activation"
@@ -284,7 +284,7 @@ elements = 12
         for (std::size_t i = 1; i < l.errors.size(); ++i) CHECK(l.errors[i - 1].line <= l.errors[i].line);
     }
 
-    TEST_CASE("a folder given as a lesson file, and a folder that cannot be read, are named as such") {
+    TEST_CASE("a folder given as a lesson file - and a folder that cannot be read - are named as such") {
         LessonLoad dir = parse_lesson_file(std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad");
         CHECK_FALSE(dir.lesson);
         REQUIRE(dir.errors.size() == 1);
@@ -309,7 +309,7 @@ elements = 12
         std::filesystem::remove_all(locked, ec);
     }
 
-    TEST_CASE("a lesson whose id a built-in lesson already uses is refused, the built-in one kept") {
+    TEST_CASE("a lesson whose id a built-in lesson already uses is refused - the built-in one kept") {
         LessonCatalog cat = load_lessons({std::string(GPULAB_SOURCE_DIR) + "/lessons",
                                           std::string(GPULAB_TEST_DATA_DIR) + "/lessons-clash"});
         INFO(all(cat.errors));

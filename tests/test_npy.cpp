@@ -144,7 +144,7 @@ TEST_SUITE("npy") {
         CHECK(error_of(p).find("truncated .npy header") != std::string::npos);
         fs::remove(p);
     }
-    TEST_CASE("special files are refused, not read forever") {
+    TEST_CASE("special files are refused - not read forever") {
         const std::string fifo = temp_path("fifo.npy");
         fs::remove(fifo);
         REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
@@ -163,7 +163,7 @@ TEST_SUITE("npy") {
         fs::remove(zero);
         CHECK(error_of(fs::temp_directory_path().string()).find("is a folder") != std::string::npos);
     }
-    TEST_CASE("a write to a full disk is an error, not a silent success") {
+    TEST_CASE("a write to a full disk is an error - not a silent success") {
         // /dev/full accepts open() and refuses every byte with ENOSPC, like a full disk; a small
         // array used to sit in the stream buffer past the check and be lost at close.
         Tensor t = Tensor::zeros({2, 2});

@@ -34,7 +34,7 @@ std::string slurp(const fs::path& p) {
 }  // namespace
 
 TEST_SUITE("partial-writes") {
-    TEST_CASE("an export folder that disappears between two files: an error, and the message says it is gone") {
+    TEST_CASE("an export folder that disappears between two files: an error - and the message says it is gone") {
         const fs::path dir = fresh_dir("gone");
         CHECK(write_output_file((dir / "lesson-samples.csv").string(), "a,b\n1,2\n").empty());
         fs::remove_all(dir);  // a USB stick pulled out, or the folder deleted from a file manager

@@ -162,7 +162,7 @@ __global__ void shuffle_outside_mask_kernel(GlobalPtr<int> out) {
 }  // namespace
 
 TEST_SUITE("sim") {
-    TEST_CASE("warp intrinsics: ballot, all, shuffles, in either thread order") {
+    TEST_CASE("warp intrinsics: ballot - all - shuffles - in either thread order") {
         constexpr unsigned kBlocks = 3, kThreads = 96;
         sim::Buffer<int> in("in", kBlocks * kThreads), sums("sums", kBlocks * kThreads / 32),
             all_small("all_small", kBlocks * kThreads);
@@ -224,7 +224,7 @@ TEST_SUITE("sim") {
         CHECK(contains(partial.error, "lane 16 does not exist (the block has 16 threads)"));
     }
 
-    TEST_CASE("a correct kernel with barriers: shared memory per block, a real barrier") {
+    TEST_CASE("a correct kernel with barriers: shared memory per block - a real barrier") {
         constexpr unsigned kBlocks = 37, kThreads = 128;
         sim::Buffer<float> in("in", kBlocks * kThreads);
         sim::Buffer<float> out("out", kBlocks);
@@ -248,7 +248,7 @@ TEST_SUITE("sim") {
         }
     }
 
-    TEST_CASE("out-of-bounds global read is caught with kernel, thread, block and buffer") {
+    TEST_CASE("out-of-bounds global read is caught with kernel - thread - block and buffer") {
         sim::Buffer<float> in("in", 1000);
         sim::Buffer<float> out("out", 1000);
         const sim::Result r =
@@ -260,7 +260,7 @@ TEST_SUITE("sim") {
         CHECK(contains(r.error, "byte offset 4000 of buffer 'in' (4000 bytes)"));
     }
 
-    TEST_CASE("a shared-memory race names both threads and the address, in either thread order") {
+    TEST_CASE("a shared-memory race names both threads and the address - in either thread order") {
         constexpr unsigned kThreads = 64;
         sim::Buffer<float> in("in", kThreads);
         sim::Buffer<float> out("out", kThreads);
@@ -308,7 +308,7 @@ TEST_SUITE("sim") {
         CHECK(contains(two.error, "threads 1, 3, 5, 7 wait at the __syncthreads() on line"));
     }
 
-    TEST_CASE("a misaligned float4 access is an error, as on the GPU") {
+    TEST_CASE("a misaligned float4 access is an error - as on the GPU") {
         sim::Buffer<float> in("in", 256);
         sim::Buffer<float> out("out", 32);
         const sim::Result r =
@@ -422,7 +422,7 @@ TEST_SUITE("sim") {
         CHECK(unpadded.stats.shared_wavefronts == 2496 + 16 * 8 * 9);  // every window read takes 2
     }
 
-    TEST_CASE("the activation kernel's float4 body is coalesced; out-of-step pointers cost sectors") {
+    TEST_CASE("the activation kernel's float4 body is coalesced: out-of-step pointers cost sectors") {
         // 4096 floats from 256-byte-aligned buffers: 1024 float4s, 4 blocks, one load and one store
         // per thread. Each warp request is 32 x 16 = 512 contiguous bytes: 16 sectors of 32 bytes.
         sim::Buffer<float> in("in", 4096 + 4), out("out", 4096 + 4);
@@ -489,7 +489,7 @@ TEST_SUITE("sim") {
         CHECK(naive.grid.x == (d.output_elements() + 255) / 256);
     }
 
-    TEST_CASE("cuda-sim names itself as a simulation, never as a GPU speed") {
+    TEST_CASE("cuda-sim names itself as a simulation - never as a GPU speed") {
         auto b = sim::make_cuda_sim_backend();
         CHECK(b->name() == "cuda-sim");
         CHECK(contains(std::string(b->description()), "simulated on the CPU"));
@@ -517,7 +517,7 @@ TEST_SUITE("sim") {
         }
     }
 
-    TEST_CASE("a block trace of the tiled convolution: who loads what, the barrier, windows, bank passes") {
+    TEST_CASE("a block trace of the tiled convolution: who loads what - the barrier - windows - bank passes") {
         // 40 x 40 input, 3 x 3, stride 1, zero padding: T = 18, pitch 48; block (1, 1) is interior
         // on its top-left and clipped by the image on its bottom-right.
         core::Conv2dDesc d;
@@ -562,7 +562,7 @@ TEST_SUITE("sim") {
         CHECK(loads.sectors >= loads.requests);
     }
 
-    TEST_CASE("a block trace of the activation kernel: float4 loads fill 128-byte segments; offsets add a head") {
+    TEST_CASE("a block trace of the activation kernel: float4 loads fill 128-byte segments - offsets add a head") {
         core::OpDesc relu;
         relu.activation = core::Activation::Relu;
         // Aligned: warp 0's first float4 load is 32 lanes x 16 bytes = bytes 0..511 of `in`:
@@ -613,7 +613,7 @@ TEST_SUITE("sim") {
         CHECK(contains(t.error, "outside the grid"));
     }
 
-    TEST_CASE("cuda-sim is a simulated backend: checked, never timed as a speed") {
+    TEST_CASE("cuda-sim is a simulated backend: checked - never timed as a speed") {
         auto b = sim::make_cuda_sim_backend();
         CHECK(b->kind() == core::BackendKind::Simulated);
         CHECK_FALSE(core::kind_is_timed(b->kind()));
@@ -628,7 +628,7 @@ TEST_SUITE("sim") {
         CHECK(contains(why, "inline PTX"));
     }
 
-    TEST_CASE("a run with cuda-sim: result checked and shown, time never a speed, left out of the sweep") {
+    TEST_CASE("a run with cuda-sim: result checked and shown - time never a speed - left out of the sweep") {
         core::BackendList list = core::make_cpu_backends();
         list.push_back(sim::make_cuda_sim_backend());
         std::vector<core::Backend*> raw;

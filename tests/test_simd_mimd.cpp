@@ -119,7 +119,7 @@ TEST_SUITE("simd-mimd") {
 }
 
 TEST_SUITE("simd-mimd") {
-    TEST_CASE("the divergence run is sized from the device, so quick runs keep the factors") {
+    TEST_CASE("the divergence run is sized from the device - so quick runs keep the factors") {
         using namespace gpulab::core;
         // No device: only the floor counts (rounded up to a power of two).
         CHECK(divergence_elements(0, 0, int64_t{1} << 16) == int64_t{1} << 16);

@@ -90,7 +90,7 @@ TEST_CASE("cpu-scalar: the whole model's gradient matches finite differences of 
     CHECK(checked > 20);
 }
 
-TEST_CASE("cpu-parallel and cpu-onednn train like cpu-scalar: forward, backward and steps within tolerance") {
+TEST_CASE("cpu-parallel and cpu-onednn train like cpu-scalar: forward - backward and steps within tolerance") {
     // Tolerance: logits and loss within 1e-4 relative; each gradient within 1e-3 relative plus 1e-4
     // of the largest gradient (sums of thousands of products in another order).
     const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
@@ -132,7 +132,7 @@ TEST_CASE("cpu-parallel and cpu-onednn train like cpu-scalar: forward, backward 
   }
 }
 
-TEST_CASE("a few SGD steps on a fixed seed reduce the loss, on every CPU engine") {
+TEST_CASE("a few SGD steps on a fixed seed reduce the loss - on every CPU engine") {
     const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
     const ImageSet data = toy_images(16, 28, 3);
     std::vector<std::uint8_t> labels;
@@ -153,7 +153,7 @@ TEST_CASE("a few SGD steps on a fixed seed reduce the loss, on every CPU engine"
     }
 }
 
-TEST_CASE("a short cpu-parallel run on a small subset is well above chance, and deterministic") {
+TEST_CASE("a short cpu-parallel run on a small subset is well above chance - and deterministic") {
     Dataset d;
     d.train = toy_images(600, 28, 4);
     d.test = toy_images(200, 28, 5);
@@ -179,7 +179,7 @@ TEST_CASE("a short cpu-parallel run on a small subset is well above chance, and 
     CHECK(stopped.batches == 3);
 }
 
-TEST_CASE("batch orders are seeded permutations; engines refuse bad batches with a sentence") {
+TEST_CASE("batch orders are seeded permutations: engines refuse bad batches with a sentence") {
     const std::vector<std::int64_t> a = batch_order(1000, 1, 1), b = batch_order(1000, 1, 1), c = batch_order(1000, 1, 2);
     CHECK(a == b);
     CHECK(a != c);
@@ -202,7 +202,7 @@ TEST_CASE("batch orders are seeded permutations; engines refuse bad batches with
 
 TEST_SUITE("train") {
 
-TEST_CASE("training steps are timed after warm-up, with images per second from the median") {
+TEST_CASE("training steps are timed after warm-up - with images per second from the median") {
     const ModelDesc m = make_model("conv4,pool,dense10", {1, 12, 12});
     auto e = make_train_engine("cpu-parallel");
     StepBenchConfig config;

@@ -18,7 +18,7 @@ using namespace gpulab::train;
 
 TEST_SUITE("train") {
 
-TEST_CASE("confusion matrix: counts, accuracy, per-class recall, the most confused pair") {
+TEST_CASE("confusion matrix: counts - accuracy - per-class recall - the most confused pair") {
     ConfusionMatrix m(3);
     m.add(0, 0);
     m.add(0, 0);
@@ -46,7 +46,7 @@ TEST_CASE("confusion matrix: counts, accuracy, per-class recall, the most confus
     CHECK(t == -1);
 }
 
-TEST_CASE("softmax confidence: sums to one, safe with large logits, picks the largest") {
+TEST_CASE("softmax confidence: sums to one - safe with large logits - picks the largest") {
     const float logits[4] = {1.0f, 3.0f, 2.0f, -1.0f};
     const std::vector<float> p = softmax(logits, 4);
     double sum = 0.0;
@@ -62,7 +62,7 @@ TEST_CASE("softmax confidence: sums to one, safe with large logits, picks the la
     CHECK(h.confidence == doctest::Approx(1.0 / (1.0 + std::exp(-1.0))));
 }
 
-TEST_CASE("evaluate: the confusion matrix agrees with the engine's own logits, batch by batch") {
+TEST_CASE("evaluate: the confusion matrix agrees with the engine's own logits - batch by batch") {
     ImageSet set;
     set.count = 37;
     set.rows = set.cols = 12;
@@ -89,7 +89,7 @@ TEST_CASE("evaluate: the confusion matrix agrees with the engine's own logits, b
     CHECK(evaluate(*engine, set, 10, 8, 10).confusion.total() == 10);
 }
 
-TEST_CASE("a dropped picture becomes 28x28 grey: light backgrounds inverted, aspect kept, bad shapes refused") {
+TEST_CASE("a dropped picture becomes 28x28 grey: light backgrounds inverted - aspect kept - bad shapes refused") {
     // A dark 20x10 bar on a white 40x80 page (H=40, W=80).
     core::Tensor page = core::Tensor::zeros({40, 80});
     for (float& v : page.data) v = 1.0f;

@@ -80,7 +80,7 @@ bool has(const std::string& text, const std::string& part) {
 
 TEST_SUITE("train") {
 
-TEST_CASE("IDX images and labels read back exactly, raw and gzipped") {
+TEST_CASE("IDX images and labels read back exactly - raw and gzipped") {
     const std::string raw = idx_images(3, 4, 5);
     for (const std::string& bytes : {raw, gzip(raw)}) {
         const train::IdxImages im = train::parse_idx_images(bytes, "x");
@@ -106,7 +106,7 @@ TEST_CASE("truncated IDX files are refused with the counts and the fix") {
     CHECK(has(error_of(raw + "x"), "has more data than its header announces"));
 }
 
-TEST_CASE("wrong magic, wrong kind and absurd sizes are refused before allocating") {
+TEST_CASE("wrong magic - wrong kind and absurd sizes are refused before allocating") {
     CHECK(has(error_of("\x89PNG\r\n\x1a\n........"), "is not an IDX image file: its magic number is 0x89504E47"));
     CHECK(has(error_of("\x89PNG\r\n\x1a\n........"), "pass --data a folder"));
     CHECK(has(error_of(idx_labels(4)), "(it has 1 dimensions, not 3)"));
@@ -125,7 +125,7 @@ TEST_CASE("wrong magic, wrong kind and absurd sizes are refused before allocatin
     CHECK(!error_of(damaged).empty());
 }
 
-TEST_CASE("a data-set folder loads, and missing or mismatched files are one sentence") {
+TEST_CASE("a data-set folder loads - and missing or mismatched files are one sentence") {
     TempDir dir;
     dir.write("train-images-idx3-ubyte.gz", gzip(idx_images(20, 28, 28)));
     dir.write("train-labels-idx1-ubyte.gz", gzip(idx_labels(20)));
@@ -167,7 +167,7 @@ TEST_CASE("a data-set folder loads, and missing or mismatched files are one sent
     }
 }
 
-TEST_CASE("Debian's Fashion-MNIST, when installed, loads with its real sizes") {
+TEST_CASE("Debian's Fashion-MNIST - when installed - loads with its real sizes") {
     if (train::find_idx_file(train::kFashionMnistDir, "train-images-idx3-ubyte").empty()) {
         MESSAGE("dataset-fashion-mnist not installed: skipped");
         return;

@@ -72,7 +72,7 @@ const ConvShape kConv{2, 3, 7, 6, 4, 3};  // N=2 C=3 H=7 W=6 K=4 R=3 -> P=5 Q=4
 
 TEST_SUITE("train") {
 
-TEST_CASE("cpu-scalar convolution: forward by hand, backward against finite differences") {
+TEST_CASE("cpu-scalar convolution: forward by hand - backward against finite differences") {
     const CpuLayerOps& ops = scalar_layer_ops();
     // One 3x3 input, one 2x2 filter: each output is the sum of the window times the taps, plus bias.
     const ConvShape one{1, 1, 3, 3, 1, 2};
@@ -96,7 +96,7 @@ TEST_CASE("cpu-scalar convolution: forward by hand, backward against finite diff
     check_gradient("conv db", bias, db, loss);
 }
 
-TEST_CASE("cpu-scalar ReLU, max pooling, dense and loss against finite differences") {
+TEST_CASE("cpu-scalar ReLU - max pooling - dense and loss against finite differences") {
     const CpuLayerOps& ops = scalar_layer_ops();
     SUBCASE("ReLU") {
         std::vector<float> x = random_vector(50, 5), g = random_vector(50, 6), y(50), dx(50);
@@ -163,7 +163,7 @@ TEST_CASE("cpu-scalar ReLU, max pooling, dense and loss against finite differenc
     }
 }
 
-TEST_CASE("the training matrix product equals a triple loop, odd sizes and strided A, every ISA") {
+TEST_CASE("the training matrix product equals a triple loop - odd sizes and strided A - every ISA") {
     // Blocks are 12 x 32 on AVX-512, 6 x 16 on AVX2, 6 x 8 on SSE2: the sizes leave every kind of
     // row and column remainder (one-register column block, zero-padded last columns) on each.
     for (const auto& [rows, cols, k] :

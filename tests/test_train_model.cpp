@@ -13,7 +13,7 @@ using namespace gpulab::train;
 
 TEST_SUITE("train") {
 
-TEST_CASE("the article's CNN: shapes, 93,322 parameters, FLOPs per image") {
+TEST_CASE("the article's CNN: shapes - 93 322 parameters - FLOPs per image") {
     const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
     REQUIRE(m.layers.size() == 11);  // conv relu pool conv relu pool conv relu dense relu dense
     CHECK(m.layers[0].out.to_string() == "26x26x32");
@@ -38,7 +38,7 @@ TEST_CASE("the article's CNN: shapes, 93,322 parameters, FLOPs per image") {
     CHECK(m.summary().find("93322") != std::string::npos);
 }
 
-TEST_CASE("model specs: other sizes work, mistakes are one sentence") {
+TEST_CASE("model specs: other sizes work - mistakes are one sentence") {
     const ModelDesc small = make_model("conv4,pool,dense10", {1, 12, 12});
     CHECK(small.parameter_count == 4 * 9 + 4 + 100 * 10 + 10);
     auto error = [](const std::string& spec, Shape3 in) {
@@ -58,7 +58,7 @@ TEST_CASE("model specs: other sizes work, mistakes are one sentence") {
     CHECK(error("lstm,dense10", {1, 28, 28}).find("unknown layer 'lstm'") != std::string::npos);
 }
 
-TEST_CASE("He initialisation: same seed same weights, bounded by sqrt(6 / fan-in), biases zero") {
+TEST_CASE("He initialisation: same seed same weights - bounded by sqrt(6 / fan-in) - biases zero") {
     const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
     const std::vector<float> a = init_params(m, 42), b = init_params(m, 42), c = init_params(m, 43);
     CHECK(a == b);

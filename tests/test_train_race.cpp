@@ -74,7 +74,7 @@ TEST_CASE("subset copies the first images of each set") {
     CHECK(s.train.labels[7] == d.train.labels[7]);
 }
 
-TEST_CASE("training for a budget: epochs, batch limits and the callback end it, with a curve per epoch") {
+TEST_CASE("training for a budget: epochs - batch limits and the callback end it - with a curve per epoch") {
     const Dataset d = toy_data();
     auto e = make_train_engine("cpu-parallel");
     int epochs_seen = 0;
@@ -123,7 +123,7 @@ TEST_CASE("training for a budget: epochs, batch limits and the callback end it, 
     CHECK_FALSE(refused.reason.empty());
 }
 
-TEST_CASE("race summary: the plain loop is never the CPU's number, and no GPU says so") {
+TEST_CASE("race summary: the plain loop is never the CPU's number - and no GPU says so") {
     std::vector<LaneResult> lanes = {lane("cpu-scalar", 100, 1'000'000'000), lane("cpu-parallel", 1000, 1'000'000'000),
                                      lane("cpu-onednn", 2000, 1'000'000'000)};
     RaceSummary s = summarize_race(lanes);
@@ -148,7 +148,7 @@ TEST_CASE("race summary: the plain loop is never the CPU's number, and no GPU sa
     CHECK(ArticleFigures::speedup() == doctest::Approx(26.07).epsilon(0.01));
 }
 
-TEST_CASE("time per image by batch size: a warm-up batch, then counted batches, and a budget") {
+TEST_CASE("time per image by batch size: a warm-up batch - then counted batches - and a budget") {
     const Dataset d = toy_data();
     auto e = make_train_engine("cpu-parallel");
     TrainConfig c = small_config().train;
