@@ -153,14 +153,11 @@ void draw_caption_block(const std::vector<std::string>& lines) {
 
 // [SECTION] verdict
 
-namespace {
-
-// "not run: no GPU here" rather than the driver's error code on a machine without a GPU: the Devices
-// panel says once why, in a student's words, and the tooltip keeps the exact error; other reasons as
-// they are.
 std::string not_run_line(const std::string& reason) {
     return "not run: " + (core::plain_gpu_reason(reason).empty() ? reason : std::string("no GPU here"));
 }
+
+namespace {
 
 }  // namespace
 

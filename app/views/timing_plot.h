@@ -47,6 +47,10 @@ std::vector<std::string> caption_lines(const core::ActivationRun& run, std::stri
 
 // "match (max abs 2e-07)" in green, "MISMATCH ..." in red, "not run: reason" in grey.
 void draw_verdict(const core::BackendReport& report);
+// "not run: no GPU here" rather than the driver's error code on a machine without a GPU: the Devices
+// panel says once why, in a student's words, and a tooltip keeps the exact error; other reasons as
+// they are.
+std::string not_run_line(const std::string& reason);
 
 void draw_caption_block(const std::vector<std::string>& lines);
 void draw_history_plot(const SampleHistory& history, ImVec2 size);

@@ -131,7 +131,10 @@ void TrainView::draw_timing() {
                             core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(),
                             100.0 * l.final_test_accuracy(), core::format_count(l.images).c_str());
             else
-                ImGui::TextColored(kMutedColour, "Race, %s: not available (%s)", l.engine.c_str(), l.reason.c_str());
+            {
+                ImGui::TextColored(kMutedColour, "Race, %s: %s", l.engine.c_str(), not_run_line(l.reason).c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.reason.c_str());
+            }
         }
     }
     if (!train_ && !race_)
