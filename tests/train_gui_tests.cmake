@@ -30,3 +30,7 @@ set_tests_properties(gui.train_export_no_data PROPERTIES LABELS gui TIMEOUT 120
                      ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV};GPULAB_TRAIN_DATA=${CMAKE_CURRENT_BINARY_DIR}/no-such-data"
                      FIXTURES_SETUP gui_train_export_no_data SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
 gpulab_png_test(train_no_data_png train_export_no_data ${GPULAB_TRAIN_OUT}-no-data/train-small-cnn-train.png 16 1000 200)
+
+# The window itself under xvfb: the lesson opened, stepped to Train (which trains with the class
+# defaults on the worker, or shows the missing-data sentence), screenshot non-blank.
+gpulab_smoke_test(train_smoke train-small-cnn "Right,Right")

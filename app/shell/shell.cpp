@@ -132,6 +132,8 @@ void Shell::show_overview_panel() {
 
 void Shell::update(float dt) {
     jobs_.poll();
+    // "already running" answered a key pressed during the last run; once it is over the line is stale.
+    if (!jobs_.busy() && host_.info == ViewHost::kBusyMessage) host_.info.clear();
     if (view_) view_->update(dt);
 }
 
