@@ -123,6 +123,25 @@ TEST_CASE("training for a budget: epochs - batch limits and the callback end it 
     CHECK_FALSE(refused.reason.empty());
 }
 
+TEST_CASE("every engine's batch losses lie on one curve: same weights and same batches") {
+    const Dataset d = toy_data();
+    BudgetConfig c = small_config();
+    c.max_batches = 6;
+    std::vector<std::vector<float>> losses;
+    for (const char* name : {"cpu-scalar", "cpu-parallel", "cpu-onednn"}) {
+        auto e = make_train_engine(name);
+        if (!e->availability().ok) continue;  // a build without oneDNN
+        const LaneResult l = train_with_budget(*e, d, c);
+        REQUIRE(l.ran);
+        CHECK(l.batch_loss.size() == 6);  // one per batch
+        losses.push_back(l.batch_loss);
+    }
+    REQUIRE(losses.size() >= 2);
+    for (std::size_t i = 1; i < losses.size(); ++i)
+        for (std::size_t b = 0; b < losses[0].size(); ++b) CHECK(losses[i][b] == doctest::Approx(losses[0][b]).epsilon(1e-3));
+    CHECK(losses[0].back() < losses[0].front());  // and it falls
+}
+
 TEST_CASE("race summary: the plain loop is never the CPU's number - and no GPU says so") {
     std::vector<LaneResult> lanes = {lane("cpu-scalar", 100, 1'000'000'000), lane("cpu-parallel", 1000, 1'000'000'000),
                                      lane("cpu-onednn", 2000, 1'000'000'000)};

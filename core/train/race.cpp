@@ -55,6 +55,7 @@ LaneResult train_with_budget(TrainEngine& engine, const Dataset& data, const Bud
                 epoch_ns += p.batch_ns;
                 epoch_images = std::min(p.batch * config.train.batch, data.train.count);
                 ++batches_done;
+                lane.batch_loss.push_back(static_cast<float>(p.result.loss));
                 // The caller sees the finished epochs plus this one so far.
                 const std::int64_t saved_ns = lane.train_ns, saved_images = lane.images;
                 lane.train_ns += epoch_ns;

@@ -39,6 +39,9 @@ struct LaneResult {
     bool stopped = false;      // the caller's callback stopped it (Stop / Cancel)
     bool budget_hit = false;   // the time budget ended it
     std::vector<CurvePoint> points;
+    // Every batch's loss, in order: the same numbers (up to rounding) on every engine, since all start
+    // from the same weights and see the same batches; the race draws them on top of each other.
+    std::vector<float> batch_loss;
     std::int64_t images = 0;
     std::int64_t train_ns = 0;
     std::vector<LayerTime> layer_ns;  // summed over every batch

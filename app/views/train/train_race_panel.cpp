@@ -14,6 +14,39 @@
 
 namespace gpulab::app {
 
+namespace {
+
+// The first batches' loss on every engine that ran, against the batch number: one curve, drawn as
+// many times as there are engines. Same weights, same batches, same arithmetic up to rounding: the
+// engines differ only in how fast they get there, which the accuracy-against-seconds plot shows.
+void draw_same_curve_plot(const std::vector<train::LaneResult>& lanes, float width) {
+    // Batches every engine that ran got through; the plain loop, which only runs a few, is drawn
+    // for as many as it has rather than shortening everyone's curve.
+    std::size_t common = 0;
+    bool first = true;
+    for (const auto& l : lanes) {
+        if (!l.ran || l.batch_loss.empty() || l.engine == train::kPlainLoop) continue;
+        common = first ? l.batch_loss.size() : std::min(common, l.batch_loss.size());
+        first = false;
+    }
+    if (common < 2) return;
+    XYPlot plot{"loss of each batch", "batch", "(every engine: the same curve, up to rounding)"};
+    plot.y_min = 0.0f;
+    plot.x_min = 1.0f;
+    plot.x_max = static_cast<float>(common);
+    float thickness = 5.0f;  // thinner on top, so each engine stays visible under the next
+    for (const auto& l : lanes) {
+        if (!l.ran || l.batch_loss.empty()) continue;
+        PlotSeries s{l.engine, backend_color(l.engine), {}, false, thickness};
+        for (std::size_t b = 0; b < std::min(common, l.batch_loss.size()); ++b) s.points.push_back({static_cast<float>(b + 1), l.batch_loss[b]});
+        plot.series.push_back(std::move(s));
+        thickness = std::max(thickness - 1.5f, 1.5f);
+    }
+    draw_xy_plot(plot, {width, ImGui::GetFontSize() * 9});
+}
+
+}  // namespace
+
 void TrainView::draw_race_panel(float width) {
     const TrainPlan plan = race_ ? race_->plan : effective_plan();
     ImGui::PushTextWrapPos(0.0f);
@@ -66,6 +99,7 @@ void TrainView::draw_race_panel(float width) {
     }
     draw_xy_plot(plot, {width, ImGui::GetFontSize() * 16});
     if (!race_ || racing) return;
+    draw_same_curve_plot(race_->lanes, width);
 
     if (ImGui::BeginTable("##race", 5, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
         ImGui::TableSetupColumn("engine");
