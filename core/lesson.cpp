@@ -74,7 +74,7 @@ const std::vector<ParamSpec> kConv2dParams = {
 const std::vector<ParamSpec> kTrainParams = {
     {"panel", ParamSpec::Type::String, 0, 0, {"model", "samples", "train", "race", "layers", "batch", "results"},
      "the view the step puts in front"},
-    {"backend", ParamSpec::Type::String, 0, 0, {"cpu-scalar", "cpu-parallel", "cpu-onednn", "cuda-kernel", "cudnn"},
+    {"backend", ParamSpec::Type::String, 0, 0, {"cpu-scalar", "cpu-parallel", "cpu-onednn", "cuda-kernel", "cudnn", "cuda-sim"},
      "the engine the Train button uses"},
     {"images", ParamSpec::Type::Int, 100, 60000, {}, "training images per epoch (a subset of the 60,000)"},
     {"epochs", ParamSpec::Type::Int, 1, 20, {}, "epochs the Train button runs"},

@@ -14,7 +14,7 @@ namespace gpulab::app {
 
 namespace {
 
-const std::vector<std::string> kEngines = {"cpu-parallel", "cpu-onednn", "cpu-scalar", "cuda-kernel", "cudnn"};
+const std::vector<std::string> kEngines = {"cpu-parallel", "cpu-onednn", "cpu-scalar", "cuda-kernel", "cudnn", "cuda-sim"};
 
 }  // namespace
 
@@ -51,6 +51,8 @@ void TrainView::draw_controls() {
         ImGui::EndCombo();
     }
     hover_tip("The engine Train uses. cpu-scalar is the plain loop: too slow for epochs, so it runs a few batches. "
+              "cuda-sim runs the GPU engine's own CUDA kernels on this CPU, in the simulator: a few batches, to see "
+              "they learn like the CPU does; its time is the simulator's, never a GPU speed. "
               "GPU engines that this machine or build cannot run say why when you train.");
     int images = static_cast<int>(plan_.images);
     if (ImGui::SliderInt("pictures/epoch", &images, 600, 60000, "%d", ImGuiSliderFlags_AlwaysClamp))
@@ -119,9 +121,13 @@ void TrainView::draw_timing() {
     }
     if (train_) {
         const train::LaneResult& l = train_->lane;
-        ImGui::Text("Train, %s: %s pictures/s, test accuracy %.1f %%", l.engine.c_str(),
-                    core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(),
-                    100.0 * train_->eval.accuracy());
+        if (train_->simulated)
+            ImGui::Text("Train, %s: simulated on the CPU (not a GPU speed), test accuracy %.1f %%", l.engine.c_str(),
+                        100.0 * train_->eval.accuracy());
+        else
+            ImGui::Text("Train, %s: %s pictures/s, test accuracy %.1f %%", l.engine.c_str(),
+                        core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(),
+                        100.0 * train_->eval.accuracy());
         if (!l.implementation.empty()) text_fitted(kMutedColour, "  " + l.implementation);
     }
     if (race_) {

@@ -32,8 +32,16 @@ std::vector<ImVec2> smoothed(const std::vector<train::LivePoint>& pts, std::size
 void TrainView::draw_train_panel(float width) {
     const TrainPlan plan = effective_plan();
     const bool plain = plan.backend == train::kPlainLoop;
+    const bool simulated = plan.backend == "cuda-sim";
     ImGui::PushTextWrapPos(0.0f);
-    if (plain) {
+    if (simulated) {
+        ImGui::TextColored(kAccentColour,
+                           "Train: cuda-sim, the GPU engine's own CUDA kernels (convolutions, pooling, the tiled matrix "
+                           "multiply, loss and update) run thread by thread by the simulator on this CPU: %lld batches "
+                           "of %lld. The curves should follow the CPU's; the clock is the simulator's, never a GPU "
+                           "speed.",
+                           static_cast<long long>(plan.scalar_batches), static_cast<long long>(plan.batch));
+    } else if (plain) {
         ImGui::TextColored(kAccentColour,
                            "Train: %s, the plain loop. It manages only tens of pictures per second, far too slow for an "
                            "epoch (60,000 pictures would take about half an hour), so it runs %lld batches of %lld.",
@@ -66,11 +74,16 @@ void TrainView::draw_train_panel(float width) {
                                     : "Nothing trained yet: press Train (R). The window stays live while it runs.");
         return;
     }
-    ImGui::Text("%s: %s pictures in %s, %s pictures/s, last batch %s", s.engine.c_str(),
-                core::format_count(s.images).c_str(),
-                core::format_duration(static_cast<std::int64_t>(s.batches.back().seconds * 1e9)).c_str(),
-                core::format_count(static_cast<std::int64_t>(s.images_per_second)).c_str(),
-                core::format_duration(s.last_batch_ns).c_str());
+    if (s.engine == "cuda-sim")
+        ImGui::Text("%s: %s pictures, simulated on the CPU in %s (the simulator's time, not a GPU speed)",
+                    s.engine.c_str(), core::format_count(s.images).c_str(),
+                    core::format_duration(static_cast<std::int64_t>(s.batches.back().seconds * 1e9)).c_str());
+    else
+        ImGui::Text("%s: %s pictures in %s, %s pictures/s, last batch %s", s.engine.c_str(),
+                    core::format_count(s.images).c_str(),
+                    core::format_duration(static_cast<std::int64_t>(s.batches.back().seconds * 1e9)).c_str(),
+                    core::format_count(static_cast<std::int64_t>(s.images_per_second)).c_str(),
+                    core::format_duration(s.last_batch_ns).c_str());
     if (!training && train_ && !train_->lane.reason.empty())
         ImGui::TextColored(kMutedColour, "(%s)", train_->lane.reason.c_str());
 

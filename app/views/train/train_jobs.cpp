@@ -84,7 +84,9 @@ std::shared_ptr<const TrainRunResult> do_train(const TrainPlan& plan, const Data
     r->lane.engine = plan.backend;
     std::unique_ptr<train::TrainEngine> engine = engine_or_reason(plan.backend, r->lane.reason);
     if (!engine) return r;
-    const bool plain = plan.backend == train::kPlainLoop;
+    r->simulated = engine->kind() == core::BackendKind::Simulated;
+    // The plain loop and the simulator manage tens of pictures per second: a few batches each.
+    const bool plain = plan.backend == train::kPlainLoop || r->simulated;
     const Dataset data = train::subset(all, plan.images, plain ? 200 : plan.race_test_images);
     train::BudgetConfig config;
     config.train.batch = plan.batch;

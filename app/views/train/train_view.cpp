@@ -176,21 +176,26 @@ std::string train_csv(const TrainRunResult* tr, const RaceRunResult* race, const
     out += "section,engine,batch,epoch_or_layer,seconds,images,loss,train_accuracy,test_accuracy,images_per_s,"
            "forward_ns_per_image,backward_ns_per_image,ns_per_image,note\n";
     char buf[512];
-    auto lane_rows = [&](const char* section, const train::LaneResult& l, std::int64_t b) {
+    auto lane_rows = [&](const char* section, const train::LaneResult& l, std::int64_t b, bool simulated = false) {
         if (!l.ran) {
             out += std::string(section) + "," + l.engine + "," + std::to_string(b) + ",,,,,,,,,,,\"" + l.reason + "\"\n";
             return;
         }
         for (std::size_t e = 0; e < l.points.size(); ++e) {
             const train::CurvePoint& p = l.points[e];
-            std::snprintf(buf, sizeof buf, "%s,%s,%lld,%zu,%.4f,%lld,%.5f,%.4f,%.4f,%.1f,,,,\"%s\"\n", section,
+            // A simulated lane has no speed: its images/s column stays empty and the note says why.
+            char speed[32] = "";
+            if (!simulated) std::snprintf(speed, sizeof speed, "%.1f", p.seconds > 0 ? p.images / p.seconds : 0.0);
+            std::string note = e + 1 == l.points.size() ? l.reason : "";
+            if (simulated) note = "simulated on the CPU: seconds are the simulator's, not a GPU speed" + (note.empty() ? "" : "; " + note);
+            std::snprintf(buf, sizeof buf, "%s,%s,%lld,%zu,%.4f,%lld,%.5f,%.4f,%.4f,%s,,,,\"%s\"\n", section,
                           l.engine.c_str(), static_cast<long long>(b), e + 1, p.seconds,
-                          static_cast<long long>(p.images), p.loss, p.train_accuracy, p.test_accuracy,
-                          p.seconds > 0 ? p.images / p.seconds : 0.0, e + 1 == l.points.size() ? l.reason.c_str() : "");
+                          static_cast<long long>(p.images), p.loss, p.train_accuracy, p.test_accuracy, speed,
+                          note.c_str());
             out += buf;
         }
     };
-    if (tr) lane_rows("train", tr->lane, tr->plan.batch);
+    if (tr) lane_rows("train", tr->lane, tr->plan.batch, tr->simulated);
     if (race) {
         for (const auto& l : race->lanes) lane_rows("race", l, race->plan.batch);
         const train::ModelDesc model = train::make_model(train::kDefaultModelSpec, {1, 28, 28}, 10);

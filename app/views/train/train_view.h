@@ -49,6 +49,9 @@ TrainPlan quick_plan(TrainPlan p);
 
 struct TrainRunResult {
     TrainPlan plan;
+    // cuda-sim: the GPU's kernels run by the SIMT simulator on this CPU. Its clock is the simulator's,
+    // so no pictures/s is shown or exported for it (core::kind_is_timed).
+    bool simulated = false;
     train::LaneResult lane;
     train::Evaluation eval;
     std::int64_t test_images = 0;  // held-out images evaluated
