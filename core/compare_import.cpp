@@ -30,6 +30,7 @@ constexpr TableKind kTableKinds[] = {
     {"elements,backend,ran,samples,median_ns", "latency"},
     {"kind,name,value,detail", "simd-mimd"},
     {"backend,median_ns,min_ns,max_ns,samples,gflops", "conv2d"},
+    {"section,engine,batch,epoch_or_layer", "train"},
 };
 constexpr std::string_view kSamplesHeader = "backend,sample,total_ns";
 

@@ -152,6 +152,26 @@ struct ImportedConv : ImportedMachine {
 
 ImportedConv conv_comparison(const CompareFile& file);
 
+// [SECTION] training: <id>-train.csv (the race: every engine for the same seconds)
+
+struct ImportedTrainLane {
+    std::string engine;
+    bool ran = false;
+    std::int64_t images = 0;     // trained in the race, all epochs
+    double seconds = 0.0;        // of training, test-set checks excluded
+    double images_per_second = 0.0;
+    double test_accuracy = 0.0;  // after its last epoch
+    std::string note;            // why it stopped, or why it did not run
+};
+
+struct ImportedTrain : ImportedMachine {
+    std::vector<ImportedTrainLane> race;  // in the file's order; empty when that export had no race
+
+    const ImportedTrainLane* find(std::string_view engine) const;
+};
+
+ImportedTrain train_comparison(const CompareFile& file);
+
 // "<cpu>, <gpu or no GPU>" for the machine this process runs on, in the same words as an import's
 // machine_label. `gpu_name` empty means no usable GPU.
 std::string machine_label(const std::string& cpu_model, const std::string& gpu_name);

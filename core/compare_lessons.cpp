@@ -176,4 +176,41 @@ ImportedConv conv_comparison(const CompareFile& file) {
     return out;
 }
 
+const ImportedTrainLane* ImportedTrain::find(std::string_view engine) const {
+    for (const auto& l : race)
+        if (l.engine == engine) return &l;
+    return nullptr;
+}
+
+ImportedTrain train_comparison(const CompareFile& file) {
+    using namespace cmp;
+    ImportedTrain out;
+    static_cast<ImportedMachine&>(out) = file;
+    // One row per engine and epoch in section "race"; the last epoch's row has the lane's totals. An
+    // engine that did not run has one row with empty numbers and its reason in the note.
+    const CompareTable& t = file.tables.front();
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        if (t.cell(i, "section") != "race") continue;
+        const int line_no = t.line_numbers[i];
+        const std::string& engine = t.cell(i, "engine");
+        if (engine.empty()) fail(file.path, "line " + std::to_string(line_no) + " has no engine name");
+        ImportedTrainLane* lane = nullptr;
+        for (auto& l : out.race)
+            if (l.engine == engine) lane = &l;
+        if (!lane) {
+            out.race.push_back({});
+            lane = &out.race.back();
+            lane->engine = engine;
+        }
+        lane->note = t.cell(i, "note");
+        if (t.cell(i, "images").empty()) continue;
+        lane->ran = true;
+        lane->images = to_int(t.cell(i, "images"), file.path, line_no, "images");
+        lane->seconds = to_double(t.cell(i, "seconds"));
+        lane->images_per_second = to_double(t.cell(i, "images_per_s"));
+        lane->test_accuracy = to_double(t.cell(i, "test_accuracy"));
+    }
+    return out;
+}
+
 }  // namespace gpulab::core

@@ -51,6 +51,10 @@ gpulab_compare_lesson(activation elementwise-activations -summary.csv -timing.pn
 gpulab_compare_lesson(latency latency-vs-throughput -sweep.csv -sweep.png 3 simd-vs-mimd -simd.csv)
 gpulab_compare_lesson(simd simd-vs-mimd -simd.csv -simd.png 3 conv-sliding-window -conv.csv)
 gpulab_compare_lesson(conv conv-sliding-window -conv.csv -conv.png 4 elementwise-activations -summary.csv)
+# The training lesson needs Debian's Fashion-MNIST to race (its export then has 5 files).
+if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
+    gpulab_compare_lesson(train train-small-cnn -train.csv -race.png 5 conv-sliding-window -conv.csv)
+endif()
 
 set(GPULAB_COMPARE_FIRST_ACTIVATION ${GPULAB_COMPARE_OUT}/first/elementwise-activations)
 add_test(NAME compare.wrong_file

@@ -222,6 +222,37 @@ TEST_SUITE("compare") {
         CHECK(simd.find("4-way")->theoretical == doctest::Approx(4.0));
     }
 
+    TEST_CASE("a hand written training export gives each engine's race totals") {
+        const char* text =
+            "# gpulab 0.1.0  |  Train a small CNN on real images  |  2026-03-04 10:20 UTC\n"
+            "# CPU: AMD Ryzen 7 7840U (16 threads), Fedora 40\n"
+            "# GPU: NVIDIA GeForce RTX 4060 Laptop GPU (CC 8.9, 24 SMs)\n"
+            "section,engine,batch,epoch_or_layer,seconds,images,loss,train_accuracy,test_accuracy,images_per_s,"
+            "forward_ns_per_image,backward_ns_per_image,ns_per_image,note\n"
+            "train,cpu-parallel,64,1,2.5,12000,0.6,0.77,0.78,4800.0,,,,\"\"\n"
+            "race,cpu-parallel,64,1,5.0,10000,0.9,0.7,0.72,2000.0,,,,\"\"\n"
+            "race,cpu-parallel,64,2,10.0,21000,0.6,0.8,0.81,2100.0,,,,\"time budget of 10 s reached\"\n"
+            "race,cudnn,64,1,0.2,60000,0.5,0.82,0.84,300000.0,,,,\"\"\n"
+            "race,cuda-kernel,64,,,,,,,,,,,\"no NVIDIA GPU driver\"\n"
+            "layers,cpu-parallel,64,conv1,,21000,,,,,100.0,200.0,,\n";
+        const auto file = gpulab::core::parse_compare_file(text, "train.csv");
+        CHECK(file.workload == "train");
+        const auto train = gpulab::core::train_comparison(file);
+        CHECK(train.machine_label.find("RTX 4060") != std::string::npos);
+        REQUIRE(train.race.size() == 3);
+        const auto* cpu = train.find("cpu-parallel");
+        REQUIRE(cpu != nullptr);
+        CHECK(cpu->ran);
+        CHECK(cpu->images == 21000);  // the last epoch's totals
+        CHECK(cpu->images_per_second == doctest::Approx(2100.0));
+        CHECK(cpu->test_accuracy == doctest::Approx(0.81));
+        CHECK(cpu->note == "time budget of 10 s reached");
+        CHECK(train.find("cudnn")->images_per_second == doctest::Approx(300000.0));
+        CHECK_FALSE(train.find("cuda-kernel")->ran);
+        CHECK(train.find("cuda-kernel")->note == "no NVIDIA GPU driver");
+        CHECK(train.find("cpu-onednn") == nullptr);
+    }
+
     TEST_CASE("a hand written convolution export gives the shape and each backend") {
         const char* text =
             "# gpulab 0.1.0  |  Convolution as a sliding window  |  2026-03-04 10:20:30 UTC\n"

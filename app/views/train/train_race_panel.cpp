@@ -168,7 +168,63 @@ void TrainView::draw_race_panel(float width) {
     } else {
         bar("this machine", 0.0, 0, "not measured: no GPU engine ran here (see the table)");
     }
+    if (other_) {
+        // The other machine's race, judged by the same rule: its fastest GPU engine over its fastest
+        // CPU engine, never the plain loop; cuda-sim is never in a race.
+        const core::ImportedTrainLane *cpu = nullptr, *gpu = nullptr;
+        for (const auto& l : other_->race) {
+            if (!l.ran || l.images_per_second <= 0 || l.engine == train::kPlainLoop) continue;
+            const core::ImportedTrainLane*& best = train::is_cpu_engine(l.engine) ? cpu : gpu;
+            if (!best || l.images_per_second > best->images_per_second) best = &l;
+        }
+        const std::string label = "the other machine (imported)";
+        if (cpu && gpu)
+            bar(label.c_str(), gpu->images_per_second / cpu->images_per_second, backend_color(gpu->engine),
+                core::format_ratio(gpu->images_per_second / cpu->images_per_second) + ": " + gpu->engine + " vs " +
+                    cpu->engine + " on " + other_->machine_label);
+        else
+            bar(label.c_str(), 0.0, 0, "not measured there: no GPU engine ran on " + other_->machine_label);
+    }
     ImGui::PopTextWrapPos();
+    if (other_) draw_other_machine_race(width);  // a table: its cells must not wrap at the panel's edge
+}
+
+void TrainView::draw_other_machine_race(float) {
+    ImGui::Spacing();
+    ImGui::TextColored(kAccentColour, "Pictures per second, this machine beside %s (measured %s):",
+                       other_->machine_label.c_str(), other_->date.c_str());
+    if (!ImGui::BeginTable("##other_race", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
+    ImGui::TableSetupColumn("engine");
+    ImGui::TableSetupColumn("here");
+    ImGui::TableSetupColumn("there");
+    ImGui::TableSetupColumn("there / here", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    auto rate = [](bool ran, double ips) { return ran && ips > 0 ? core::format_count(static_cast<std::int64_t>(ips)) : std::string("-"); };
+    std::vector<std::string> engines;
+    for (const auto& l : race_->lanes) engines.push_back(l.engine);
+    for (const auto& l : other_->race)
+        if (std::find(engines.begin(), engines.end(), l.engine) == engines.end()) engines.push_back(l.engine);
+    for (const std::string& e : engines) {
+        const train::LaneResult* mine = nullptr;
+        for (const auto& l : race_->lanes)
+            if (l.engine == e) mine = &l;
+        const core::ImportedTrainLane* theirs = other_->find(e);
+        const double here = mine && mine->ran ? mine->images_per_second() : 0.0;
+        const double there = theirs && theirs->ran ? theirs->images_per_second : 0.0;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(e)), "%s", e.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(rate(here > 0, here).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(rate(there > 0, there).c_str());
+        ImGui::TableNextColumn();
+        if (here > 0 && there > 0)
+            ImGui::TextUnformatted(core::format_ratio(there / here).c_str());
+        else
+            ImGui::TextColored(kMutedColour, "%s", "not run on both");
+    }
+    ImGui::EndTable();
 }
 
 }  // namespace gpulab::app

@@ -1,6 +1,7 @@
 // The training view's state changes: steps, the tabs, the dropped picture, the predict prompt's
 // answer and the export. See train_view.h; runs are in train_jobs.cpp, panels in train_*_panel.cpp.
 #include "train_view.h"
+#include "views/compare_view.h"
 
 #include <algorithm>
 #include <cmath>
@@ -291,7 +292,9 @@ ExportResult TrainView::export_files(const ViewExport& in) {
         });
         if (!out.picture(race_png, ok, error)) return out.failed();
     }
-    return out.finish(in.window_rgba, in.window_width, in.window_height);
+    ExportResult result = out.finish(in.window_rgba, in.window_width, in.window_height);
+    if (result.ok && other_) result.message += compare_export_note(*other_, "");
+    return result;
 }
 
 std::string TrainView::export_description() const {
@@ -306,10 +309,17 @@ std::string TrainView::measurement_csv(const std::string& lesson_title) const {
     return train_csv(train_.get(), race_.get(), batch_.get(), train_caption(lesson_title, effective_plan()));
 }
 
-bool TrainView::load_comparison(const std::string&, std::string& error) {
-    error = "the training lesson cannot show another machine's export yet: open both CSV files side by side";
-    host_.error = error;
-    return false;
+bool TrainView::load_comparison(const std::string& path, std::string& error) {
+    std::unique_ptr<core::ImportedTrain> other;
+    if (!load_other_machine(path, "train", core::train_comparison, host_, other, error)) return false;
+    if (other->race.empty()) {
+        error = path + " has no race (export the training lesson after its race step to compare)";
+        host_.error = error;
+        host_.info.clear();
+        return false;
+    }
+    other_ = std::move(other);
+    return true;
 }
 
 }  // namespace gpulab::app

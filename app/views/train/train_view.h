@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "compare_import.h"
 #include "train/dataset.h"
 #include "train/evaluation.h"
 #include "train/live_log.h"
@@ -113,6 +114,7 @@ class TrainView : public LessonView {
     void draw_samples_panel(float width);
     void draw_train_panel(float width);
     void draw_race_panel(float width);
+    void draw_other_machine_race(float width);  // train_race_panel.cpp
     void draw_layers_panel(float width);
     void draw_batch_panel(float width);
     void draw_results_panel(float width);
@@ -151,6 +153,8 @@ class TrainView : public LessonView {
     std::optional<core::PredictPrompt> predict_;
     int pick_ = -1;
     bool reveal_now_ = false;
+
+    std::unique_ptr<core::ImportedTrain> other_;  // another machine's race, from its -train.csv
 
     std::optional<train::ModelPicture> dropped_;
     std::string dropped_path_;
