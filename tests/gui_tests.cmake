@@ -7,6 +7,9 @@ add_executable(gpulab_png_check ${CMAKE_CURRENT_LIST_DIR}/png_check.cpp)
 target_link_libraries(gpulab_png_check PRIVATE ${GPULAB_STB_LIBRARY})
 
 set(GPULAB_GUI_OUT ${CMAKE_CURRENT_BINARY_DIR}/gui-out)
+# Made at configure time: a screenshot (--screenshot) does not create folders, and in a clean build
+# the first test to run may be one that only writes a screenshot.
+file(MAKE_DIRECTORY ${GPULAB_GUI_OUT})
 set(GPULAB_RUN_CHECK ${CMAKE_CURRENT_LIST_DIR}/run_and_check.cmake)
 # Empty DISPLAY / WAYLAND_DISPLAY: CTest cannot unset a variable, and gpulab treats empty as unset.
 set(GPULAB_NO_DISPLAY_ENV "DISPLAY=" "WAYLAND_DISPLAY=" "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
