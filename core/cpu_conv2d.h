@@ -21,6 +21,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "conv2d.h"
 #include "simd_math.h"
@@ -36,6 +37,24 @@ void conv2d_parallel_bias(const core::Conv2dDesc& d, const float* input, const f
 // The same with a chosen ISA; false (nothing written) when this CPU or build lacks it.
 bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters,
                           float* output);
+
+// The filters in the layout the kernel chosen for (isa, desc) reads: the output-channel kernel's
+// blocks (cpu_conv2d_channels.cpp), or the caller's K,C,R,S unchanged (`packed` empty; `source`
+// must then outlive its use). cpu-parallel's timed runs make it before their clock starts, as
+// cpu-onednn reorders its weights into its own layout before its clock: both time the convolution
+// alone, and a network whose weights do not change between calls pays the packing once.
+struct Conv2dFilters {
+    SimdIsa isa = SimdIsa::Baseline;
+    core::Conv2dDesc desc;
+    const float* source = nullptr;
+    std::vector<float> packed;
+    const float* data() const { return packed.empty() ? source : packed.data(); }
+};
+// False (nothing made) when this CPU or build lacks `isa`.
+bool prepare_filters(SimdIsa isa, const core::Conv2dDesc& d, const float* filters, Conv2dFilters& out);
+// conv2d_parallel_with(f.isa, f.desc, input, <the filters f was made from>, output), without the packing.
+void conv2d_parallel_prepared(const Conv2dFilters& f, const float* input, float* output);
+
 // "direct, AVX-512 (16 floats), 4 filters x 64 columns in registers, 2 threads"
 std::string conv2d_parallel_implementation(const core::Conv2dDesc& d);
 std::string conv2d_parallel_implementation(const core::Conv2dDesc& d, SimdIsa isa);

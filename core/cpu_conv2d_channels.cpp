@@ -25,7 +25,6 @@
 #define GPULAB_CONV_CH_X86 1
 #endif
 
-#include <vector>
 
 #include "simd_math.h"
 
@@ -40,18 +39,6 @@ inline int64_t block_pixels(int64_t Q, int64_t q0, int64_t max_pixels) {
     const int64_t left = Q - q0;
     const int64_t blocks = (left + max_pixels - 1) / max_pixels;
     return (left + blocks - 1) / blocks;
-}
-
-// Pointer to input row (c, r) shifted by s, for every tap t = (c * R + r) * S + s, in a per-thread
-// buffer: the kernels then run one flat loop over taps. Outside the ISA sections on purpose
-// (std::vector must not be instantiated with AVX instructions; see simd_kernels.h).
-const float* const* tap_pointers(const RowJob& j) {
-    thread_local std::vector<const float*> taps;
-    taps.resize(static_cast<std::size_t>(j.cr_count * j.S));
-    for (int64_t cr = 0; cr < j.cr_count; ++cr) {
-        for (int64_t s = 0; s < j.S; ++s) taps[static_cast<std::size_t>(cr * j.S + s)] = j.rows[cr] + s;
-    }
-    return taps.data();
 }
 
 // [SECTION] AVX2 + FMA: 16 channels (2 vectors) x up to 6 pixels = 12 accumulators of 16 registers
@@ -92,7 +79,7 @@ void block_ch_avx2(const RowJob& j, const float* const* taps, const float* wt, i
 }
 
 void row_ch_avx2(const RowJob& j) {
-    const float* const* taps = tap_pointers(j);
+    const float* const* taps = j.taps;
     const int64_t block_floats = j.filter_stride * 16;  // one block of 16 filters, repacked
     for (int64_t k0 = 0; k0 < j.K; k0 += 16) {
         const float* wt = j.filters + (k0 / 16) * block_floats;
@@ -152,7 +139,7 @@ void block_ch_avx512(const RowJob& j, const float* const* taps, const float* wt,
 }
 
 void row_ch_avx512(const RowJob& j) {
-    const float* const* taps = tap_pointers(j);
+    const float* const* taps = j.taps;
     const int64_t block_floats = j.filter_stride * 32;  // one block of 32 filters, repacked
     for (int64_t k0 = 0; k0 < j.K; k0 += 32) {
         const float* wt = j.filters + (k0 / 32) * block_floats;

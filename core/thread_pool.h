@@ -24,6 +24,16 @@ namespace gpulab::cpu {
 // 16384 floats = 64 KiB read + 64 KiB written per chunk.
 inline constexpr int64_t kDefaultChunk = 16384;
 
+// Chunk for one streaming pass over `n` elements (activations, the copy they are measured against):
+// kDefaultChunk, or 1/16 of a thread's share when that is larger. Every chunk start costs the
+// hardware prefetcher a ramp-up, and 64 KiB chunks interleave the threads' streams: at 2^26 floats
+// on 2 threads, 64 KiB chunks ran ReLU in 6.9 ms and 4 MiB ones in 5.1 ms (sigmoid 13.5 -> 11.1 ms;
+// docs/benchmarks.md). Sixteen chunks per thread still balance a thread that falls behind.
+inline int64_t streaming_chunk(int64_t n, int threads) {
+    const int64_t share = n / (static_cast<int64_t>(threads < 1 ? 1 : threads) * 16);
+    return share > kDefaultChunk ? share : kDefaultChunk;
+}
+
 class ThreadPool {
 public:
     using ChunkFn = std::function<void(int64_t begin, int64_t end)>;

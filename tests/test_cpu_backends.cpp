@@ -284,6 +284,14 @@ TEST_SUITE("cpu-backends") {
         }
     }
 
+    TEST_CASE("streaming passes over large arrays take long chunks: sixteen per thread") {
+        CHECK(cpu::streaming_chunk(0, 2) == cpu::kDefaultChunk);
+        CHECK(cpu::streaming_chunk(1 << 18, 2) == cpu::kDefaultChunk);  // 1/32 is 8192 floats: 64 KiB stays
+        CHECK(cpu::streaming_chunk(1 << 20, 2) == 32768);
+        CHECK(cpu::streaming_chunk(int64_t{1} << 26, 2) == (int64_t{1} << 26) / 32);
+        CHECK(cpu::streaming_chunk(int64_t{1} << 26, 0) == (int64_t{1} << 26) / 16);  // no threads: one
+    }
+
     TEST_CASE("thread pool runs every index exactly once") {
         cpu::ThreadPool pool(4);  // more threads than this box has cores: contention must not lose work
         CHECK(pool.size() == 4);
