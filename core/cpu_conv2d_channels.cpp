@@ -25,7 +25,6 @@
 #define GPULAB_CONV_CH_X86 1
 #endif
 
-
 #include "simd_math.h"
 
 namespace gpulab::cpu::conv_detail {
@@ -47,16 +46,18 @@ inline int64_t block_pixels(int64_t Q, int64_t q0, int64_t max_pixels) {
 #pragma GCC target("avx2,fma")
 
 template <int QB>
-void block_ch_avx2(const RowJob& j, const float* const* taps, const float* wt, int64_t k0, int64_t q0) {
+void block_ch_avx2(const RowJob& j, const float* wt, int64_t k0, int64_t q0) {
     // One loop over the taps, and the pixel loops unrolled: GCC then keeps the 2 x QB
     // accumulators in registers (with nested tap loops it stored them to the stack every step).
     __m256 acc[QB][2];
 #pragma GCC unroll 16
     for (int i = 0; i < QB; ++i) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
     const int64_t tap_count = j.cr_count * j.S;
+    const float* base = j.tap_base + q0;
+    const int64_t* offsets = j.tap_offsets;
     const float* w = wt;
     for (int64_t t = 0; t < tap_count; ++t, w += 16) {
-        const float* x = taps[t] + q0;
+        const float* x = base + offsets[t];
         const __m256 w0 = _mm256_loadu_ps(w);
         const __m256 w1 = _mm256_loadu_ps(w + 8);
 #pragma GCC unroll 16
@@ -79,19 +80,18 @@ void block_ch_avx2(const RowJob& j, const float* const* taps, const float* wt, i
 }
 
 void row_ch_avx2(const RowJob& j) {
-    const float* const* taps = j.taps;
     const int64_t block_floats = j.filter_stride * 16;  // one block of 16 filters, repacked
     for (int64_t k0 = 0; k0 < j.K; k0 += 16) {
         const float* wt = j.filters + (k0 / 16) * block_floats;
         for (int64_t q0 = 0; q0 < j.Q;) {
             const int64_t qb = block_pixels(j.Q, q0, 6);
             switch (qb) {
-                case 1: block_ch_avx2<1>(j, taps, wt, k0, q0); break;
-                case 2: block_ch_avx2<2>(j, taps, wt, k0, q0); break;
-                case 3: block_ch_avx2<3>(j, taps, wt, k0, q0); break;
-                case 4: block_ch_avx2<4>(j, taps, wt, k0, q0); break;
-                case 5: block_ch_avx2<5>(j, taps, wt, k0, q0); break;
-                default: block_ch_avx2<6>(j, taps, wt, k0, q0); break;
+                case 1: block_ch_avx2<1>(j, wt, k0, q0); break;
+                case 2: block_ch_avx2<2>(j, wt, k0, q0); break;
+                case 3: block_ch_avx2<3>(j, wt, k0, q0); break;
+                case 4: block_ch_avx2<4>(j, wt, k0, q0); break;
+                case 5: block_ch_avx2<5>(j, wt, k0, q0); break;
+                default: block_ch_avx2<6>(j, wt, k0, q0); break;
             }
             q0 += qb;
         }
@@ -107,16 +107,18 @@ void row_ch_avx2(const RowJob& j) {
 #pragma GCC target("avx512f,fma")
 
 template <int QB>
-void block_ch_avx512(const RowJob& j, const float* const* taps, const float* wt, int64_t k0, int64_t q0) {
+void block_ch_avx512(const RowJob& j, const float* wt, int64_t k0, int64_t q0) {
     // One loop over the taps, and the pixel loops unrolled: GCC then keeps the 2 x QB
     // accumulators in registers (with nested tap loops it stored them to the stack every step).
     __m512 acc[QB][2];
 #pragma GCC unroll 16
     for (int i = 0; i < QB; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
     const int64_t tap_count = j.cr_count * j.S;
+    const float* base = j.tap_base + q0;
+    const int64_t* offsets = j.tap_offsets;
     const float* w = wt;
     for (int64_t t = 0; t < tap_count; ++t, w += 32) {
-        const float* x = taps[t] + q0;
+        const float* x = base + offsets[t];
         const __m512 w0 = _mm512_loadu_ps(w);
         const __m512 w1 = _mm512_loadu_ps(w + 16);
 #pragma GCC unroll 16
@@ -139,25 +141,24 @@ void block_ch_avx512(const RowJob& j, const float* const* taps, const float* wt,
 }
 
 void row_ch_avx512(const RowJob& j) {
-    const float* const* taps = j.taps;
     const int64_t block_floats = j.filter_stride * 32;  // one block of 32 filters, repacked
     for (int64_t k0 = 0; k0 < j.K; k0 += 32) {
         const float* wt = j.filters + (k0 / 32) * block_floats;
         for (int64_t q0 = 0; q0 < j.Q;) {
             const int64_t qb = block_pixels(j.Q, q0, 12);
             switch (qb) {
-                case 1: block_ch_avx512<1>(j, taps, wt, k0, q0); break;
-                case 2: block_ch_avx512<2>(j, taps, wt, k0, q0); break;
-                case 3: block_ch_avx512<3>(j, taps, wt, k0, q0); break;
-                case 4: block_ch_avx512<4>(j, taps, wt, k0, q0); break;
-                case 5: block_ch_avx512<5>(j, taps, wt, k0, q0); break;
-                case 6: block_ch_avx512<6>(j, taps, wt, k0, q0); break;
-                case 7: block_ch_avx512<7>(j, taps, wt, k0, q0); break;
-                case 8: block_ch_avx512<8>(j, taps, wt, k0, q0); break;
-                case 9: block_ch_avx512<9>(j, taps, wt, k0, q0); break;
-                case 10: block_ch_avx512<10>(j, taps, wt, k0, q0); break;
-                case 11: block_ch_avx512<11>(j, taps, wt, k0, q0); break;
-                default: block_ch_avx512<12>(j, taps, wt, k0, q0); break;
+                case 1: block_ch_avx512<1>(j, wt, k0, q0); break;
+                case 2: block_ch_avx512<2>(j, wt, k0, q0); break;
+                case 3: block_ch_avx512<3>(j, wt, k0, q0); break;
+                case 4: block_ch_avx512<4>(j, wt, k0, q0); break;
+                case 5: block_ch_avx512<5>(j, wt, k0, q0); break;
+                case 6: block_ch_avx512<6>(j, wt, k0, q0); break;
+                case 7: block_ch_avx512<7>(j, wt, k0, q0); break;
+                case 8: block_ch_avx512<8>(j, wt, k0, q0); break;
+                case 9: block_ch_avx512<9>(j, wt, k0, q0); break;
+                case 10: block_ch_avx512<10>(j, wt, k0, q0); break;
+                case 11: block_ch_avx512<11>(j, wt, k0, q0); break;
+                default: block_ch_avx512<12>(j, wt, k0, q0); break;
             }
             q0 += qb;
         }

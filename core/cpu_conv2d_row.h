@@ -20,10 +20,12 @@ struct RowJob {
     int64_t out_stride;        // P * Q: next filter, same row
     int64_t Q;
     int64_t stride;
-    // C*R*S pointers rows[cr] + s, one per tap t = cr * S + s: the channel kernels' flat tap loop.
-    // They depend only on which ring slots hold the window's rows, i.e. on the output row modulo R,
-    // so run_rows builds R such tables once per thread and shape instead of one per output row.
-    const float* const* taps;
+    // The channel kernels' flat tap loop reads tap t = (c * R + r) * S + s of output column q at
+    // tap_base + tap_offsets[t] + q. The offsets depend only on which ring slots hold the window's
+    // rows, i.e. on the output row modulo R, so run_rows builds R tables once per thread and shape
+    // instead of C*R*S pointers per output row (5 % of a 64-channel 28x28 layer, measured with perf).
+    const float* tap_base;
+    const int64_t* tap_offsets;
 };
 
 using RowFn = void (*)(const RowJob&);

@@ -168,7 +168,9 @@ public:
         if (!r.error.empty()) return r;
         try {
             // The filters go into the kernel's layout before the clock starts, as cpu-onednn's
-            // weights go into oneDNN's (cpu_conv2d.h, Conv2dFilters).
+            // weights go into oneDNN's (cpu_conv2d.h, Conv2dFilters). The input is not: a padded
+            // copy made beforehand (no scratch ring in the timed run) was tried and measured within
+            // the noise (docs/benchmarks.md), so the ring's copying stays inside the clock.
             Conv2dFilters prepared;
             if (!prepare_filters(isa_, d, filters.ptr(), prepared)) {
                 r.error = "cpu-parallel: this CPU cannot run " + std::string(simd_isa_name(isa_));
