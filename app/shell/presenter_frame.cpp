@@ -117,11 +117,13 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
     }
     ImGui::End();
 
-    // The step's `show` gives the right-hand side to the canvas, the plots, or both (half each).
+    // The step's `show` gives the right-hand side to the canvas, the plots, or both (split as the
+    // view asks: half, or more for the canvas where the timing panel is a few lines).
     const core::LessonStep* shown_step = current_step();
     const bool canvas = !shown_step || shown_step->shows("canvas");
     const bool timing = !shown_step || shown_step->shows("timing");
-    const float canvas_h = canvas && timing ? std::floor(body_h * 0.50f) : canvas ? body_h : 0.0f;
+    const float share = view_ ? view_->presenter_canvas_share() : 0.5f;
+    const float canvas_h = canvas && timing ? std::floor(body_h * share) : canvas ? body_h : 0.0f;
     if (canvas) {
         place(text_w, header_h, W - text_w, canvas_h);
         if (ImGui::Begin("##present_canvas", nullptr, kFixed)) draw_canvas();

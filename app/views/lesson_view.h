@@ -87,6 +87,9 @@ class LessonView {
     // True when draw_timing() asks the step's predict prompt itself (answer buttons and reveal), so
     // presenter mode does not print it a second time in the text column.
     virtual bool draws_predict_prompt() const { return false; }
+    // Presenter mode, a step showing both: the canvas's share of the right-hand side's height (the
+    // timing panel gets the rest). Half for views whose timing panel holds plots and tables.
+    virtual float presenter_canvas_share() const { return 0.5f; }
     virtual void drop_files(const std::vector<std::string>&) {}
     virtual void set_animation_time(float) {}
     // Live mode (continuous short re-runs) on or off, for views that have one; the soak's script

@@ -99,6 +99,10 @@ class TrainView : public LessonView {
     void draw_timing() override;
     void draw_controls() override;
     bool draws_predict_prompt() const override { return true; }
+    // The curves, the race plot and the confusion matrix are all on the canvas; the timing panel
+    // holds only the predict prompt and one line per engine, so on a projector the canvas gets most
+    // of the height (at half, the race plot needed scrolling).
+    float presenter_canvas_share() const override { return 0.68f; }
     void drop_files(const std::vector<std::string>& paths) override;
     bool load_comparison(const std::string& path, std::string& error) override;
     std::string comparison_file_suffix() const override { return "-train.csv"; }
