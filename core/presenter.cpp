@@ -56,6 +56,7 @@ std::optional<PresenterAction> presenter_action(PresenterKey key) {
         case PresenterKey::Home: return PresenterAction::First;
         case PresenterKey::End: return PresenterAction::Last;
         case PresenterKey::R: return PresenterAction::Run;
+        case PresenterKey::S: return PresenterAction::Stop;
         case PresenterKey::E: return PresenterAction::Export;
         case PresenterKey::B: return PresenterAction::Blank;
         case PresenterKey::Escape: return PresenterAction::Escape;
@@ -159,6 +160,10 @@ PresenterEffects apply_presenter_key(PresenterState& state, const PresenterInput
             fx.consumed = true;
             fx.run = true;
             break;
+        case PresenterAction::Stop:
+            fx.consumed = true;
+            fx.stop = true;
+            break;
         case PresenterAction::Export:
             fx.consumed = true;
             fx.export_files = true;
@@ -226,7 +231,7 @@ std::optional<PresenterKey> parse_presenter_key(std::string_view name) {
         {"b", PresenterKey::B},           {"escape", PresenterKey::Escape},   {"esc", PresenterKey::Escape},
         {"?", PresenterKey::Question},    {"f5", PresenterKey::F5},           {"+", PresenterKey::Plus},
         {"-", PresenterKey::Minus},       {"m", PresenterKey::M},
-        {"n", PresenterKey::N},
+        {"n", PresenterKey::N},           {"s", PresenterKey::S},
     };
     const std::string n = lower(trim(name));
     if (n.size() == 1 && n[0] >= '1' && n[0] <= '9')
@@ -263,6 +268,7 @@ const std::vector<PresenterKeyHelp>& presenter_key_help() {
         {"Home / End", "first / last step"},
         {"1 - 9", "open lesson 1 - 9 of the list"},
         {"R", "run the measurement again"},
+        {"S", "stop the running measurement (a long training run, the race)"},
         {"E", "export PNG + CSV of this step"},
         {"B", "blank the screen (any key wakes it)"},
         {"+ / -", "larger / smaller text (1x, 1.5x, 2x, 3x)"},

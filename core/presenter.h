@@ -23,13 +23,13 @@ namespace gpulab::core {
 enum class PresenterKey {
     Right, Left, Space, PageUp, PageDown, Home, End,
     Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
-    R, E, B, Escape, Question, F5, Plus, Minus, M, N,
+    R, E, B, Escape, Question, F5, Plus, Minus, M, N, S,
 };
 
 // What a key means.
 enum class PresenterAction {
     Next, Prev, First, Last, Lesson, Run, Export, Blank, Escape, Help, TogglePresent, ScaleUp, ScaleDown,
-    ReducedMotion, Notes,
+    ReducedMotion, Notes, Stop,
 };
 
 enum class Theme { Normal, Presenter };
@@ -70,6 +70,7 @@ struct PresenterEffects {
     bool lesson_changed = false;
     bool step_changed = false;
     bool run = false;
+    bool stop = false;            // stop the running measurement (the Stop / Cancel button)
     bool export_files = false;
     bool entered_presenter = false;
     bool left_presenter = false;

@@ -41,7 +41,7 @@ binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
 out="$root/build-soak/$(date -u +%Y%m%d-%H%M%S)"  # build*/ is ignored by git
 mkdir -p "$out"
 
-# One round. Lessons in list order: 1 activations, 2 convolution, 3 SIMD vs MIMD, 4 latency. Each
+# One round. Lessons in list order: 1 activations, 2 convolution, 3 SIMD vs MIMD, 4 latency, 5 training. Each
 # is stepped through every step (its run given time to finish), rerun, exported, given a comparison
 # import (an export of that lesson from another machine: the fuzz seeds) and exported again with
 # it; live mode runs for a while in lesson 1. Then reduced motion, text sizes and the blank screen.
@@ -54,8 +54,14 @@ cmp="$root/tests/fuzz/corpus/compare"
 lesson() {  # <digit> <steps after the first> <comparison file>
     echo "$1$(w 10),R$(w 10)$(steps "$2"),E$(w 2),Compare=$cmp/$3$(w 2),E$(w 2),Home$(w 5)"
 }
+# Lesson 5 trains: its Train, race and batch-size steps start runs of up to a minute, so each is
+# given a moment and then stopped with S, as an instructor in a hurry would (the app must take a
+# stop at any point of a training run, and the next run must start clean).
+stop="S$(w 3)"
+train="5$(w 10),R$(w 10),$stop,Right$(w 5),Right$(w 15),$stop,Right$(w 15),$stop,Right$(w 5),Right$(w 15),$stop"
+train="$train,Right$(w 5),E$(w 2),Compare=$cmp/train-train.csv$(w 2),E$(w 2),Home$(w 5)"
 round="$(lesson 1 5 activation-summary.csv),Live$(w 25),Live$(w 10)"
-round="$round,$(lesson 2 8 conv-conv.csv),$(lesson 3 9 simd-simd.csv),$(lesson 4 4 latency-sweep.csv)"
+round="$round,$(lesson 2 8 conv-conv.csv),$(lesson 3 9 simd-simd.csv),$(lesson 4 4 latency-sweep.csv),$train"
 round="$round,M,M,+$(w 3),+$(w 3),-$(w 3),-$(w 3),B$(w 5),Right,Left$(w 5)"
 keys=$round
 while [ ${#keys} -lt 120000 ]; do keys="$keys,$round"; done

@@ -128,6 +128,22 @@ TEST_CASE("run and export request side effects without moving") {
     CHECK(s.step == 1);
 }
 
+TEST_CASE("S stops the running measurement in presenter mode only") {
+    CHECK(presenter_action(PresenterKey::S) == PresenterAction::Stop);
+    CHECK(parse_presenter_key("S") == PresenterKey::S);
+    PresenterState s = presenting_at(0, 1);
+    PresenterEffects fx = press(s, PresenterKey::S);
+    CHECK(fx.consumed);
+    CHECK(fx.stop);
+    CHECK_FALSE(fx.run);
+    CHECK(s.step == 1);
+    CHECK_FALSE(press(s, PresenterKey::S, true).stop);  // held: one stop, not a queue of them
+    s.presenting = false;  // outside presenter mode S belongs to text fields: the window's buttons stop runs
+    fx = press(s, PresenterKey::S);
+    CHECK_FALSE(fx.consumed);
+    CHECK_FALSE(fx.stop);
+}
+
 TEST_CASE("held keys repeat steps but not one-shot commands") {
     PresenterState s = presenting_at(0, 0);
     CHECK(press(s, PresenterKey::Right, true).step_changed);

@@ -93,7 +93,7 @@ constexpr KeyBinding kKeyBindings[] = {
     {GLFW_KEY_F5, 0, core::PresenterKey::F5},             {GLFW_KEY_EQUAL, 0, core::PresenterKey::Plus},
     {GLFW_KEY_KP_ADD, 0, core::PresenterKey::Plus},       {GLFW_KEY_MINUS, 0, core::PresenterKey::Minus},
     {GLFW_KEY_KP_SUBTRACT, 0, core::PresenterKey::Minus}, {GLFW_KEY_M, 0, core::PresenterKey::M},
-    {GLFW_KEY_N, 0, core::PresenterKey::N},
+    {GLFW_KEY_N, 0, core::PresenterKey::N},           {GLFW_KEY_S, 0, core::PresenterKey::S},
     {GLFW_KEY_1, 0, core::PresenterKey::Digit1},          {GLFW_KEY_2, 0, core::PresenterKey::Digit2},
     {GLFW_KEY_3, 0, core::PresenterKey::Digit3},          {GLFW_KEY_4, 0, core::PresenterKey::Digit4},
     {GLFW_KEY_5, 0, core::PresenterKey::Digit5},          {GLFW_KEY_6, 0, core::PresenterKey::Digit6},

@@ -91,7 +91,7 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
         // The key hints help the person at the keyboard; an exported slide has no keyboard.
         if (!ctx.headless) {
             ImGui::SameLine(0, fs * 2.0f);
-            ImGui::TextColored(kMutedColour, "? keys   B blank   R run   E export   N notes   F5 leave");
+            ImGui::TextColored(kMutedColour, "? keys   B blank   R run   S stop   E export   N notes   F5 leave");
         }
     }
     ImGui::End();

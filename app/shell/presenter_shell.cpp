@@ -40,6 +40,7 @@ bool Shell::handle_presenter_key(core::PresenterKey key, bool repeat) {
     if (fx.lesson_changed) select_lesson(presenter_.lesson);
     else if (fx.step_changed) enter_step(presenter_.step);
     if (fx.run) request_run();
+    if (fx.stop) request_stop();
     if (fx.export_files) request_export();
     if (!fx.message.empty()) {
         presenter_message_ = fx.message;

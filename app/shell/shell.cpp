@@ -118,6 +118,15 @@ void Shell::prev_step() {
 
 // [SECTION] runs
 
+void Shell::request_stop() {
+    if (!jobs_.busy()) {
+        presenter_message_ = "nothing is running";
+        presenter_message_age_ = 0.0f;
+        return;
+    }
+    jobs_.cancel();
+}
+
 void Shell::request_run() {
     if (view_) view_->request_run();
 }

@@ -61,6 +61,8 @@ public:
     void next_step();
     void prev_step();
     void request_run();
+    // Stops the running measurement, as its Stop / Cancel button does; says so when none runs.
+    void request_stop();
     void request_export() { export_requested_ = true; }
     bool take_export_request();
     bool take_fullscreen_toggle();
