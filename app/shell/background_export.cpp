@@ -1,0 +1,35 @@
+// BackgroundExport: see background_export.h.
+#include "background_export.h"
+
+#include "thread_priority.h"
+
+namespace gpulab::app {
+
+BackgroundExport::~BackgroundExport() { wait(); }
+
+bool BackgroundExport::start(std::vector<PendingFile> files, ExportResult planned) {
+    if (running_) return false;
+    done_.store(false, std::memory_order_relaxed);
+    running_ = true;
+    thread_ = std::thread([this, files = std::move(files), planned = std::move(planned)]() mutable {
+        // Below the window's priority, as measurements are: on two cores the frames come first.
+        cpu::set_this_thread_nice(cpu::kMeasurementNice);
+        result_ = write_pending_files(std::move(files), std::move(planned));
+        done_.store(true, std::memory_order_release);
+    });
+    return true;
+}
+
+std::optional<ExportResult> BackgroundExport::take_result() {
+    if (!running_ || !done_.load(std::memory_order_acquire)) return std::nullopt;
+    return wait();
+}
+
+std::optional<ExportResult> BackgroundExport::wait() {
+    if (!running_) return std::nullopt;
+    thread_.join();
+    running_ = false;
+    return std::move(result_);
+}
+
+}  // namespace gpulab::app
