@@ -1,8 +1,6 @@
 // BackgroundExport: see background_export.h.
 #include "background_export.h"
 
-#include "thread_priority.h"
-
 namespace gpulab::app {
 
 BackgroundExport::~BackgroundExport() { wait(); }
@@ -12,8 +10,9 @@ bool BackgroundExport::start(std::vector<PendingFile> files, ExportResult planne
     done_.store(false, std::memory_order_relaxed);
     running_ = true;
     thread_ = std::thread([this, files = std::move(files), planned = std::move(planned)]() mutable {
-        // Below the window's priority, as measurements are: on two cores the frames come first.
-        cpu::set_this_thread_nice(cpu::kMeasurementNice);
+        // Normal priority, unlike measurements (nice 10): the user is waiting for these files, and
+        // at nice 10 anything else busy on the machine (a compiler, another app) left the write
+        // waiting for seconds. The window keeps drawing either way: on two cores each has one.
         result_ = write_pending_files(std::move(files), std::move(planned));
         done_.store(true, std::memory_order_release);
     });
