@@ -481,13 +481,13 @@ int run_gui(const GuiOptions& options) {
         if (last) break;
     }
 
+    // Closing the window during an export: its files are finished (no PNG is left cut short) and
+    // the result printed, before the views that queued them go.
+    if (std::optional<ExportResult> done = shell->finish_export()) print_export_result(*done);
     if (!options.script_keys.empty()) {
         std::printf("gpulab: presenter %s\n", shell->presenter_summary().c_str());
         std::fflush(stdout);
     }
-    // Closing the window during an export: its files are finished (no PNG is left cut short) and
-    // the result printed, before the views that queued them go.
-    if (std::optional<ExportResult> done = shell->finish_export()) print_export_result(*done);
     // GL objects (textures, timer queries, the renderer) go while the context still exists.
     warmup.reset();
     shell.reset();
