@@ -120,6 +120,32 @@ set_tests_properties(gui.no_display PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_
 # its analogy; the frames wait for it).
 gpulab_smoke_test(smoke "" "")
 gpulab_smoke_test(latency_smoke latency-vs-throughput "")
+# F12 in the window, as a user presses it once the first measurement is done, then again at once:
+# the pictures are encoded and written in the background (app/shell/background_export.h), the
+# second press is refused with a sentence while the first is written, and the result line comes
+# when the files are on disk (the last frame waits for it). The files land in the working folder's
+# gpulab-export/, emptied first so that an earlier run's files cannot pass for this one's.
+if(GPULAB_XVFB_RUN)
+    set(dir ${GPULAB_GUI_OUT}/f12)
+    file(MAKE_DIRECTORY ${dir})
+    add_test(NAME gui.f12_export_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}/gpulab-export ${dir}/f12.png)
+    set_tests_properties(gui.f12_export_clean PROPERTIES LABELS gui FIXTURES_SETUP gui_f12_clean)
+    add_test(NAME gui.f12_export
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Idle,F12,F12;--frames;60;--screenshot;${dir}/f12.png"
+                     -DEXPECT_RC=0
+                     "-DEXPECT_REGEX=Not exported again: the last export is still being written.*exported 5 files to .*/f12/gpulab-export"
+                     -DEXPECT_FILE=${dir}/gpulab-export/elementwise-activations-window.png -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.f12_export PROPERTIES LABELS gui WORKING_DIRECTORY ${dir}
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" FIXTURES_REQUIRED gui_f12_clean
+                         FIXTURES_SETUP gui_f12_export TIMEOUT 180)
+    gpulab_png_test(f12_export_screenshot_png f12_export ${dir}/f12.png 200 1600 900)
+    gpulab_png_test(f12_export_window_png f12_export ${dir}/gpulab-export/elementwise-activations-window.png 200 1600 900)
+    gpulab_png_test(f12_export_timing_png f12_export ${dir}/gpulab-export/elementwise-activations-timing.png 64 600 300)
+    gpulab_png_test(f12_export_coalescing_png f12_export
+                    ${dir}/gpulab-export/elementwise-activations-coalescing.png 64 1000 450)
+    gpulab_grep_test(f12_export_csv f12_export ${dir}/gpulab-export/elementwise-activations-samples.csv -c
+                     "^cpu-scalar," "[0-9]")
+endif()
 if(NOT GPULAB_XVFB_RUN)
     message(STATUS "gpulab: xvfb-run not found, the GUI smoke tests are not registered")
 endif()

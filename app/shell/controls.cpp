@@ -31,9 +31,13 @@ void Shell::draw_controls(const FrameContext&) {
     if (ImGui::Button("Export (F12)", {bw, 0})) request_export();
     if (view_) hover_tip(view_->export_description().c_str());
     if (exported_once_) {
-        ImGui::PushStyleColor(ImGuiCol_Text, last_export_.ok ? kOkColour : kErrorColour);
+        // While the files are written in the background the line says so in the accent colour;
+        // then it turns into the result, green with the folder or red with what failed.
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              exporting() ? kAccentColour : last_export_.ok ? kOkColour : kErrorColour);
         ImGui::TextWrapped("%s", last_export_.message.c_str());
         ImGui::PopStyleColor();
+        if (!export_note_.empty()) ImGui::TextWrapped("%s", export_note_.c_str());
     }
     ImGui::Spacing();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);

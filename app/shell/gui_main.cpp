@@ -119,12 +119,16 @@ constexpr int kScriptKeyEveryFrames = 6;
 constexpr std::chrono::milliseconds kBusyFrameInterval{33};
 
 // One item of --script-keys: a presenter key, or one of the soak's items that have no key of their
-// own: "Live" (live mode on/off, the checkbox), "Compare=PATH" (File > Compare with PATH) and
-// "Wait" (nothing for one item's frames, so runs finish and quiet frames are measured).
+// own: "Live" (live mode on/off, the checkbox), "Compare=PATH" (File > Compare with PATH),
+// "Wait" (nothing for one item's frames, so runs finish and quiet frames are measured), "Idle" (the
+// script holds until no measurement runs) and "F12" (the window's export key, pressed as a user
+// would, outside presenter mode too).
 struct ScriptItem {
     std::optional<core::PresenterKey> key;
     bool live = false;
     std::string compare_path;
+    bool f12 = false;
+    bool idle = false;
 };
 
 bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::string& error) {
@@ -137,6 +141,10 @@ bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::st
             items.push_back({std::nullopt, true, {}});
         } else if (item == "Wait") {
             items.push_back({std::nullopt, false, {}});
+        } else if (item == "F12") {
+            items.push_back({std::nullopt, false, {}, true});
+        } else if (item == "Idle") {
+            items.push_back({std::nullopt, false, {}, false, true});
         } else if (item.rfind("Compare=", 0) == 0) {
             items.push_back({std::nullopt, false, std::string(item.substr(8))});
         } else if (!item.empty()) {
@@ -148,6 +156,13 @@ bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::st
         list.remove_prefix(comma + 1);
     }
     return true;
+}
+
+// The export's result on the terminal (the tests and scripts read it there), once it is written.
+void print_export_result(const ExportResult& r) {
+    std::printf("gpulab: %s\n", r.message.c_str());
+    for (const auto& f : r.files) std::printf("  %s\n", f.c_str());
+    std::fflush(stdout);  // shows at once when stdout is a file or a pipe
 }
 
 void on_content_scale(GLFWwindow* window, float, float) {
@@ -339,10 +354,13 @@ int run_gui(const GuiOptions& options) {
             shell->drop_files(events.dropped);
             events.dropped.clear();
         }
-        if (script_next < script.size() && frames % kScriptKeyEveryFrames == kScriptKeyEveryFrames - 1) {
+        if (script_next < script.size() && frames % kScriptKeyEveryFrames == kScriptKeyEveryFrames - 1 &&
+            !(script[script_next].idle && shell->busy())) {
             const ScriptItem& item = script[script_next++];
             if (item.key) {
                 events.keys.push_back(glfw_key_for(*item.key));
+            } else if (item.f12) {
+                events.keys.push_back({GLFW_KEY_F12, false, 0});
             } else if (item.live) {
                 shell->toggle_live();
             } else if (!item.compare_path.empty()) {
@@ -402,33 +420,35 @@ int run_gui(const GuiOptions& options) {
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         timer->end_frame();
 
+        // F12: the frame just drawn is read back and the view renders its pictures here (GL stays on
+        // this thread); the PNGs are encoded and written in the background (Shell::start_export).
+        const bool want_export = shell->take_export_request();
+        if (want_export) {
+            glReadBuffer(GL_BACK);
+            shell->start_export(read_pixels_rgba(0, 0, fbw, fbh), fbw, fbh);
+        }
+        if (std::optional<ExportResult> done = shell->take_finished_export()) print_export_result(*done);
+
         ++frames;
         bool last = false;
         if (options.max_frames > 0 && frames >= options.max_frames) {
-            // A smoke test's screenshot should show a finished measurement; wait for it, boundedly.
+            // A smoke test's screenshot should show a finished measurement and a finished export;
+            // wait for both, boundedly.
             if (!waiting_for_run) {
                 waiting_for_run = true;
                 last_frame_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
             }
             const bool script_done = script_next >= script.size() && events.keys.empty();
-            last = (script_done && !shell->busy()) || std::chrono::steady_clock::now() > last_frame_deadline;
+            last = (script_done && !shell->busy() && !shell->exporting()) ||
+                   std::chrono::steady_clock::now() > last_frame_deadline;
         }
-        const bool want_export = shell->take_export_request();
-        if (want_export || (last && !options.screenshot_path.empty())) {
+        if (last && !options.screenshot_path.empty()) {
             glReadBuffer(GL_BACK);
             std::vector<uint8_t> pixels = read_pixels_rgba(0, 0, fbw, fbh);
-            if (want_export) {
-                ExportResult r = shell->export_now(pixels, fbw, fbh);
-                std::printf("gpulab: %s\n", r.message.c_str());
-                for (const auto& f : r.files) std::printf("  %s\n", f.c_str());
-                std::fflush(stdout);  // shows at once when stdout is a file or a pipe
-            }
-            if (last && !options.screenshot_path.empty()) {
-                std::string werr;
-                if (!write_png(options.screenshot_path, pixels, fbw, fbh, werr)) {
-                    std::fprintf(stderr, "gpulab: %s\n", werr.c_str());
-                    frames = -1;
-                }
+            std::string werr;
+            if (!write_png(options.screenshot_path, pixels, fbw, fbh, werr)) {
+                std::fprintf(stderr, "gpulab: %s\n", werr.c_str());
+                frames = -1;
             }
         }
         glfwSwapBuffers(window);
@@ -461,6 +481,9 @@ int run_gui(const GuiOptions& options) {
         if (last) break;
     }
 
+    // Closing the window during an export: its files are finished (no PNG is left cut short) and
+    // the result printed, before the views that queued them go.
+    if (std::optional<ExportResult> done = shell->finish_export()) print_export_result(*done);
     if (!options.script_keys.empty()) {
         std::printf("gpulab: presenter %s\n", shell->presenter_summary().c_str());
         std::fflush(stdout);

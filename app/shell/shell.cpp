@@ -141,6 +141,7 @@ void Shell::show_overview_panel() {
 
 void Shell::update(float dt) {
     jobs_.poll();
+    if (std::optional<ExportResult> done = background_export_.take_result()) show_export_result(std::move(*done));
     // "already running" answered a key pressed during the last run; once it is over the line is stale.
     if (!jobs_.busy() && host_.info == ViewHost::kBusyMessage) host_.info.clear();
     if (view_) view_->update(dt);
@@ -173,7 +174,8 @@ ExportResult Shell::export_now(std::vector<uint8_t> window_rgba, int width, int 
     in.out_dir = export_dir_buf_;
     in.lesson_id = lesson_id().empty() ? "gpulab" : lesson_id();
     in.lesson_title = lesson() ? lesson()->title : "gpulab";
-    in.window_rgba = std::move(window_rgba);
+    // Moved, not copied: the pixels may go on to the background writer.
+    in.window_rgba = std::make_shared<const std::vector<uint8_t>>(std::move(window_rgba));
     in.window_width = width;
     in.window_height = height;
     in.ui_scale = user_scale() * content_scale_;
@@ -185,6 +187,66 @@ ExportResult Shell::export_now(std::vector<uint8_t> window_rgba, int width, int 
     }
     exported_once_ = true;
     return last_export_;
+}
+
+void Shell::start_export(std::vector<uint8_t> window_rgba, int width, int height) {
+    if (background_export_.busy()) {
+        // Refused rather than queued: the second press would write the same files again, and the
+        // first export's result, still to come, stays the one shown.
+        export_note_ = "Not exported again: the last export is still being written. Press F12 once it says where "
+                       "its files are.";
+        if (presenter_.presenting) {
+            presenter_message_ = export_note_;
+            presenter_message_age_ = 0.0f;
+        }
+        finished_export_ = ExportResult{false, export_note_, {}};
+        return;
+    }
+    std::vector<PendingFile> files;
+    ExportResult planned;
+    {
+        DeferredExportWrites queue;  // the view's files are queued here, not written
+        planned = export_now(std::move(window_rgba), width, height);
+        files = queue.take();
+    }
+    if (files.empty()) {
+        // Nothing to write (no measurement yet, the folder could not be made): said at once.
+        show_export_result(std::move(planned));
+        return;
+    }
+    // A failed `planned` (a panel that could not be rendered) still has its earlier files written:
+    // its message says they are kept, as when the files were written at once.
+    std::size_t pictures = 0;
+    for (const PendingFile& f : files) pictures += f.rgba ? 1 : 0;
+    const std::size_t tables = files.size() - pictures;
+    std::string progress = "Exporting " + std::to_string(pictures) + (pictures == 1 ? " picture" : " pictures");
+    if (tables) progress += " and " + std::to_string(tables) + (tables == 1 ? " CSV file" : " CSV files");
+    last_export_ = {true, progress + "...", {}};
+    exported_once_ = true;
+    background_export_.start(std::move(files), std::move(planned));
+}
+
+void Shell::show_export_result(ExportResult result) {
+    export_note_.clear();
+    last_export_ = result;
+    exported_once_ = true;
+    if (presenter_.presenting) {
+        // Presenter mode hides Controls; the message line at the bottom says how it went.
+        presenter_message_ = result.message;
+        presenter_message_age_ = 0.0f;
+    }
+    finished_export_ = std::move(result);
+}
+
+std::optional<ExportResult> Shell::take_finished_export() {
+    std::optional<ExportResult> r = std::move(finished_export_);
+    finished_export_.reset();
+    return r;
+}
+
+std::optional<ExportResult> Shell::finish_export() {
+    if (std::optional<ExportResult> done = background_export_.wait()) show_export_result(std::move(*done));
+    return take_finished_export();
 }
 
 // [SECTION] layout

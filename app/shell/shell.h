@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "background_export.h"
 #include "backend.h"
 #include "views/export.h"
 #include "widgets/fonts.h"
@@ -77,8 +79,20 @@ public:
     // compare (app/shell/compare_popup.cpp). False with a one-line `error`; nothing shown is lost.
     bool load_comparison(const std::string& path, std::string& error);
 
-    // Needs the GL context; window pixels top row first (empty: no window picture).
+    // Needs the GL context; window pixels top row first (empty: no window picture). Writes every
+    // file before it returns (the command line's export).
     ExportResult export_now(std::vector<uint8_t> window_rgba, int width, int height);
+    // The window's export (F12): the view renders its pictures here on the UI thread, and the files
+    // are encoded and written on a background thread (background_export.h); the status line says
+    // "Exporting N pictures..." until then. While one is still being written, a second one is
+    // refused with a sentence that says so (nothing is lost: the first one's files are unchanged).
+    void start_export(std::vector<uint8_t> window_rgba, int width, int height);
+    bool exporting() const { return background_export_.busy(); }
+    // An export that ended since the last call (written, failed, refused or nothing to export), for
+    // the terminal; the window shows it in Controls.
+    std::optional<ExportResult> take_finished_export();
+    // Shutting down: waits for the files being written, then as take_finished_export().
+    std::optional<ExportResult> finish_export();
     void set_export_dir(const std::string& dir);
 
     // The font scale the UI asks for: while presenting, the presenter's preset lowered to what fits
@@ -129,6 +143,8 @@ private:
     void draw_timing();
     void draw_devices();
     void draw_status_bar(const FrameContext& ctx);
+    // An export ended: shown in Controls (and on the presenter's message line), kept for the terminal.
+    void show_export_result(ExportResult result);
     void draw_step_progress(float dot_radius);
     // Presenter layout instead of the normal one; false when not presenting.
     bool draw_presenter_frame(const FrameContext& ctx);
@@ -162,6 +178,9 @@ private:
     char export_dir_buf_[1024] = "gpulab-export";
     ExportResult last_export_;
     bool exported_once_ = false;
+    BackgroundExport background_export_;
+    std::optional<ExportResult> finished_export_;  // for take_finished_export()
+    std::string export_note_;  // a second F12 refused while the first export is written
     bool compare_popup_requested_ = false;
     char compare_path_buf_[1024] = {};
     std::string compare_error_;

@@ -42,6 +42,11 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
         ImGui::TextColored(kAccentColour, "%s %.0f %%", jobs_.label().c_str(), 100.0f * jobs_.progress());
         hover_tip("The measurement running in the background; Cancel is beside the progress bar in Controls.");
     }
+    if (exporting()) {
+        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+        ImGui::TextColored(kAccentColour, "%s", last_export_.message.c_str());
+        hover_tip("The export's PNG and CSV files are being encoded and written in the background.");
+    }
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
     draw_presenter_status();  // GPU warm-up result and presenter messages (app/shell/presenter_frame.cpp)
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);

@@ -6,7 +6,6 @@
 
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
-#include <stb/stb_image_write.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -30,8 +29,24 @@ namespace gpulab::app {
 namespace {
 
 bool write_text(const std::filesystem::path& path, const std::string& text, std::string& error) {
+    if (DeferredExportWrites* queue = DeferredExportWrites::current()) {
+        queue->add({path.string(), text, nullptr, 0, 0});
+        return true;
+    }
     error = core::write_output_file(path.string(), text);  // checked after close: a full disk is an error
     return error.empty();
+}
+
+bool write_pixels(const std::string& path, Pixels rgba, int width, int height, std::string& error) {
+    if (!rgba || width <= 0 || height <= 0 || rgba->size() < static_cast<std::size_t>(width) * height * 4) {
+        error = "no pixels to write for " + path;
+        return false;
+    }
+    if (DeferredExportWrites* queue = DeferredExportWrites::current()) {
+        queue->add({path, {}, std::move(rgba), width, height});
+        return true;
+    }
+    return write_png(path, *rgba, width, height, error);
 }
 
 bool render_timing_png(const ExportInput& in, const std::vector<std::string>& caption, const std::string& path,
@@ -100,26 +115,7 @@ bool render_panel_png(float ui_scale, int logical_width, const std::string& path
 
     const int h = std::clamp(static_cast<int>(window_size.y + 0.5f), 1, canvas_h);
     rgba.resize(static_cast<std::size_t>(width) * h * 4);
-    return write_png(path, rgba, width, h, error);
-}
-
-bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string& error) {
-    if (width <= 0 || height <= 0 || rgba.size() < static_cast<std::size_t>(width) * height * 4) {
-        error = "no pixels to write for " + path;
-        return false;
-    }
-    // Encoded in memory and written by write_output_file: stbi_write_png ignores fwrite's and
-    // fclose's results, so a full disk left a truncated PNG reported as written.
-    std::string png;
-    const auto append = [](void* to, void* data, int size) {
-        static_cast<std::string*>(to)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
-    };
-    if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
-        error = "cannot encode " + path + " as PNG";
-        return false;
-    }
-    error = core::write_output_file(path, png);
-    return error.empty();
+    return write_pixels(path, std::make_shared<const std::vector<uint8_t>>(std::move(rgba)), width, h, error);
 }
 
 std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption) {
@@ -246,11 +242,11 @@ bool ExportWriter::picture(const std::filesystem::path& file, bool written, cons
     return true;
 }
 
-ExportResult ExportWriter::finish(const std::vector<uint8_t>& window_rgba, int width, int height) {
-    if (ok_ && !window_rgba.empty()) {
+ExportResult ExportWriter::finish(const Pixels& window_rgba, int width, int height) {
+    if (ok_ && window_rgba && !window_rgba->empty()) {
         const std::filesystem::path window = path("-window.png");
         std::string error;
-        picture(window, write_png(window.string(), window_rgba, width, height, error), error);
+        picture(window, write_pixels(window.string(), window_rgba, width, height, error), error);
     }
     if (!ok_) return result_;
     result_.ok = true;

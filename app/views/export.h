@@ -7,21 +7,17 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "pending_files.h"
 #include "widgets/fonts.h"
 #include "timing_plot.h"
 #include "workloads/activation_workload.h"
 
 namespace gpulab::app {
-
-struct ExportResult {
-    bool ok = false;
-    std::string message;             // one line for the UI / terminal
-    std::vector<std::string> files;  // written paths
-};
 
 struct ExportInput {
     std::string out_dir;
@@ -29,7 +25,7 @@ struct ExportInput {
     std::string lesson_title;
     const core::ActivationRun* run = nullptr;
     const SampleHistory* history = nullptr;
-    std::vector<uint8_t> window_rgba;  // top row first; empty: no window picture
+    Pixels window_rgba;                // null or empty: no window picture
     int window_width = 0, window_height = 0;
     float ui_scale = 1.0f;             // the timing PNG is drawn at this scale
     const core::ImportedRun* other = nullptr;  // another machine's run to draw beside this one
@@ -66,7 +62,7 @@ public:
     // Records a file another function wrote (render_panel_png); `error` when it failed.
     bool picture(const std::filesystem::path& file, bool written, const std::string& error);
     // Adds <lesson>-window.png when `window_rgba` is not empty, then the result.
-    ExportResult finish(const std::vector<uint8_t>& window_rgba, int width, int height);
+    ExportResult finish(const Pixels& window_rgba, int width, int height);
     // The result so far: ok=false with the failure message.
     ExportResult failed() const { return result_; }
 
@@ -76,8 +72,5 @@ private:
     bool ok_ = true;
     ExportResult result_;
 };
-
-// stb_image_write with a readable error.
-bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string& error);
 
 }  // namespace gpulab::app

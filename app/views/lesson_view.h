@@ -55,7 +55,7 @@ struct ViewExport {
     std::string out_dir;
     std::string lesson_id;
     std::string lesson_title;
-    std::vector<uint8_t> window_rgba;  // top row first; empty: no window picture
+    Pixels window_rgba;  // top row first; null or empty: no window picture
     int window_width = 0, window_height = 0;
     float ui_scale = 1.0f;
 };

@@ -1,0 +1,34 @@
+// BackgroundExport: see background_export.h.
+#include "background_export.h"
+
+namespace gpulab::app {
+
+BackgroundExport::~BackgroundExport() { wait(); }
+
+bool BackgroundExport::start(std::vector<PendingFile> files, ExportResult planned) {
+    if (running_) return false;
+    done_.store(false, std::memory_order_relaxed);
+    running_ = true;
+    thread_ = std::thread([this, files = std::move(files), planned = std::move(planned)]() mutable {
+        // Normal priority, unlike measurements (nice 10): the user is waiting for these files, and
+        // at nice 10 anything else busy on the machine (a compiler, another app) left the write
+        // waiting for seconds. The window keeps drawing either way: on two cores each has one.
+        result_ = write_pending_files(std::move(files), std::move(planned));
+        done_.store(true, std::memory_order_release);
+    });
+    return true;
+}
+
+std::optional<ExportResult> BackgroundExport::take_result() {
+    if (!running_ || !done_.load(std::memory_order_acquire)) return std::nullopt;
+    return wait();
+}
+
+std::optional<ExportResult> BackgroundExport::wait() {
+    if (!running_) return std::nullopt;
+    thread_.join();
+    running_ = false;
+    return std::move(result_);
+}
+
+}  // namespace gpulab::app
