@@ -17,6 +17,8 @@
 
 #include <string>
 
+#include "runtime_library.h"
+
 namespace gpulab::cuda {
 
 #define GPULAB_CUBLAS_FUNCTIONS(X)                                                                 \
@@ -31,19 +33,14 @@ struct CublasApi {
 
 // Like CudnnLoad: `api` null and `reason` one sentence when unusable; else `path` and `version`
 // ("13.1.0", from cublasGetProperty).
-struct CublasLoad {
-    const CublasApi* api = nullptr;
-    std::string reason;
-    std::string path;
-    std::string version;
-};
+using CublasLoad = LibraryLoad<CublasApi>;
 
 // The soname's number this build's calls are written for: the cuBLAS of the CUDA toolkit we compile with.
 constexpr int kCublasMajor = CUBLAS_VER_MAJOR;
 
-// Loads once per process (thread-safe). Looks in $GPULAB_CUBLAS_DIR only when that is set;
-// otherwise through the dynamic loader's search path, then the build's toolkit folder, then
-// /usr/local/cuda.
+// Loads once per process (thread-safe), through runtime_library.h like cuDNN. Looks in
+// $GPULAB_CUBLAS_DIR only when that is set; otherwise through the dynamic loader's search path, then
+// the build's toolkit folder, then /usr/local/cuda.
 const CublasLoad& load_cublas();
 // The loaded entry points; throws CudaError with load_cublas().reason when there are none.
 const CublasApi& cublas_api();

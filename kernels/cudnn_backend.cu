@@ -403,7 +403,7 @@ void probe_cudnn(GpuProbe& p) {
         p.cudnn_library_missing = true;
         return;
     }
-    p.cudnn_version = cuda::format_cudnn_version(lib.version);
+    p.cudnn_version = lib.version;
     if (!p.device_ok) {
         p.cudnn_reason = "no CUDA device (" + p.reason + ")";
         return;

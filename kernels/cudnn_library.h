@@ -7,6 +7,7 @@
 //
 // The handful of entry points cudnn_backend.cu calls are resolved once, into CudnnApi; calls read
 // `cudnn_api().cudnnCreate(&h)`. The types still come from <cudnn.h> at build time (header only).
+// The search, dlopen, dlsym and the once-only load are runtime_library.h's, shared with cuBLAS.
 //
 // Verified by tests/test_cudnn_library.cpp: the real library loads and reports major 9 (where it is
 // installed), an empty folder gives "not found", and a stand-in libcudnn.so.9 reporting 8.9.7 is
@@ -16,6 +17,8 @@
 #include <cudnn.h>
 
 #include <string>
+
+#include "runtime_library.h"
 
 namespace gpulab::cuda {
 
@@ -44,13 +47,9 @@ struct CudnnApi {
 };
 
 // The outcome of loading: `api` is null when the library could not be used, and `reason` says why in
-// one sentence; otherwise `path` is the file that was loaded and `version` its cudnnGetVersion().
-struct CudnnLoad {
-    const CudnnApi* api = nullptr;
-    std::string reason;
-    std::string path;
-    std::size_t version = 0;
-};
+// one sentence; otherwise `path` is the file that was loaded and `version` its cudnnGetVersion(),
+// formatted ("9.19.0").
+using CudnnLoad = LibraryLoad<CudnnApi>;
 
 // The major cuDNN version this build's calls are written for (the soname's number).
 constexpr int kCudnnMajor = 9;

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -45,6 +46,17 @@ TEST_SUITE("backends") {
         const auto av = gpulab::gpu::check_cudnn_library(GPULAB_FAKE_CUDNN8_DIR);
         CHECK_FALSE(av.ok);
         CHECK(av.reason.find("reports cuDNN 8.9.7; gpulab needs cuDNN 9") != std::string::npos);
+        CHECK(av.reason.find("GPULAB_CUDNN_DIR") != std::string::npos);
+    }
+
+    TEST_CASE("the cuDNN loader tells a file that does not load from a missing one, in the dynamic loader's words") {
+        if (!cudnn_support_built()) return;
+        const auto dir = empty_dir("gpulab-broken-cudnn");
+        std::ofstream(dir / "libcudnn.so.9") << "not a shared library\n";
+        const auto av = gpulab::gpu::check_cudnn_library(dir.string());
+        CHECK_FALSE(av.ok);
+        CHECK(av.reason.find("libcudnn.so.9 could not be loaded (") != std::string::npos);
+        CHECK(av.reason.find("GPULAB_CUDNN_DIR") != std::string::npos);
     }
 
     TEST_CASE("an installed cuDNN 9 loads at run time and reports its version") {

@@ -1,0 +1,106 @@
+// The library-independent steps of runtime_library.h: where to look, dlopen, the version check and
+// dlsym of every entry point, each failure as one sentence. Checked against dlopen(3)/dlsym(3)
+// (docs/gpu-verification.md); verified through the cuDNN and cuBLAS loader tests.
+#include "runtime_library.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "cuda_check.cuh"
+
+namespace gpulab::cuda::runtime_library_detail {
+
+namespace {
+
+std::string dl_error() {
+    const char* e = dlerror();
+    return e != nullptr ? e : "unknown dlopen error";
+}
+
+// "... or set GPULAB_CUDNN_DIR to the folder that holds it": the end of every sentence that a
+// student can act on.
+std::string remedy(const RuntimeLibrarySpec& spec) {
+    return spec.fix + ", or set " + spec.dir_env + " to the folder that holds it";
+}
+
+// The first few names and a count: a library lacking everything would otherwise fill the screen.
+std::string name_list(const std::vector<std::string>& names) {
+    constexpr std::size_t kShown = 3;
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < kShown; ++i) out += (i == 0 ? "" : ", ") + names[i];
+    if (names.size() > kShown) out += " and " + std::to_string(names.size() - kShown) + " more";
+    return out;
+}
+
+// dlsym's address copied into a function-pointer variable, the form dlsym(3) itself shows
+// (`*(void **) (&cosine) = dlsym(handle, "cos")`), written as a memcpy that C++ allows.
+static_assert(sizeof(void*) == sizeof(void (*)()), "POSIX: function and data pointers have one size");
+void store(const RuntimeSymbol& s, void* address) { std::memcpy(s.slot, &address, sizeof address); }
+
+}  // namespace
+
+std::vector<std::string> search_list(const RuntimeLibrarySpec& spec) {
+    if (const char* dir = std::getenv(spec.dir_env.c_str()); dir != nullptr && dir[0] != '\0') {
+        return {std::string(dir) + "/" + spec.soname};
+    }
+    std::vector<std::string> list{spec.soname};
+    for (const std::string& d : spec.fallback_dirs) list.push_back(d + "/" + spec.soname);
+    return list;
+}
+
+Opened open_library(const RuntimeLibrarySpec& spec, const std::vector<std::string>& candidates,
+                    const std::vector<RuntimeSymbol>& table) {
+    Opened out;
+    std::string first_error;
+    for (const std::string& c : candidates) {
+        dlerror();
+        out.handle = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (out.handle != nullptr) {
+            out.path = c;
+            break;
+        }
+        if (first_error.empty()) first_error = dl_error();
+    }
+    if (out.handle == nullptr) {
+        // The loader's own words only when they add something to "not found": a file that is there
+        // but does not load (not a library, a missing dependency of its own).
+        const bool plain_absence = first_error.find("No such file or directory") != std::string::npos;
+        out.reason = spec.soname + (plain_absence ? " not found" : " could not be loaded (" + first_error + ")") +
+                     (spec.absence_hint ? spec.absence_hint(candidates) : "") + ": " + remedy(spec);
+        return out;
+    }
+    // The version first (see the header); then every entry point.
+    if (void* version_fn = dlsym(out.handle, spec.version_symbol.c_str()); version_fn == nullptr) {
+        out.reason = out.path + " has no " + spec.version_symbol + ": not a " + spec.name + " library; " + remedy(spec);
+    } else if (const std::string why = spec.check_version(version_fn, out.version); !why.empty()) {
+        out.reason = out.path + " " + why + ": " + remedy(spec);
+    } else {
+        std::vector<std::string> missing;
+        for (const RuntimeSymbol& s : table) {
+            void* address = dlsym(out.handle, s.name);
+            if (address == nullptr) missing.push_back(s.name);
+            store(s, address);
+        }
+        if (!missing.empty()) {
+            out.reason = out.path + " lacks " + name_list(missing) + ", which gpulab calls: " + remedy(spec);
+        }
+    }
+    if (!out.reason.empty()) {
+        for (const RuntimeSymbol& s : table) store(s, nullptr);
+        close_library(out.handle);
+        out.handle = nullptr;
+    }
+    return out;
+}
+
+void close_library(void* handle) {
+    if (handle != nullptr) dlclose(handle);
+}
+
+void throw_unavailable(const RuntimeLibrarySpec& spec, const std::string& reason) {
+    throw CudaError(spec.name + " is not available: " + reason);
+}
+
+}  // namespace gpulab::cuda::runtime_library_detail
