@@ -184,6 +184,23 @@ TEST_SUITE("jobs") {
         CHECK(stopped);
     }
 
+    TEST_CASE("stop() ends the running job before its owner's other members go: nothing runs after it") {
+        // The shell calls stop() before its views are destroyed, since a job captures its view.
+        std::atomic<bool> started{false}, stopped{false};
+        JobRunner jobs;
+        REQUIRE(jobs.submit("endless", [&](const gpulab::core::ProgressFn& progress) {
+            started = true;
+            while (progress(0.1f, "spinning")) std::this_thread::sleep_for(100us);
+            stopped = true;
+            return std::function<void()>();
+        }));
+        while (!started) std::this_thread::sleep_for(1ms);
+        jobs.stop();
+        CHECK(stopped);  // returned only once the job had ended
+        CHECK_FALSE(jobs.submit("after", [](const gpulab::core::ProgressFn&) { return std::function<void()>(); }));
+        jobs.stop();  // twice, and the destructor a third time: harmless
+    }
+
     TEST_CASE("training on the worker: live curves read every frame - Stop mid-run - the result on the main thread") {
         // What the training lesson does (app/views/train/train_jobs.cpp): the worker trains through
         // train_with_budget and appends to a shared LiveLog; the UI copies a snapshot every frame;

@@ -22,7 +22,11 @@ namespace gpulab::app {
 
 Shell::Shell() = default;
 
-Shell::~Shell() = default;
+// The views are destroyed first (they are the last members: their GL objects need the context and
+// the backends), but a job still running on the worker captured its view: the worker is stopped
+// and joined before any member goes. (Found by the soak: closing the window during a training
+// lesson run, or any run, could let the job write into a destroyed view.)
+Shell::~Shell() { jobs_.stop(); }
 
 bool Shell::init(const Options& options, std::string& error) {
     // Without its data folder the app has no shaders to draw with and no built-in lessons: one

@@ -10,19 +10,22 @@ namespace gpulab::app {
 
 JobRunner::JobRunner() : thread_([this] { loop(); }) {}
 
-JobRunner::~JobRunner() {
+JobRunner::~JobRunner() { stop(); }
+
+void JobRunner::stop() {
     {
         std::lock_guard lock(mutex_);
         quit_ = true;
+        pending_ = nullptr;
     }
     cancel_requested_ = true;  // a running measurement stops at its next progress report
     wake_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
 }
 
 bool JobRunner::submit(std::string label, Work work) {
     std::lock_guard lock(mutex_);
-    if (busy_ || pending_) return false;
+    if (quit_ || busy_ || pending_) return false;
     pending_ = std::move(work);
     label_ = std::move(label);
     stage_ = "starting";

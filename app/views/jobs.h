@@ -28,6 +28,10 @@ public:
     // False (nothing queued) when a job is already running: one measurement at a time keeps
     // the timings honest, since two runs would compete for the same two cores.
     bool submit(std::string label, Work work);
+    // Cancels the running job, drops a pending one and joins the worker; nothing runs afterwards and
+    // submit() is refused. The owner calls it before anything a job may touch goes away (the shell,
+    // before its views: a job captures its view); the destructor calls it too. Idempotent.
+    void stop();
     // Main thread, once per frame: runs the completion of a finished job.
     void poll();
     void cancel() { cancel_requested_ = true; }
