@@ -45,6 +45,7 @@ packages=(
 )
 ci_packages=(
     lintian                     # checks the .deb that `make package` builds (scripts/check-package.sh)
+    gdb                         # the soak prints a crashed app's backtrace from its core file
 )
 
 names() { local p; for p in "$@"; do [[ $p == \#* ]] || echo "$p"; done; }

@@ -69,6 +69,9 @@ while [ ${#keys} -lt 120000 ]; do keys="$keys,$round"; done
 say() { echo "soak [$(( $(date +%s) - start )) s]: $*"; }
 start=$(date +%s)
 cd "$out"
+# A crash leaves a core file in $out (the app's working folder), and its backtrace goes to the log
+# below when gdb is installed: a crash at a random moment of a 3-minute run is rarely reproduced.
+ulimit -c unlimited 2>/dev/null || true
 GPULAB_DATA_DIR="$root" GPULAB_STATS_LOG="$out/stats.csv" \
     xvfb-run -a -s "-screen 0 1920x1080x24" "$binary" --present --script-keys "$keys" >"$out/app.log" 2>&1 &
 runner=$!
@@ -110,6 +113,15 @@ fi
 wait "$runner" && rc=0 || rc=$?
 if [ "$rc" -ne 0 ] || [ "$ended_early" = 1 ]; then
     echo "soak: the app exited with $rc after $(( $(date +%s) - start )) s of $(( minutes * 60 )); see $out/app.log" >&2
+    for core in "$out"/core*; do
+        [ -f "$core" ] || continue
+        if command -v gdb >/dev/null 2>&1; then
+            echo "soak: backtrace of every thread from $core:" >&2
+            gdb -q -batch -ex "thread apply all bt 25" "$binary" "$core" 2>&1 | grep -v "^\[New LWP" >&2 || true
+        else
+            echo "soak: core file $core (install gdb for a backtrace)" >&2
+        fi
+    done
     exit 1
 fi
 set -o pipefail
