@@ -393,7 +393,7 @@ bool prepare_filters(SimdIsa isa, const core::Conv2dDesc& d, const float* filter
     out.isa = isa;
     out.desc = d;
     out.source = filters;
-    const int64_t b = conv_path(isa, d) == ConvPath::Channels ? channel_block_for(isa, d) : 0;
+    const int64_t b = channel_block_for(isa, d);  // > 0 exactly where the channel kernel runs (conv_path)
     if (b == 0) {
         out.packed.clear();  // the kernel reads K,C,R,S as given
         return true;

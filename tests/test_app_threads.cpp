@@ -26,6 +26,19 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// Submits a job that reports progress until it is cancelled, and returns once it runs; `stopped`
+// turns true when the job has seen the cancel and ended.
+void start_endless_job(JobRunner& jobs, std::atomic<bool>& stopped) {
+    std::atomic<bool> started{false};
+    REQUIRE(jobs.submit("endless", [&started, &stopped](const gpulab::core::ProgressFn& progress) {
+        started = true;
+        while (progress(0.1f, "spinning")) std::this_thread::sleep_for(100us);
+        stopped = true;
+        return std::function<void()>();
+    }));
+    while (!started) std::this_thread::sleep_for(1ms);
+}
+
 // Polls like the GUI's frame loop until the runner is idle; false after `limit`.
 bool poll_until_idle(JobRunner& jobs, std::chrono::seconds limit = std::chrono::seconds(120)) {
     const auto deadline = std::chrono::steady_clock::now() + limit;
@@ -170,31 +183,19 @@ TEST_SUITE("jobs") {
     }
 
     TEST_CASE("destroying the runner with a job running cancels it and waits for the worker") {
-        std::atomic<bool> started{false}, stopped{false};
+        std::atomic<bool> stopped{false};
         {
             JobRunner jobs;
-            REQUIRE(jobs.submit("endless", [&](const gpulab::core::ProgressFn& progress) {
-                started = true;
-                while (progress(0.1f, "spinning")) std::this_thread::sleep_for(100us);
-                stopped = true;
-                return std::function<void()>();
-            }));
-            while (!started) std::this_thread::sleep_for(1ms);
+            start_endless_job(jobs, stopped);
         }
         CHECK(stopped);
     }
 
     TEST_CASE("stop() ends the running job before its owner's other members go: nothing runs after it") {
         // The shell calls stop() before its views are destroyed, since a job captures its view.
-        std::atomic<bool> started{false}, stopped{false};
+        std::atomic<bool> stopped{false};
         JobRunner jobs;
-        REQUIRE(jobs.submit("endless", [&](const gpulab::core::ProgressFn& progress) {
-            started = true;
-            while (progress(0.1f, "spinning")) std::this_thread::sleep_for(100us);
-            stopped = true;
-            return std::function<void()>();
-        }));
-        while (!started) std::this_thread::sleep_for(1ms);
+        start_endless_job(jobs, stopped);
         jobs.stop();
         CHECK(stopped);  // returned only once the job had ended
         CHECK_FALSE(jobs.submit("after", [](const gpulab::core::ProgressFn&) { return std::function<void()>(); }));
