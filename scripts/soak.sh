@@ -73,14 +73,17 @@ cd "$out"
 # below when gdb is installed: a crash at a random moment of a 3-minute run is rarely reproduced.
 ulimit -c unlimited 2>/dev/null || true
 GPULAB_DATA_DIR="$root" GPULAB_STATS_LOG="$out/stats.csv" \
-    xvfb-run -a -s "-screen 0 1920x1080x24" "$binary" --present --script-keys "$keys" >"$out/app.log" 2>&1 &
+    sh "$root/tests/xvfb_run.sh" "$binary" --present --script-keys "$keys" >"$out/app.log" 2>&1 &
 runner=$!
-# xvfb-run's child is the app: find the one whose executable is the binary, to sample its memory.
-# (Not by command line: xvfb-run's own short-lived subshells carry the same arguments.)
+# The app is xvfb-run's child, and xvfb-run is the launcher's: find the grandchild whose executable
+# is the binary, to sample its memory. (Not by command line: xvfb-run's own short-lived subshells
+# carry the same arguments.)
 pid=""
 for _ in $(seq 100); do
     for child in $(pgrep -P "$runner" || true); do
-        [ "$(readlink "/proc/$child/exe" 2>/dev/null)" = "$binary" ] && pid=$child
+        for grandchild in $(pgrep -P "$child" || true); do
+            [ "$(readlink "/proc/$grandchild/exe" 2>/dev/null)" = "$binary" ] && pid=$grandchild
+        done
     done
     [ -n "$pid" ] && break
     sleep 0.2

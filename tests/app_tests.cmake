@@ -1,4 +1,9 @@
 # Tests that need the app's pieces or run the gpulab binary itself. One file per area.
+# The GUI tests run the app under Xvfb through tests/xvfb_run.sh (why not xvfb-run directly: see
+# that script); they are registered only where xvfb-run exists.
+find_program(GPULAB_XVFB_RUN xvfb-run)
+set(GPULAB_XVFB "sh;${CMAKE_CURRENT_LIST_DIR}/xvfb_run.sh")
+
 include(${CMAKE_CURRENT_LIST_DIR}/gl_tests.cmake OPTIONAL)   # GL layer: offscreen context, tensor textures
 include(${CMAKE_CURRENT_LIST_DIR}/gui_tests.cmake OPTIONAL)  # GUI smoke test, headless export
 include(${CMAKE_CURRENT_LIST_DIR}/simd_gui_tests.cmake OPTIONAL)  # SIMD-vs-MIMD lesson: export, GUI smoke

@@ -4,7 +4,6 @@
 # and says which one failed. The doctest suites fault-injection and partial-writes test the parts.
 set(GPULAB_FAULT_OUT ${CMAKE_CURRENT_BINARY_DIR}/fault-out)
 file(MAKE_DIRECTORY ${GPULAB_FAULT_OUT})  # the screenshots are written into it
-find_program(GPULAB_XVFB_RUN xvfb-run)
 
 # The first lesson's first step measures at once; cpu-parallel's second call (in its warm-up) fails
 # as a kernel fault. The app must keep running to the last frame (exit 0) and draw the screenshot;
@@ -13,7 +12,7 @@ if(GPULAB_XVFB_RUN)
     foreach(kind fault alloc)
         set(png ${GPULAB_FAULT_OUT}/injected_${kind}.png)
         add_test(NAME gui.injected_${kind}_mid_run
-                 COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--frames;90;--screenshot;${png}"
+                 COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--frames;90;--screenshot;${png}"
                          -DEXPECT_RC=0 -DEXPECT_FILE=${png} -P ${GPULAB_RUN_CHECK})
         set_tests_properties(gui.injected_${kind}_mid_run PROPERTIES LABELS "gui;fault" TIMEOUT 180
                              ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_INJECT_FAULT=cpu-parallel:2:${kind}")

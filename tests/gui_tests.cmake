@@ -13,7 +13,6 @@ file(MAKE_DIRECTORY ${GPULAB_GUI_OUT})
 set(GPULAB_RUN_CHECK ${CMAKE_CURRENT_LIST_DIR}/run_and_check.cmake)
 # Empty DISPLAY / WAYLAND_DISPLAY: CTest cannot unset a variable, and gpulab treats empty as unset.
 set(GPULAB_NO_DISPLAY_ENV "DISPLAY=" "WAYLAND_DISPLAY=" "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
-find_program(GPULAB_XVFB_RUN xvfb-run)
 
 # gui.<test>: a quick headless export of <lesson> into <out_dir> with DISPLAY unset; it must say
 # "exported <files> files" and write <expect_file>. Sets up the fixture gui_<test> for the checks
@@ -60,7 +59,7 @@ function(gpulab_smoke_test test lesson keys)
         string(PREPEND args "--script-keys;${keys};")
     endif()
     add_test(NAME gui.${test}
-             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;${args}"
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;${args}"
                      -DEXPECT_RC=0 -DEXPECT_FILE=${png} -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.${test} PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
                          FIXTURES_SETUP gui_${test} TIMEOUT 180)
@@ -73,7 +72,7 @@ if(GPULAB_XVFB_RUN)
     set(png ${GPULAB_GUI_OUT}/startup_error.png)
     file(REMOVE ${png})
     add_test(NAME gui.startup_error
-             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--frames;10;--screenshot;${png}"
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--frames;10;--screenshot;${png}"
                      -DEXPECT_RC=1 "-DEXPECT_REGEX=holds no lessons/ and shaders/" -DEXPECT_FILE=${png}
                      -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.startup_error PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${CMAKE_CURRENT_BINARY_DIR}/no-such-data"
@@ -131,7 +130,7 @@ if(GPULAB_XVFB_RUN)
     add_test(NAME gui.f12_export_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}/gpulab-export ${dir}/f12.png)
     set_tests_properties(gui.f12_export_clean PROPERTIES LABELS gui FIXTURES_SETUP gui_f12_clean)
     add_test(NAME gui.f12_export
-             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24;$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Idle,F12,F12;--frames;60;--screenshot;${dir}/f12.png"
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Idle,F12,F12;--frames;60;--screenshot;${dir}/f12.png"
                      -DEXPECT_RC=0
                      "-DEXPECT_REGEX=Not exported again: the last export is still being written.*exported 5 files to .*/f12/gpulab-export"
                      -DEXPECT_FILE=${dir}/gpulab-export/elementwise-activations-window.png -P ${GPULAB_RUN_CHECK})

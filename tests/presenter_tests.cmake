@@ -63,7 +63,7 @@ set_tests_properties(presenter.bad_script_key presenter.bad_theme presenter.bad_
                      LABELS presenter ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}")
 
 if(GPULAB_XVFB_RUN)
-    set(xvfb "${GPULAB_XVFB_RUN};-a;-s;-screen 0 1920x1080x24")
+    set(xvfb "${GPULAB_XVFB}")
     # Start presenting, step twice, blank and wake, leave with Escape: the keys go through the
     # same queue as real presses, and the final state is printed and matched.
     add_test(NAME presenter.gui_keys
