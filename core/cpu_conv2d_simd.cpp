@@ -9,6 +9,7 @@
 #include "cpu_conv2d.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -62,6 +63,23 @@ void row_baseline(const RowJob& j) {
                 }
             }
             for (int b = 0; b < kb; ++b) std::memcpy(j.out + (k0 + b) * j.out_stride + q0, acc[b], nq * sizeof(float));
+        }
+    }
+}
+
+// Ring refills: one input row of each of C channels into its ring slot, dst + c * dst_stride <- src +
+// c * src_stride (W floats), or zeros where src is null (rows above and below the image). Per ISA,
+// with the copies inline: memcpy's call and size dispatch cost more than moving 14-28 floats, and
+// C calls per output row were 6 % of a batch-64 14x14 layer's time (perf), the loop around them 6 % more.
+using FillFn = void (*)(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t C, int64_t W);
+
+void fill_baseline(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t C, int64_t W) {
+    for (int64_t c = 0; c < C; ++c) {
+        float* d = dst + c * dst_stride;
+        if (src != nullptr) {
+            std::memcpy(d, src + c * src_stride, W * sizeof(float));
+        } else {
+            std::fill(d, d + W, 0.0f);
         }
     }
 }
@@ -123,6 +141,23 @@ void row_avx512(const RowJob& j) {
         case 2: columns_avx512<2>(j, k0); break;
         case 3: columns_avx512<3>(j, k0); break;
         default: break;
+    }
+}
+
+void fill_avx512(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t C, int64_t W) {
+    // The last vector is loaded with the lanes past W zeroed and stored whole: those lanes land on the
+    // row's right pad and slack, which must hold zeros anyway (a masked store was 64 % of this loop).
+    const int64_t full = W / 16 * 16;
+    const __mmask16 tail = static_cast<__mmask16>((1u << (W - full)) - 1u);
+    for (int64_t c = 0; c < C; ++c) {
+        float* d = dst + c * dst_stride;
+        if (src != nullptr) {
+            const float* s = src + c * src_stride;
+            for (int64_t i = 0; i < full; i += 16) _mm512_storeu_ps(d + i, _mm512_loadu_ps(s + i));
+            if (tail != 0) _mm512_storeu_ps(d + full, _mm512_maskz_loadu_ps(tail, s + full));
+        } else {
+            for (int64_t i = 0; i < W; i += 16) _mm512_storeu_ps(d + i, _mm512_setzero_ps());
+        }
     }
 }
 
@@ -190,6 +225,22 @@ void row_avx2(const RowJob& j) {
     }
 }
 
+// (AVX2's masked stores are slow on some CPUs, so the last W mod 8 floats move one by one.)
+void fill_avx2(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t C, int64_t W) {
+    const int64_t full = W / 8 * 8;
+    for (int64_t c = 0; c < C; ++c) {
+        float* d = dst + c * dst_stride;
+        if (src != nullptr) {
+            const float* s = src + c * src_stride;
+            for (int64_t i = 0; i < full; i += 8) _mm256_storeu_ps(d + i, _mm256_loadu_ps(s + i));
+            for (int64_t i = full; i < W; ++i) d[i] = s[i];
+        } else {
+            for (int64_t i = 0; i < full; i += 8) _mm256_storeu_ps(d + i, _mm256_setzero_ps());
+            for (int64_t i = full; i < W; ++i) d[i] = 0.0f;
+        }
+    }
+}
+
 #pragma GCC pop_options
 
 #endif  // GPULAB_CONV_X86
@@ -205,7 +256,17 @@ RowFn row_function(SimdIsa isa) {
     return row_baseline;
 }
 
-// Floats of zeroed slack after each scratch row: one full AVX-512 vector.
+FillFn fill_function(SimdIsa isa) {
+#ifdef GPULAB_CONV_X86
+    if (isa == SimdIsa::Avx512) return fill_avx512;
+    if (isa == SimdIsa::Avx2Fma) return fill_avx2;
+#endif
+    (void)isa;
+    return fill_baseline;
+}
+
+// Floats of zeroed slack after each scratch row: one full AVX-512 vector, so the column kernels'
+// loads and fill_avx512's whole last vector (zeros past W) stay inside the row.
 constexpr int64_t kRowSlack = 16;
 
 // Output rows per pool chunk. Each chunk refills its scratch ring from scratch (R input rows per
@@ -251,7 +312,24 @@ struct RingTables {
     }
 };
 
-void run_rows(RowFn row_fn, const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
+// Prefetches input rows y_lo..y_hi (clipped to the image) of image n, every channel, each from its
+// first cache line to its last: a row of 14 floats straddles two lines 86 % of the time, and
+// prefetching only the first line left the fills waiting on memory (perf).
+void prefetch_rows(const float* input, int64_t n, int64_t C, int64_t H, int64_t W, int64_t y_lo, int64_t y_hi) {
+    y_lo = std::max<int64_t>(y_lo, 0);
+    y_hi = std::min<int64_t>(y_hi, H - 1);
+    if (y_lo > y_hi) return;
+    const auto span = static_cast<uintptr_t>((y_hi - y_lo + 1) * W) * sizeof(float);  // rows y_lo..y_hi are contiguous
+    for (int64_t c = 0; c < C; ++c) {
+        const auto first = reinterpret_cast<uintptr_t>(input + ((n * C + c) * H + y_lo) * W);
+        for (uintptr_t line = first & ~uintptr_t{63}; line < first + span; line += 64) {
+            __builtin_prefetch(reinterpret_cast<const void*>(line));
+        }
+    }
+}
+
+void run_rows(RowFn row_fn, FillFn fill_fn, const core::Conv2dDesc& d, const float* input, const float* filters,
+              float* output) {
     const int64_t C = d.channels, H = d.height, W = d.width, K = d.filters, R = d.kernel;
     const int64_t P = d.out_height(), Q = d.out_width(), pad = d.pad(), stride = d.stride;
     const int64_t row_len = W + 2 * pad + kRowSlack;
@@ -283,26 +361,19 @@ void run_rows(RowFn row_fn, const core::Conv2dDesc& d, const float* input, const
                     const int64_t want = n * (H + 2 * R) + y + R;
                     if (key[slot] == want) continue;
                     const bool inside = y >= 0 && y < H;
-                    for (int64_t c = 0; c < C; ++c) {
-                        float* dst = scratch.data() + (c * R + slot) * row_len + pad;
-                        if (inside) {
-                            std::memcpy(dst, input + ((n * C + c) * H + y) * W, W * sizeof(float));
-                        } else {
-                            std::fill(dst, dst + W, 0.0f);
-                        }
-                    }
+                    fill_fn(inside ? input + (n * C * H + y) * W : nullptr, H * W, scratch.data() + slot * row_len + pad,
+                            R * row_len, C, W);
                     key[slot] = want;
                 }
-                // The next output row's new input row is read from memory while this row computes:
-                // its channels lie a whole plane apart, a pattern the hardware prefetcher misses
-                // (the copies above were 6 % of a batch-64 layer's time, in cache misses).
-                const int64_t y_next = (p + 1) * stride - pad + R - 1;
-                if (idx + 1 < end && p + 1 < P && y_next >= 0 && y_next < H) {
-                    for (int64_t c = 0; c < C; ++c) {
-                        const char* src = reinterpret_cast<const char*>(input + ((n * C + c) * H + y_next) * W);
-                        for (int64_t b = 0; b < W * static_cast<int64_t>(sizeof(float)); b += 64) {
-                            __builtin_prefetch(src + b);
-                        }
+                // The input rows the next output row adds to the ring are read from memory while this
+                // row computes: their channels lie a whole plane apart, a pattern the hardware
+                // prefetcher misses (the copies above were 6 % of a batch-64 layer's time, in cache
+                // misses). At the end of an image, that is the next image's first rows.
+                if (idx + 1 < end) {
+                    if (p + 1 < P) {
+                        prefetch_rows(input, n, C, H, W, p * stride - pad + R, (p + 1) * stride - pad + R - 1);
+                    } else {
+                        prefetch_rows(input, n + 1, C, H, W, -pad, R - 1 - pad);
                     }
                 }
                 const int64_t phase = p % R;
@@ -345,10 +416,11 @@ ConvPath conv_path(SimdIsa isa, const core::Conv2dDesc& d) {
 // `filters` already in the layout of the kernel that runs (Conv2dFilters).
 void run_direct(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
     if (channel_block_for(isa, d) == 0) {
-        run_rows(row_function(isa), d, input, filters, output);
+        run_rows(row_function(isa), fill_function(isa), d, input, filters, output);
         return;
     }
-    run_rows(conv_detail::channel_row_function(static_cast<int>(isa), d.kernel), d, input, filters, output);
+    run_rows(conv_detail::channel_row_function(static_cast<int>(isa), d.kernel), fill_function(isa), d, input, filters,
+             output);
 }
 
 void add_bias(const core::Conv2dDesc& d, const float* bias, float* output) {

@@ -109,10 +109,11 @@ TEST_CASE("every CPU backend equals cpu-scalar on odd shapes") {
     // filter; with stride 2 they take im2col + GEMM, as does {2, 1, 11, 29, 17} (one channel, 17
     // filters: a row block and a column block left over on every ISA).
     // {3, 4, 20, 21, 32} has more output rows than one chunk per thread: chunks then start at every
-    // row phase modulo R, each with its own freshly zeroed scratch ring.
+    // row phase modulo R, each with its own freshly zeroed scratch ring. {2, 3, 4, 16, 32} and
+    // {1, 2, 3, 32, 5} have rows of whole vectors: the ring fills then store no partial last vector.
     const Shape shapes[] = {{1, 1, 1, 1, 1},  {1, 1, 5, 7, 1},   {1, 1, 33, 65, 1}, {2, 3, 11, 13, 4},
                             {1, 2, 9, 70, 6}, {2, 5, 9, 23, 32}, {1, 3, 3, 5, 64},  {2, 1, 11, 29, 17},
-                            {3, 4, 20, 21, 32}};
+                            {3, 4, 20, 21, 32}, {2, 3, 4, 16, 32}, {1, 2, 3, 32, 5}};
     int ran = 0;
     for (const Shape& s : shapes) {
         for (int64_t r : {1, 3, 5, 7}) {
