@@ -135,7 +135,7 @@ void Conv2dView::draw_block_trace(float width, bool interactive) {
             dl->AddRectFilled(a, b, who < 0 ? IM_COL32(60, 60, 60, 255) : warp_colour(who / 32, halo ? 0.55f : 1.0f));
             if (!inside) dl->AddLine(a, b, IM_COL32(30, 30, 30, 255), 1.5f);  // stored as 0: the zero padding
             if (numbers && who >= 0) {
-                char txt[8];
+                char txt[12];  // any int fits: no truncation (and no -Wformat-truncation)
                 std::snprintf(txt, sizeof txt, "%d", who);
                 const ImVec2 ts = ImGui::CalcTextSize(txt);
                 const float k = std::min(1.0f, (cell - 3) / std::max(ts.x, 1.0f));

@@ -38,6 +38,18 @@ std::vector<float> ticks(float lo, float hi, bool log) {
     return t;
 }
 
+// Every other tick, as often as needed, until at most `room` are left: a plot squeezed to a few lines
+// (the race's loss plot in presenter mode) otherwise prints its labels on top of each other.
+std::vector<float> thin_ticks(std::vector<float> t, int room) {
+    room = std::max(room, 2);
+    while (static_cast<int>(t.size()) > room) {
+        std::vector<float> kept;
+        for (std::size_t i = 0; i < t.size(); i += 2) kept.push_back(t[i]);
+        t.swap(kept);
+    }
+    return t;
+}
+
 }  // namespace
 
 void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
@@ -86,7 +98,7 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
         const std::string s = tick_label(v, false);
         dl->AddText({x - ImGui::CalcTextSize(s.c_str()).x / 2, a1.y + 2}, label, s.c_str());
     }
-    for (float v : ticks(y0, y1, plot.log_y)) {
+    for (float v : thin_ticks(ticks(y0, y1, plot.log_y), static_cast<int>((a1.y - a0.y) / (lh * 1.2f)) + 1)) {
         const float y = fy(v);
         dl->AddLine({a0.x, y}, {a1.x, y}, grid);
         const std::string s = tick_label(v, plot.y_percent);
@@ -114,15 +126,28 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
     // Legend, top right inside the plot (or bottom right).
     int named = 0;
     for (const auto& s : plot.series) named += s.name.empty() ? 0 : 1;
-    float y = plot.legend_bottom ? a1.y - 4 - named * (lh + 3) : a0.y + 4;
+    // One entry per line where they fit; in a plot too low for that, one line of entries side by side.
+    const bool in_a_row = named * (lh + 3) + 8 > a1.y - a0.y;
+    float row_x = a1.x - 2;
+    if (in_a_row) {
+        for (const auto& s : plot.series)
+            if (!s.name.empty()) row_x -= ImGui::CalcTextSize(s.name.c_str()).x + lh * 1.6f + 4;
+    }
+    float y = in_a_row ? (plot.legend_bottom ? a1.y - 4 - (lh + 3) : a0.y + 4)
+                       : (plot.legend_bottom ? a1.y - 4 - named * (lh + 3) : a0.y + 4);
     for (const auto& s : plot.series) {
         if (s.name.empty()) continue;
         const ImVec2 ts = ImGui::CalcTextSize(s.name.c_str());
-        const float x = a1.x - ts.x - lh * 1.6f;
-        dl->AddRectFilled({x - 4, y}, {a1.x - 2, y + lh + 2}, IM_COL32(25, 27, 32, 220));
+        const float x = in_a_row ? row_x + 4 : a1.x - ts.x - lh * 1.6f;
+        const float right = in_a_row ? x + ts.x + lh * 1.6f - 4 : a1.x - 2;
+        dl->AddRectFilled({x - 4, y}, {right, y + lh + 2}, IM_COL32(25, 27, 32, 220));
         dl->AddRectFilled({x, y + lh * 0.3f}, {x + lh * 0.6f, y + lh * 0.9f}, s.colour);
         dl->AddText({x + lh * 0.9f, y}, ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
-        y += lh + 3;
+        if (in_a_row) {
+            row_x += ts.x + lh * 1.6f + 4;
+        } else {
+            y += lh + 3;
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpulab::app {
@@ -21,6 +22,10 @@ struct PlotSeries {
 };
 
 struct XYPlot {
+    // A constructor rather than aggregate initialisation, which leaves the later members to their
+    // defaults but warns (-Wmissing-field-initializers) about each one.
+    XYPlot(std::string title_in, std::string x_label_in, std::string y_label_in)
+        : title(std::move(title_in)), x_label(std::move(x_label_in)), y_label(std::move(y_label_in)) {}
     std::string title, x_label, y_label;
     bool log_x = false, log_y = false;
     // Data ranges; min == max: taken from the points.

@@ -19,9 +19,9 @@ namespace {
 // The first batches' loss on every engine that ran, against the batch number: one curve, drawn as
 // many times as there are engines. Same weights, same batches, same arithmetic up to rounding: the
 // engines differ only in how fast they get there, which the accuracy-against-seconds plot shows.
-void draw_same_curve_plot(const std::vector<train::LaneResult>& lanes, float width) {
-    // Batches every engine that ran got through; the plain loop, which only runs a few, is drawn
-    // for as many as it has rather than shortening everyone's curve.
+// Batches every engine that ran got through; the plain loop, which only runs a few, is drawn for as
+// many as it has rather than shortening everyone's curve. Below 2 there is no curve to draw.
+std::size_t common_batches(const std::vector<train::LaneResult>& lanes) {
     std::size_t common = 0;
     bool first = true;
     for (const auto& l : lanes) {
@@ -29,6 +29,11 @@ void draw_same_curve_plot(const std::vector<train::LaneResult>& lanes, float wid
         common = first ? l.batch_loss.size() : std::min(common, l.batch_loss.size());
         first = false;
     }
+    return common;
+}
+
+void draw_same_curve_plot(const std::vector<train::LaneResult>& lanes, float width, float height) {
+    const std::size_t common = common_batches(lanes);
     if (common < 2) return;
     XYPlot plot{"loss of each batch", "batch", "(every engine: the same curve, up to rounding)"};
     plot.y_min = 0.0f;
@@ -42,7 +47,24 @@ void draw_same_curve_plot(const std::vector<train::LaneResult>& lanes, float wid
         plot.series.push_back(std::move(s));
         thickness = std::max(thickness - 1.5f, 1.5f);
     }
-    draw_xy_plot(plot, {width, ImGui::GetFontSize() * 9});
+    draw_xy_plot(plot, {width, height});
+}
+
+// Heights of the accuracy plot and, when it is drawn, the loss plot below it. Full size (16 and 9
+// lines) where the panel has room; where it has not (presenter mode on a 1080p projector leaves
+// about 12 lines here) they share what is visible, down to 7 and 5 lines, so that both are seen
+// without scrolling. The table under them may scroll.
+struct RaceHeights {
+    float accuracy, loss;
+};
+RaceHeights race_plot_heights(float visible, bool with_loss) {
+    const float fs = ImGui::GetFontSize();
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    const float full_accuracy = fs * 16, full_loss = with_loss ? fs * 9 : 0.0f;
+    const float room = visible - (with_loss ? 2 * gap : gap);
+    if (room >= full_accuracy + full_loss) return {full_accuracy, full_loss};
+    const float share = std::max(room, 0.0f) / (full_accuracy + full_loss);
+    return {std::max(full_accuracy * share, fs * 7), with_loss ? std::max(full_loss * share, fs * 5) : 0.0f};
 }
 
 }  // namespace
@@ -97,9 +119,11 @@ void TrainView::draw_race_panel(float width) {
         for (const auto& e : live.epochs) s.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
         plot.series.push_back(std::move(s));
     }
-    draw_xy_plot(plot, {width, ImGui::GetFontSize() * 16});
+    const bool with_loss = race_ && !racing && common_batches(race_->lanes) >= 2;
+    const RaceHeights heights = race_plot_heights(ImGui::GetContentRegionAvail().y, with_loss);
+    draw_xy_plot(plot, {width, heights.accuracy});
     if (!race_ || racing) return;
-    draw_same_curve_plot(race_->lanes, width);
+    draw_same_curve_plot(race_->lanes, width, heights.loss);
 
     if (ImGui::BeginTable("##race", 5, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
         ImGui::TableSetupColumn("engine");
