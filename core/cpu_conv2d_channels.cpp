@@ -52,11 +52,10 @@ void block_ch_avx2(const RowJob& j, const float* wt, int64_t k0, int64_t q0) {
     __m256 acc[QB][2];
 #pragma GCC unroll 16
     for (int i = 0; i < QB; ++i) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
-    const int64_t tap_count = j.cr_count * j.S;
     const float* base = j.tap_base + q0;
     const int64_t* offsets = j.tap_offsets;
-    const float* w = wt;
-    for (int64_t t = 0; t < tap_count; ++t, w += 16) {
+    const float* w = wt + j.tap_begin * 16;
+    for (int64_t t = j.tap_begin; t < j.tap_end; ++t, w += 16) {
         const float* x = base + offsets[t];
         const __m256 w0 = _mm256_loadu_ps(w);
         const __m256 w1 = _mm256_loadu_ps(w + 8);
@@ -113,11 +112,10 @@ void block_ch_avx512(const RowJob& j, const float* wt, int64_t k0, int64_t q0) {
     __m512 acc[QB][2];
 #pragma GCC unroll 16
     for (int i = 0; i < QB; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
-    const int64_t tap_count = j.cr_count * j.S;
     const float* base = j.tap_base + q0;
     const int64_t* offsets = j.tap_offsets;
-    const float* w = wt;
-    for (int64_t t = 0; t < tap_count; ++t, w += 32) {
+    const float* w = wt + j.tap_begin * 32;
+    for (int64_t t = j.tap_begin; t < j.tap_end; ++t, w += 32) {
         const float* x = base + offsets[t];
         const __m512 w0 = _mm512_loadu_ps(w);
         const __m512 w1 = _mm512_loadu_ps(w + 16);
@@ -192,13 +190,15 @@ RowFn channel_row_function(int isa, int64_t S) {
     return nullptr;
 }
 
-void pack_filters_by_channel(const float* filters, int64_t K, int64_t C, int64_t RS, int64_t B, float* out) {
+void pack_filters_by_channel(const float* filters, int64_t K, int64_t C, int64_t R, int64_t S, int64_t B, float* out) {
     for (int64_t k = 0; k < K; ++k) {
         const int64_t kb = k / B, lane = k % B;
         for (int64_t c = 0; c < C; ++c) {
-            const float* src = filters + (k * C + c) * RS;
-            float* dst = out + ((kb * C + c) * RS) * B + lane;
-            for (int64_t t = 0; t < RS; ++t) dst[t * B] = src[t];
+            for (int64_t r = 0; r < R; ++r) {
+                const float* src = filters + ((k * C + c) * R + r) * S;
+                float* dst = out + (((kb * R + r) * C + c) * S) * B + lane;
+                for (int64_t s = 0; s < S; ++s) dst[s * B] = src[s];
+            }
         }
     }
 }

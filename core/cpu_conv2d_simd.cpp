@@ -286,7 +286,7 @@ struct RingTables {
     const float* scratch = nullptr;
     int64_t C = 0, R = 0, row_len = 0, stride = 0, pad = 0;
     std::vector<const float*> rows;  // [phase][c * R + r]
-    std::vector<int64_t> taps;       // [phase][(c * R + r) * S + s], S = R: offsets from scratch
+    std::vector<int64_t> taps;       // [phase][(r * C + c) * S + s], S = R: offsets from scratch
 
     void build(const float* scratch_in, int64_t C_in, int64_t R_in, int64_t row_len_in, int64_t stride_in,
                int64_t pad_in) {
@@ -304,7 +304,7 @@ struct RingTables {
                     const int64_t row = (c * R + slot) * row_len;
                     rows[static_cast<std::size_t>(phase * C * R + c * R + r)] = scratch + row;
                     for (int64_t s = 0; s < R; ++s) {
-                        taps[static_cast<std::size_t>((phase * C * R + c * R + r) * R + s)] = row + s;
+                        taps[static_cast<std::size_t>((phase * R * C + r * C + c) * R + s)] = row + s;
                     }
                 }
             }
@@ -377,9 +377,11 @@ void run_rows(RowFn row_fn, FillFn fill_fn, const core::Conv2dDesc& d, const flo
                     }
                 }
                 const int64_t phase = p % R;
+                const int64_t y0 = p * stride - pad;  // input row under filter row 0
+                const int64_t r_lo = std::clamp<int64_t>(-y0, 0, R), r_hi = std::clamp<int64_t>(H - y0, r_lo, R);
                 RowJob job{tables.rows.data() + phase * C * R, C * R, R, filters, C * R * R, K,
                            output + (n * K * P + p) * Q, P * Q, Q, stride,
-                           scratch.data(), tables.taps.data() + phase * C * R * R};
+                           scratch.data(), tables.taps.data() + phase * C * R * R, r_lo * C * R, r_hi * C * R};
                 row_fn(job);
             }
         },
@@ -472,7 +474,7 @@ bool prepare_filters(SimdIsa isa, const core::Conv2dDesc& d, const float* filter
     }
     const int64_t RS = d.kernel * d.kernel;
     out.packed.resize(static_cast<std::size_t>(d.filters * d.channels * RS));
-    conv_detail::pack_filters_by_channel(filters, d.filters, d.channels, RS, b, out.packed.data());
+    conv_detail::pack_filters_by_channel(filters, d.filters, d.channels, d.kernel, d.kernel, b, out.packed.data());
     return true;
 }
 
