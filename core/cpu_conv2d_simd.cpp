@@ -225,18 +225,20 @@ void row_avx2(const RowJob& j) {
     }
 }
 
-// (AVX2's masked stores are slow on some CPUs, so the last W mod 8 floats move one by one.)
+// As fill_avx512: the last partial vector is loaded masked (lanes past W read as zero) and stored
+// whole onto the row's zero pad and slack; a masked store is slow on some CPUs.
 void fill_avx2(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t C, int64_t W) {
     const int64_t full = W / 8 * 8;
+    const int left = static_cast<int>(W - full);
+    const __m256i tail = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     for (int64_t c = 0; c < C; ++c) {
         float* d = dst + c * dst_stride;
         if (src != nullptr) {
             const float* s = src + c * src_stride;
             for (int64_t i = 0; i < full; i += 8) _mm256_storeu_ps(d + i, _mm256_loadu_ps(s + i));
-            for (int64_t i = full; i < W; ++i) d[i] = s[i];
+            if (left != 0) _mm256_storeu_ps(d + full, _mm256_maskload_ps(s + full, tail));
         } else {
-            for (int64_t i = 0; i < full; i += 8) _mm256_storeu_ps(d + i, _mm256_setzero_ps());
-            for (int64_t i = full; i < W; ++i) d[i] = 0.0f;
+            for (int64_t i = 0; i < W; i += 8) _mm256_storeu_ps(d + i, _mm256_setzero_ps());
         }
     }
 }
@@ -266,7 +268,7 @@ FillFn fill_function(SimdIsa isa) {
 }
 
 // Floats of zeroed slack after each scratch row: one full AVX-512 vector, so the column kernels'
-// loads and fill_avx512's whole last vector (zeros past W) stay inside the row.
+// loads and the fills' whole last vectors (zeros past W) stay inside the row.
 constexpr int64_t kRowSlack = 16;
 
 // Output rows per pool chunk. Each chunk refills its scratch ring from scratch (R input rows per
