@@ -76,6 +76,10 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
     if (!(y1 > y0)) y1 = y0 + 1.0f;
     if (auto_y && !plot.log_y) y0 = std::min(y0, 0.0f);
     if (auto_x && !plot.log_x) x0 = std::min(x0, 0.0f), x1 += (x1 - x0) * 0.03f;  // the last dot stays inside
+    if (auto_x && plot.log_x) {  // the same on a log axis, at both ends (batch 1 and 1024 were cut in half)
+        const float margin = std::pow(x1 / x0, 0.03f);
+        x0 /= margin, x1 *= margin;
+    }
 
     // Plot area: room for y labels on the left, x labels and the axis title below, the title above.
     const ImVec2 a0{o.x + lh * 3.6f, o.y + lh * 1.4f};
