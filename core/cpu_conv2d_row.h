@@ -31,6 +31,9 @@ struct RowJob {
     // [r_lo * C * S, r_hi * C * S): a 3x3 layer's first and last output rows skip a third of their
     // taps (4.8 % of the work at 14x14), as oneDNN skips them.
     int64_t tap_begin, tap_end;
+    // 3x3 filter, stride 1, one column of zero padding on that side: the first (last) output
+    // column's leftmost (rightmost) window column is all zeros, and the channel kernels skip it.
+    bool skip_left_column, skip_right_column;
 };
 
 using RowFn = void (*)(const RowJob&);

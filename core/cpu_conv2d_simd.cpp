@@ -322,6 +322,9 @@ void run_rows(RowFn row_fn, FillFn fill_fn, const core::Conv2dDesc& d, const flo
     const int64_t rows_total = d.batch * P;
     const int64_t chunk = std::max<int64_t>(1, rows_per_chunk(rows_total, ThreadPool::shared().size()));
     if (stride > 1) row_fn = row_strided;
+    // Output column 0 reads input column -pad..; column Q-1 reads up to (Q-1) * stride - pad + R - 1.
+    const bool skip_left = R == 3 && stride == 1 && pad == 1;
+    const bool skip_right = R == 3 && stride == 1 && (Q - 1) - pad + 2 == W;
 
     ThreadPool::shared().parallel_for(
         rows_total,
@@ -358,7 +361,8 @@ void run_rows(RowFn row_fn, FillFn fill_fn, const core::Conv2dDesc& d, const flo
                 const int64_t r_lo = std::clamp<int64_t>(-y0, 0, R), r_hi = std::clamp<int64_t>(H - y0, r_lo, R);
                 RowJob job{tables.rows.data() + phase * C * R, C * R, R, filters, C * R * R, K,
                            output + (n * K * P + p) * Q, P * Q, Q, stride,
-                           scratch.data(), tables.taps.data() + phase * C * R * R, r_lo * C * R, r_hi * C * R};
+                           scratch.data(), tables.taps.data() + phase * C * R * R, r_lo * C * R, r_hi * C * R,
+                           skip_left, skip_right};
                 row_fn(job);
             }
         },
