@@ -16,9 +16,9 @@
 // C*R*S multiply-adds). Taps that land on the zero padding are skipped: whole filter rows at the
 // top and bottom (RowJob::tap_begin / tap_end), and for 3x3 filters the edge pixels' outer window
 // column (RowJob::skip_left_column / skip_right_column). The same choice as oneDNN's direct
-// kernels (channels in the vector, padding taps skipped), kept
-// in our N,C,H,W layout. Chosen when K is a multiple of B, C > 1, the stride is 1 and the kernel
-// at most 7x7; measured in docs/benchmarks.md against the column kernel and oneDNN.
+// kernels (channels in the vector, padding taps skipped), kept in our N,C,H,W layout. Chosen when
+// K is a multiple of B, C > 1, the stride is 1 and the kernel at most 7x7; measured in
+// docs/benchmarks.md against the column kernel and oneDNN.
 // Verified by tests/test_conv2d.cpp and tests/test_forced_isa.cpp (every usable ISA against
 // cpu-scalar).
 #include "cpu_conv2d_row.h"
