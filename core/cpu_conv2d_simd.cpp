@@ -398,12 +398,10 @@ ConvPath conv_path(SimdIsa isa, const core::Conv2dDesc& d) {
 
 // `filters` already in the layout of the kernel that runs (Conv2dFilters).
 void run_direct(SimdIsa isa, const core::Conv2dDesc& d, const float* input, const float* filters, float* output) {
-    if (channel_block_for(isa, d) == 0) {
-        run_rows(row_function(isa), fill_function(isa), d, input, filters, output);
-        return;
-    }
-    run_rows(conv_detail::channel_row_function(static_cast<int>(isa), d.kernel), fill_function(isa), d, input, filters,
-             output);
+    const RowFn row_fn = channel_block_for(isa, d) == 0
+                             ? row_function(isa)
+                             : conv_detail::channel_row_function(static_cast<int>(isa), d.kernel);
+    run_rows(row_fn, fill_function(isa), d, input, filters, output);
 }
 
 void add_bias(const core::Conv2dDesc& d, const float* bias, float* output) {

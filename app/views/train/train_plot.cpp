@@ -132,23 +132,23 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
     for (const auto& s : plot.series) named += s.name.empty() ? 0 : 1;
     // One entry per line where they fit; in a plot too low for that, one line of entries side by side.
     const bool in_a_row = named * (lh + 3) + 8 > a1.y - a0.y;
-    float row_x = a1.x - 2;
+    auto entry_width = [&](const PlotSeries& s) { return ImGui::CalcTextSize(s.name.c_str()).x + lh * 1.6f; };
+    float row_x = a1.x + 4;  // in a row: the next entry's swatch; the last box ends where a column's would
     if (in_a_row) {
         for (const auto& s : plot.series)
-            if (!s.name.empty()) row_x -= ImGui::CalcTextSize(s.name.c_str()).x + lh * 1.6f + 4;
+            if (!s.name.empty()) row_x -= entry_width(s) + 4;
     }
-    float y = in_a_row ? (plot.legend_bottom ? a1.y - 4 - (lh + 3) : a0.y + 4)
-                       : (plot.legend_bottom ? a1.y - 4 - named * (lh + 3) : a0.y + 4);
+    const int lines = in_a_row ? 1 : named;
+    float y = plot.legend_bottom ? a1.y - 4 - lines * (lh + 3) : a0.y + 4;
     for (const auto& s : plot.series) {
         if (s.name.empty()) continue;
-        const ImVec2 ts = ImGui::CalcTextSize(s.name.c_str());
-        const float x = in_a_row ? row_x + 4 : a1.x - ts.x - lh * 1.6f;
-        const float right = in_a_row ? x + ts.x + lh * 1.6f - 4 : a1.x - 2;
-        dl->AddRectFilled({x - 4, y}, {right, y + lh + 2}, IM_COL32(25, 27, 32, 220));
+        const float w = entry_width(s);
+        const float x = in_a_row ? row_x : a1.x - w;
+        dl->AddRectFilled({x - 4, y}, {x + w - 2, y + lh + 2}, IM_COL32(25, 27, 32, 220));
         dl->AddRectFilled({x, y + lh * 0.3f}, {x + lh * 0.6f, y + lh * 0.9f}, s.colour);
         dl->AddText({x + lh * 0.9f, y}, ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
         if (in_a_row) {
-            row_x += ts.x + lh * 1.6f + 4;
+            row_x += w + 4;
         } else {
             y += lh + 3;
         }
