@@ -17,6 +17,9 @@
 // Shapes with many filters that fit neither kernel (one input channel, K not a multiple of the block,
 // strides above 1) take im2col + the training matrix product instead: cpu_conv2d_gemm.h; the rule is
 // conv_path() in cpu_conv2d_simd.cpp and the implementation line names the path that ran.
+// cpu-parallel's timed runs of the channel kernel skip the ring: they read a zero-bordered copy of
+// the input and write blocks of channels, both made outside the clock (Conv2dStaged, below,
+// cpu_conv2d_staged.cpp), as oneDNN's timed runs work in its blocked layouts. Training keeps the ring.
 // Verified by tests/test_conv2d.cpp: every ISA this CPU has against cpu-scalar, odd sizes.
 #pragma once
 
@@ -25,6 +28,7 @@
 
 #include "conv2d.h"
 #include "simd_math.h"
+#include "tensor.h"
 
 namespace gpulab::cpu {
 
@@ -54,6 +58,29 @@ struct Conv2dFilters {
 bool prepare_filters(SimdIsa isa, const core::Conv2dDesc& d, const float* filters, Conv2dFilters& out);
 // conv2d_parallel_with(f.isa, f.desc, input, <the filters f was made from>, output), without the packing.
 void conv2d_parallel_prepared(const Conv2dFilters& f, const float* input, float* output);
+
+// [SECTION] staged runs: the timed arrangement of cpu-parallel's run_conv2d, which is oneDNN's
+// (cpu_onednn.cpp): the input is put into the kernel's working layout before the clock starts, the
+// convolution runs in it, and the result is put back into N,K,P,Q after the clock stops, so both
+// backends time the convolution alone, as a network that stays in its layout between layers pays
+// it. The working layouts: input N,C,H+2pad,W+2pad with a zero border (no scratch ring, no border
+// tests), output N,K/B,P,Q,B with B = the channel kernel's block (each block's accumulators are
+// stored as whole vectors, no transpose). Only the output-channel kernel has a staged form; the
+// conversions' cost is measured beside the convolution in docs/benchmarks.md.
+struct Conv2dStaged {
+    core::FloatBuffer input;     // N, C, planes of (H + 2 pad) x (W + 2 pad) + 16 floats of slack
+    core::FloatBuffer output;    // N, K / B, P, Q, B
+    std::vector<int64_t> taps;   // tap t = (r * C + c) * S + s at offset c * plane + r * (W + 2 pad) + s
+    int64_t shape[8] = {};       // what `input`'s zero border and `taps` were made for
+};
+// True when the channel kernel runs this shape on this ISA (the only kernel with a staged form).
+bool conv2d_can_stage(SimdIsa isa, const core::Conv2dDesc& d);
+// Sizes `s` for f's shape and copies `input` (N,C,H,W) into it, border zeroed. Uses the shared pool.
+void conv2d_stage_input(const Conv2dFilters& f, const float* input, Conv2dStaged& s);
+// The convolution alone, s.input -> s.output (the timed part). Requires conv2d_can_stage(f.isa, f.desc).
+void conv2d_parallel_staged(const Conv2dFilters& f, Conv2dStaged& s);
+// s.output -> `output` (N,K,P,Q). Uses the shared pool.
+void conv2d_unstage_output(const Conv2dFilters& f, const Conv2dStaged& s, float* output);
 
 // "direct, AVX-512 (16 floats), 4 filters x 64 columns in registers, 2 threads"
 std::string conv2d_parallel_implementation(const core::Conv2dDesc& d);

@@ -74,11 +74,20 @@ void block_ch_avx2(const RowJob& j, const float* wt, int64_t k0, int64_t q0) {
     if constexpr (Left == 0 && Right == 0) {
         for (int64_t t = j.tap_begin; t < j.tap_end; ++t, w += 16) tap_ch_avx2<QB, 0, 0>(acc, base + offsets[t], w);
     } else {
-        for (int64_t t = j.tap_begin; t < j.tap_end; t += 3, w += 48) {  // S = 3: s = 0, 1, 2
+        for (int64_t t = j.tap_begin; t < j.tap_end; t += 3, w += 48) {
             tap_ch_avx2<QB, Left, 0>(acc, base + offsets[t], w);
             tap_ch_avx2<QB, 0, 0>(acc, base + offsets[t + 1], w + 16);
             tap_ch_avx2<QB, 0, Right>(acc, base + offsets[t + 2], w + 32);
         }
+    }
+    if (j.out_blocked) {
+        float* out = j.out + (k0 / 16) * j.out_stride + q0 * 16;
+#pragma GCC unroll 16
+        for (int i = 0; i < QB; ++i) {
+            _mm256_storeu_ps(out + i * 16, acc[i][0]);
+            _mm256_storeu_ps(out + i * 16 + 8, acc[i][1]);
+        }
+        return;
     }
     alignas(32) float tmp[QB][16];
 #pragma GCC unroll 16
@@ -125,6 +134,40 @@ void row_ch_avx2(const RowJob& j) {
     }
 }
 
+// One staged output block, `pixels` x B (B a multiple of 8) -> B planes of `pixels` (cpu_conv2d_staged.cpp),
+// in 8 x 8 tiles transposed in registers: unpack pairs of rows, then pairs of pairs, then swap
+// 128-bit halves. Also used on AVX-512 machines: the tiles are small and the pass is memory bound.
+void unblock_avx2(const float* src, int64_t pixels, int64_t B, float* dst) {
+    const int64_t full = pixels / 8 * 8;
+    for (int64_t i = 0; i < full; i += 8) {
+        for (int64_t lane = 0; lane < B; lane += 8) {
+            const float* in = src + i * B + lane;
+            __m256 r[8];
+#pragma GCC unroll 8
+            for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(in + k * B);
+            const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+            const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+            const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+            const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+            const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xee);
+            const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xee);
+            const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xee);
+            const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xee);
+            float* o = dst + lane * pixels + i;
+            _mm256_storeu_ps(o + 0 * pixels, _mm256_permute2f128_ps(u0, u4, 0x20));
+            _mm256_storeu_ps(o + 1 * pixels, _mm256_permute2f128_ps(u1, u5, 0x20));
+            _mm256_storeu_ps(o + 2 * pixels, _mm256_permute2f128_ps(u2, u6, 0x20));
+            _mm256_storeu_ps(o + 3 * pixels, _mm256_permute2f128_ps(u3, u7, 0x20));
+            _mm256_storeu_ps(o + 4 * pixels, _mm256_permute2f128_ps(u0, u4, 0x31));
+            _mm256_storeu_ps(o + 5 * pixels, _mm256_permute2f128_ps(u1, u5, 0x31));
+            _mm256_storeu_ps(o + 6 * pixels, _mm256_permute2f128_ps(u2, u6, 0x31));
+            _mm256_storeu_ps(o + 7 * pixels, _mm256_permute2f128_ps(u3, u7, 0x31));
+        }
+    }
+    for (int64_t lane = 0; lane < B; ++lane)
+        for (int64_t i = full; i < pixels; ++i) dst[lane * pixels + i] = src[i * B + lane];
+}
+
 #pragma GCC pop_options
 
 // [SECTION] AVX-512: 32 channels (2 vectors) x up to 12 pixels = 24 accumulators of 32 registers
@@ -163,12 +206,26 @@ void block_ch_avx512(const RowJob& j, const float* wt, int64_t k0, int64_t q0) {
     if constexpr (Left == 0 && Right == 0) {
         for (int64_t t = j.tap_begin; t < j.tap_end; ++t, w += 32) tap_ch_avx512<QB, 0, 0>(acc, base + offsets[t], w);
     } else {
-        // S = 3: taps come in threes, s = 0, 1, 2 (t = (r * C + c) * 3 + s).
-        for (int64_t t = j.tap_begin; t < j.tap_end; t += 3, w += 96) {
-            tap_ch_avx512<QB, Left, 0>(acc, base + offsets[t], w);
-            tap_ch_avx512<QB, 0, 0>(acc, base + offsets[t + 1], w + 32);
-            tap_ch_avx512<QB, 0, Right>(acc, base + offsets[t + 2], w + 64);
+        // Filter rows r_lo..r_hi-1 (tap_begin and tap_end are whole filter rows), channels by
+        // channel_stride, the 3 taps of (r, c) at x, x + 1, x + 2: no offset loaded per tap.
+        const int64_t C = j.cr_count / 3;
+        for (int64_t t = j.tap_begin; t < j.tap_end; t += 3 * C) {
+            const float* x = base + offsets[t];
+            for (int64_t c = 0; c < C; ++c, x += j.channel_stride, w += 96) {
+                tap_ch_avx512<QB, Left, 0>(acc, x, w);
+                tap_ch_avx512<QB, 0, 0>(acc, x + 1, w + 32);
+                tap_ch_avx512<QB, 0, Right>(acc, x + 2, w + 64);
+            }
         }
+    }
+    if (j.out_blocked) {
+        float* out = j.out + (k0 / 32) * j.out_stride + q0 * 32;
+#pragma GCC unroll 16
+        for (int i = 0; i < QB; ++i) {
+            _mm512_storeu_ps(out + i * 32, acc[i][0]);
+            _mm512_storeu_ps(out + i * 32 + 16, acc[i][1]);
+        }
+        return;
     }
     alignas(64) float tmp[QB][32];
 #pragma GCC unroll 16
@@ -246,6 +303,21 @@ RowFn channel_row_function(int isa, int64_t S) {
     (void)isa;
     (void)S;
     return nullptr;
+}
+
+namespace {
+void unblock_baseline(const float* src, int64_t pixels, int64_t B, float* dst) {
+    for (int64_t lane = 0; lane < B; ++lane)
+        for (int64_t i = 0; i < pixels; ++i) dst[lane * pixels + i] = src[i * B + lane];
+}
+}  // namespace
+
+UnblockFn unblock_function(int isa) {
+#ifdef GPULAB_CONV_CH_X86
+    if (isa == static_cast<int>(SimdIsa::Avx512) || isa == static_cast<int>(SimdIsa::Avx2Fma)) return unblock_avx2;
+#endif
+    (void)isa;
+    return unblock_baseline;
 }
 
 void pack_filters_by_channel(const float* filters, int64_t K, int64_t C, int64_t R, int64_t S, int64_t B, float* out) {

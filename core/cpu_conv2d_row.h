@@ -34,9 +34,27 @@ struct RowJob {
     // 3x3 filter, stride 1, one column of zero padding on that side: the first (last) output
     // column's leftmost (rightmost) window column is all zeros, and the channel kernels skip it.
     bool skip_left_column, skip_right_column;
+    // Distance between channel c's and channel c+1's rows under one filter row, the same for every
+    // c and r in both layouts (ring: R slots per channel; staged: one padded plane per channel). The
+    // 3-wide channel kernels walk the channels by it instead of loading an offset per tap.
+    int64_t channel_stride;
+    // Channel kernels only: `out` is in the staged layout N,K/B,P,Q,B (cpu_conv2d.h, Conv2dStaged), at
+    // (n, 0, p, 0), and out_stride = P * Q * B leads to the next block of B filters. Each block's
+    // accumulators are then stored as whole vectors, with no transpose to N,K,P,Q.
+    bool out_blocked = false;
 };
 
 using RowFn = void (*)(const RowJob&);
+
+// Copies `count` rows of W floats, src + i * src_stride -> dst + i * dst_stride (zeros where src is
+// null), with vector loads and stores compiled for the ISA. The last partial vector of a row is
+// stored whole with zeros past W, so the 16 floats after each row's W must be writable and meant
+// to be zero (the ring's pad and slack, the staged rows' border and the plane's slack).
+using FillFn = void (*)(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t count, int64_t W);
+FillFn fill_function(int isa);
+
+// Output rows per thread-pool chunk for both row drivers (cpu_conv2d_simd.cpp, which says why).
+int64_t rows_per_chunk(int64_t rows_total, int threads);
 
 // [SECTION] output-channel vectorised rows (cpu_conv2d_channels.cpp)
 
@@ -48,6 +66,9 @@ RowFn channel_row_function(int isa, int64_t S);
 // Filters K,C,R,S -> blocks [K / B][R][C][S][B] (B = channel_block), the layout whose B filter
 // weights for one tap are one contiguous run of vector loads, in the taps' order (filter row
 // outermost, see RowJob::tap_begin). `out` holds K*C*R*S floats.
+// One staged output block of `pixels` x B floats (channels fastest) -> B planes of `pixels` floats.
+using UnblockFn = void (*)(const float* src, int64_t pixels, int64_t B, float* dst);
+UnblockFn unblock_function(int isa);
 void pack_filters_by_channel(const float* filters, int64_t K, int64_t C, int64_t R, int64_t S, int64_t B, float* out);
 
 }  // namespace gpulab::cpu::conv_detail

@@ -71,7 +71,7 @@ void row_baseline(const RowJob& j) {
 // c * src_stride (W floats), or zeros where src is null (rows above and below the image). Per ISA,
 // with the copies inline: memcpy's call and size dispatch cost more than moving 14-28 floats, and
 // C calls per output row were 6 % of a batch-64 14x14 layer's time (perf), the loop around them 6 % more.
-using FillFn = void (*)(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t C, int64_t W);
+using conv_detail::FillFn;
 
 void fill_baseline(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t C, int64_t W) {
     for (int64_t c = 0; c < C; ++c) {
@@ -258,7 +258,26 @@ RowFn row_function(SimdIsa isa) {
     return row_baseline;
 }
 
-FillFn fill_function(SimdIsa isa) {
+
+// Floats of zeroed slack after each scratch row: one full AVX-512 vector, so the column kernels'
+// loads and the fills' whole last vectors (zeros past W) stay inside the row.
+constexpr int64_t kRowSlack = 16;
+
+}  // namespace
+
+// Output rows per pool chunk. Each chunk refills its scratch ring from scratch (R input rows per
+// channel before its first output row, one per row after), so chunks of one row, as a single
+// 14x14 picture would get from the balancing rule, copy every input row R times. Few rows: one
+// chunk per thread. Many: enough chunks for the pool to balance, each still long. The staged driver
+// (no ring) uses the same rule: one-row chunks there were 20 % slower on one 28x28 picture, as both
+// cores then read every input row.
+int64_t conv_detail::rows_per_chunk(int64_t rows_total, int threads) {
+    if (rows_total <= static_cast<int64_t>(threads) * 16) return (rows_total + threads - 1) / threads;
+    return rows_total / (static_cast<int64_t>(threads) * 8);
+}
+
+FillFn conv_detail::fill_function(int isa_number) {
+    const auto isa = static_cast<SimdIsa>(isa_number);
 #ifdef GPULAB_CONV_X86
     if (isa == SimdIsa::Avx512) return fill_avx512;
     if (isa == SimdIsa::Avx2Fma) return fill_avx2;
@@ -267,18 +286,7 @@ FillFn fill_function(SimdIsa isa) {
     return fill_baseline;
 }
 
-// Floats of zeroed slack after each scratch row: one full AVX-512 vector, so the column kernels'
-// loads and the fills' whole last vectors (zeros past W) stay inside the row.
-constexpr int64_t kRowSlack = 16;
-
-// Output rows per pool chunk. Each chunk refills its scratch ring from scratch (R input rows per
-// channel before its first output row, one per row after), so chunks of one row, as a single
-// 14x14 picture would get from the balancing rule, copy every input row R times. Few rows: one
-// chunk per thread. Many: enough chunks for the pool to balance, each still long.
-int64_t rows_per_chunk(int64_t rows_total, int threads) {
-    if (rows_total <= static_cast<int64_t>(threads) * 16) return (rows_total + threads - 1) / threads;
-    return rows_total / (static_cast<int64_t>(threads) * 8);
-}
+namespace {
 
 // Where the window's rows and taps are for each output row phase p mod R (see RowJob::tap_offsets):
 // slot ((p * stride - pad + r) mod R) of the ring holds the input row under filter row r. Built per
@@ -320,7 +328,7 @@ void run_rows(RowFn row_fn, FillFn fill_fn, const core::Conv2dDesc& d, const flo
     const int64_t P = d.out_height(), Q = d.out_width(), pad = d.pad(), stride = d.stride;
     const int64_t row_len = W + 2 * pad + kRowSlack;
     const int64_t rows_total = d.batch * P;
-    const int64_t chunk = std::max<int64_t>(1, rows_per_chunk(rows_total, ThreadPool::shared().size()));
+    const int64_t chunk = std::max<int64_t>(1, conv_detail::rows_per_chunk(rows_total, ThreadPool::shared().size()));
     if (stride > 1) row_fn = row_strided;
     // Output column 0 reads input column -pad..; column Q-1 reads up to (Q-1) * stride - pad + R - 1.
     const bool skip_left = R == 3 && stride == 1 && pad == 1;
@@ -362,7 +370,7 @@ void run_rows(RowFn row_fn, FillFn fill_fn, const core::Conv2dDesc& d, const flo
                 RowJob job{tables.rows.data() + phase * C * R, C * R, R, filters, C * R * R, K,
                            output + (n * K * P + p) * Q, P * Q, Q, stride,
                            scratch.data(), tables.taps.data() + phase * C * R * R, r_lo * C * R, r_hi * C * R,
-                           skip_left, skip_right};
+                           skip_left, skip_right, R * row_len};
                 row_fn(job);
             }
         },
@@ -401,7 +409,7 @@ void run_direct(SimdIsa isa, const core::Conv2dDesc& d, const float* input, cons
     const RowFn row_fn = channel_block_for(isa, d) == 0
                              ? row_function(isa)
                              : conv_detail::channel_row_function(static_cast<int>(isa), d.kernel);
-    run_rows(row_fn, fill_function(isa), d, input, filters, output);
+    run_rows(row_fn, conv_detail::fill_function(static_cast<int>(isa)), d, input, filters, output);
 }
 
 void add_bias(const core::Conv2dDesc& d, const float* bias, float* output) {
@@ -456,6 +464,8 @@ bool prepare_filters(SimdIsa isa, const core::Conv2dDesc& d, const float* filter
     conv_detail::pack_filters_by_channel(filters, d.filters, d.channels, d.kernel, d.kernel, b, out.packed.data());
     return true;
 }
+
+bool conv2d_can_stage(SimdIsa isa, const core::Conv2dDesc& d) { return conv_path(isa, d) == ConvPath::Channels; }
 
 void conv2d_parallel_prepared(const Conv2dFilters& f, const float* input, float* output) {
     if (conv_path(f.isa, f.desc) == ConvPath::Gemm) {

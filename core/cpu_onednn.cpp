@@ -170,7 +170,8 @@ public:
     // [SECTION] convolution: convolution_forward with the layouts oneDNN prefers (usually blocked,
     // e.g. nChw16c). Our NCHW input and KCRS filters are reordered into them before the clock
     // starts and the result reordered back after it stops: the time is the convolution alone,
-    // which is what oneDNN users pay when a whole network stays in the blocked layout.
+    // which is what oneDNN users pay when a whole network stays in the blocked layout. cpu-parallel's
+    // channel kernel is timed the same way (cpu_conv2d.h, Conv2dStaged).
     bool supports_conv2d(const Conv2dDesc& d) const override { return availability_.ok && d.validate().empty(); }
 
     RunResult run_conv2d(const Conv2dDesc& d, const Tensor& input, const Tensor& filters, Tensor& output) override {

@@ -114,7 +114,7 @@ TEST_CASE("every CPU backend equals cpu-scalar on odd shapes") {
     const Shape shapes[] = {{1, 1, 1, 1, 1},  {1, 1, 5, 7, 1},   {1, 1, 33, 65, 1}, {2, 3, 11, 13, 4},
                             {1, 2, 9, 70, 6}, {2, 5, 9, 23, 32}, {1, 3, 3, 5, 64},  {2, 1, 11, 29, 17},
                             {3, 4, 20, 21, 32}, {2, 3, 4, 16, 32}, {1, 2, 3, 32, 5}};
-    int ran = 0;
+    int ran = 0, staged_runs = 0;
     for (const Shape& s : shapes) {
         for (int64_t r : {1, 3, 5, 7}) {
             for (Padding pad : {Padding::Zero, Padding::None}) {
@@ -148,12 +148,25 @@ TEST_CASE("every CPU backend equals cpu-scalar on odd shapes") {
                         Tensor again = Tensor::zeros(ref.shape);
                         cpu::conv2d_parallel_prepared(prepared, in.ptr(), again.ptr());
                         CHECK(again.data == out.data);
+                        // And so do the staged layouts (cpu-parallel's timed runs): same taps, same
+                        // order, only the input's border and the output's layout differ.
+                        if (cpu::conv2d_can_stage(isa, d)) {
+                            cpu::Conv2dStaged staged;
+                            cpu::conv2d_stage_input(prepared, in.ptr(), staged);
+                            cpu::conv2d_parallel_staged(prepared, staged);
+                            Tensor unstaged = Tensor::zeros(ref.shape);
+                            cpu::conv2d_unstage_output(prepared, staged, unstaged.ptr());
+                            CHECK(unstaged.data == out.data);
+                            ++staged_runs;
+                        }
                     }
                 }
             }
         }
     }
     CHECK(ran > 100);
+    // The channel kernel (and with it the staged form) exists wherever AVX2 or AVX-512 does.
+    if (cpu::usable_simd_isas().size() > 1) CHECK(staged_runs > 20);
 }
 
 TEST_CASE("1x1 input with padding sees only the centre tap") {
