@@ -131,7 +131,8 @@ int bench_conv(const BenchOptions& o, const std::vector<core::Backend*>& shared_
     int failures = 0;
     if (!o.json) {
         std::printf("\nConvolution (cross-correlation, zero padding, stride 1): GFLOP/s = 2*N*K*P*Q*C*R*S / median "
-                    "compute time; cpu-onednn times the convolution primitive only (layout reorders excluded)\n");
+                    "compute time; cpu-onednn, and cpu-parallel where it says \"layouts converted untimed\", time the "
+                    "convolution in their own working layouts (the conversions from and to N,C,H,W are excluded)\n");
     }
     for (const ConvCase& c : cases) {
         core::MeasureConfig config;
