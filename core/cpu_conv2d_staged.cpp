@@ -10,7 +10,6 @@
 // whole steps, keeps run_rows.
 // Verified by tests/test_conv2d.cpp (cpu-parallel's run_conv2d against cpu-scalar, every usable ISA).
 #include <algorithm>
-#include <cstring>
 #include <iterator>
 
 #include "cpu_conv2d.h"

@@ -202,7 +202,7 @@ public:
 
     std::string conv2d_implementation(const Conv2dDesc& d) const override {
         const bool staged = simd_isa_usable(isa_) && conv2d_can_stage(isa_, d);
-        return conv2d_parallel_implementation(d, isa_) + (staged ? " (layouts converted untimed, as oneDNN's)" : "");
+        return conv2d_parallel_implementation(d, isa_) + (staged ? " (layouts converted untimed)" : "");
     }
 
 private:

@@ -43,6 +43,17 @@ std::string ms_label(double ms) {
     return core::format_duration(static_cast<int64_t>(ms * 1e6));
 }
 
+void tooltip_if(bool hovered, const std::string& text) {
+    if (!hovered) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
 // `text` cut at a word so that it fits `width` on one line, with an ellipsis; unchanged when it
 // fits. Rows stay one line tall so the whole timing panel fits the window; the full text goes
 // into a tooltip.
@@ -58,17 +69,6 @@ std::string fit_line(const std::string& text, float width) {
     }
     return kEllipsis;
 }
-
-void tooltip_if(bool hovered, const std::string& text) {
-    if (!hovered) return;
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-}
-
-}  // namespace
 
 ImU32 backend_color(std::string_view backend, float alpha) {
     if (colour_blind_palette()) return okabe_ito_backend_color(backend, alpha);

@@ -45,6 +45,9 @@ private:
 // The facts a number needs to be trusted: machine, GPU, versions, size, op, date, version.
 std::vector<std::string> caption_lines(const core::ActivationRun& run, std::string_view lesson_title);
 
+// `text` cut at a word, with an ellipsis, so that it fits `width` on one line; unchanged when it fits.
+std::string fit_line(const std::string& text, float width);
+
 // "match (max abs 2e-07)" in green, "MISMATCH ..." in red, "not run: reason" in grey.
 void draw_verdict(const core::BackendReport& report);
 // "not run: no GPU here" rather than the driver's error code on a machine without a GPU: the Devices

@@ -292,10 +292,15 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
                           .c_str());
             ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
             ImGui::SameLine(name_w);
-            ImGui::TextColored(kMutedColour, "%s", r.implementation.empty() ? "-" : r.implementation.c_str());
-            hover_tip("What this backend actually ran: the library's own implementation name where it has one.");
-            ImGui::SameLine();
+            // The verdict first: the implementation line can be longer than the panel is wide, and
+            // what is cut off then is the end of it, whole in the tooltip.
             draw_verdict(r);
+            ImGui::SameLine();
+            const std::string impl = r.implementation.empty() ? "-" : r.implementation;
+            ImGui::TextColored(kMutedColour, "%s", fit_line(impl, ImGui::GetContentRegionAvail().x).c_str());
+            hover_tip(("What this backend actually ran (the library's own implementation name where it has one): " +
+                       impl)
+                          .c_str());
         } else {
             draw_verdict(r);
         }
