@@ -75,6 +75,8 @@ struct Conv2dStaged {
 };
 // True when the channel kernel runs this shape on this ISA (the only kernel with a staged form).
 bool conv2d_can_stage(SimdIsa isa, const core::Conv2dDesc& d);
+// Bytes the staged copies of input and output take (cpu-parallel runs the ring path when they do not fit).
+std::size_t conv2d_staged_bytes(SimdIsa isa, const core::Conv2dDesc& d);
 // Sizes `s` for f's shape and copies `input` (N,C,H,W) into it, border zeroed. Uses the shared pool.
 void conv2d_stage_input(const Conv2dFilters& f, const float* input, Conv2dStaged& s);
 // The convolution alone, s.input -> s.output (the timed part). Requires conv2d_can_stage(f.isa, f.desc).

@@ -26,13 +26,19 @@ constexpr int64_t kPlaneSlack = 16;
 
 struct StagedShape {
     int64_t N, C, H, W, K, R, P, Q, pad, Hp, Wp, plane, B;
-    explicit StagedShape(const Conv2dFilters& f)
-        : N(f.desc.batch), C(f.desc.channels), H(f.desc.height), W(f.desc.width), K(f.desc.filters),
-          R(f.desc.kernel), P(f.desc.out_height()), Q(f.desc.out_width()), pad(f.desc.pad()), Hp(H + 2 * pad),
-          Wp(W + 2 * pad), plane(Hp * Wp + kPlaneSlack), B(conv_detail::channel_block(static_cast<int>(f.isa))) {}
+    StagedShape(SimdIsa isa, const core::Conv2dDesc& d)
+        : N(d.batch), C(d.channels), H(d.height), W(d.width), K(d.filters), R(d.kernel), P(d.out_height()),
+          Q(d.out_width()), pad(d.pad()), Hp(H + 2 * pad), Wp(W + 2 * pad), plane(Hp * Wp + kPlaneSlack),
+          B(conv_detail::channel_block(static_cast<int>(isa))) {}
+    explicit StagedShape(const Conv2dFilters& f) : StagedShape(f.isa, f.desc) {}
 };
 
 }  // namespace
+
+std::size_t conv2d_staged_bytes(SimdIsa isa, const core::Conv2dDesc& d) {
+    const StagedShape g(isa, d);
+    return static_cast<std::size_t>(g.N * g.C * g.plane + g.N * g.K * g.P * g.Q) * sizeof(float);
+}
 
 void conv2d_stage_input(const Conv2dFilters& f, const float* input, Conv2dStaged& s) {
     const StagedShape g(f);

@@ -171,14 +171,14 @@ public:
         try {
             // The filters go into the kernel's layout before the clock starts, as cpu-onednn's
             // weights go into oneDNN's (cpu_conv2d.h, Conv2dFilters); where the channel kernel runs,
-            // so do the input and output (Conv2dStaged), as oneDNN's reorders do. Other shapes
-            // read and write N,C,H,W inside the clock.
+            // so do the input and output (Conv2dStaged), as oneDNN's reorders do. Other shapes, and
+            // layers whose staged copies would not fit in memory, read and write N,C,H,W inside the clock.
             Conv2dFilters prepared;
             if (!prepare_filters(isa_, d, filters.ptr(), prepared)) {
                 r.error = "cpu-parallel: this CPU cannot run " + std::string(simd_isa_name(isa_));
                 return r;
             }
-            if (conv2d_can_stage(isa_, d)) {
+            if (stages(d)) {
                 std::lock_guard<std::mutex> lock(staged_mutex_);
                 conv2d_stage_input(prepared, input.ptr(), staged_);
                 const int64_t t0 = now_ns();
@@ -201,11 +201,16 @@ public:
     }
 
     std::string conv2d_implementation(const Conv2dDesc& d) const override {
-        const bool staged = simd_isa_usable(isa_) && conv2d_can_stage(isa_, d);
-        return conv2d_parallel_implementation(d, isa_) + (staged ? " (layouts converted untimed)" : "");
+        return conv2d_parallel_implementation(d, isa_) + (stages(d) ? " (layouts converted untimed)" : "");
     }
 
 private:
+    // The staged copies double the layer's memory: a layer that fits only once runs the ring path.
+    bool stages(const Conv2dDesc& d) const {
+        return simd_isa_usable(isa_) && conv2d_can_stage(isa_, d) &&
+               check_host_allocation(conv2d_staged_bytes(isa_, d)).ok;
+    }
+
     SimdIsa isa_;
     std::string description_;
     // The staged layouts' buffers, reused while runs repeat one shape (the measurement loop).
