@@ -74,7 +74,7 @@ void block_ch_avx2(const RowJob& j, const float* wt, int64_t k0, int64_t q0) {
     if constexpr (Left == 0 && Right == 0) {
         for (int64_t t = j.tap_begin; t < j.tap_end; ++t, w += 16) tap_ch_avx2<QB, 0, 0>(acc, base + offsets[t], w);
     } else {
-        for (int64_t t = j.tap_begin; t < j.tap_end; t += 3, w += 48) {
+        for (int64_t t = j.tap_begin; t < j.tap_end; t += 3, w += 48) {  // S = 3: s = 0, 1, 2
             tap_ch_avx2<QB, Left, 0>(acc, base + offsets[t], w);
             tap_ch_avx2<QB, 0, 0>(acc, base + offsets[t + 1], w + 16);
             tap_ch_avx2<QB, 0, Right>(acc, base + offsets[t + 2], w + 32);

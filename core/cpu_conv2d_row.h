@@ -36,7 +36,8 @@ struct RowJob {
     bool skip_left_column, skip_right_column;
     // Distance between channel c's and channel c+1's rows under one filter row, the same for every
     // c and r in both layouts (ring: R slots per channel; staged: one padded plane per channel). The
-    // 3-wide channel kernels walk the channels by it instead of loading an offset per tap.
+    // AVX-512 channel kernel's edge blocks (3x3) walk the channels by it instead of loading an offset
+    // per tap (the AVX2 one spilled registers doing so).
     int64_t channel_stride;
     // Channel kernels only: `out` is in the staged layout N,K/B,P,Q,B (cpu_conv2d.h, Conv2dStaged), at
     // (n, 0, p, 0), and out_stride = P * Q * B leads to the next block of B filters. Each block's
@@ -63,12 +64,12 @@ int64_t rows_per_chunk(int64_t rows_total, int threads);
 // the kernel is at most 7x7 (channel_row_function gives nullptr otherwise).
 int channel_block(int isa);
 RowFn channel_row_function(int isa, int64_t S);
-// Filters K,C,R,S -> blocks [K / B][R][C][S][B] (B = channel_block), the layout whose B filter
-// weights for one tap are one contiguous run of vector loads, in the taps' order (filter row
-// outermost, see RowJob::tap_begin). `out` holds K*C*R*S floats.
 // One staged output block of `pixels` x B floats (channels fastest) -> B planes of `pixels` floats.
 using UnblockFn = void (*)(const float* src, int64_t pixels, int64_t B, float* dst);
 UnblockFn unblock_function(int isa);
+// Filters K,C,R,S -> blocks [K / B][R][C][S][B] (B = channel_block), the layout whose B filter
+// weights for one tap are one contiguous run of vector loads, in the taps' order (filter row
+// outermost, see RowJob::tap_begin). `out` holds K*C*R*S floats.
 void pack_filters_by_channel(const float* filters, int64_t K, int64_t C, int64_t R, int64_t S, int64_t B, float* out);
 
 }  // namespace gpulab::cpu::conv_detail

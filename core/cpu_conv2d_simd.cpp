@@ -258,7 +258,6 @@ RowFn row_function(SimdIsa isa) {
     return row_baseline;
 }
 
-
 // Floats of zeroed slack after each scratch row: one full AVX-512 vector, so the column kernels'
 // loads and the fills' whole last vectors (zeros past W) stay inside the row.
 constexpr int64_t kRowSlack = 16;
