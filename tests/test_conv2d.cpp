@@ -16,6 +16,7 @@
 #include "compare.h"
 #include "conv2d.h"
 #include "cpu_conv2d.h"
+#include "cpu_parallel.h"
 #include "cpu_scalar.h"
 #include "image_io.h"
 #include "lesson.h"
@@ -167,6 +168,26 @@ TEST_CASE("every CPU backend equals cpu-scalar on odd shapes") {
     CHECK(ran > 100);
     // The channel kernel (and with it the staged form) exists wherever AVX2 or AVX-512 does.
     if (cpu::usable_simd_isas().size() > 1) CHECK(staged_runs > 20);
+}
+
+TEST_CASE("cpu-parallel's implementation line says when its layouts were converted outside the clock") {
+    // A CNN layer takes the channel kernel, timed in staged layouts as oneDNN is; one channel does not.
+    const Conv2dDesc layer = desc_of(2, 32, 8, 8, 32, 3, Padding::Zero, 1);
+    const Conv2dDesc picture = desc_of(1, 1, 8, 8, 1, 3, Padding::Zero, 1);
+    for (cpu::SimdIsa isa : cpu::usable_simd_isas()) {
+        auto backend = cpu::make_parallel_backend(isa);
+        INFO(cpu::simd_isa_name(isa));
+        const bool staged = backend->conv2d_implementation(layer).find("layouts converted untimed") != std::string::npos;
+        CHECK(staged == cpu::conv2d_can_stage(isa, layer));
+        CHECK(staged == (isa != cpu::SimdIsa::Baseline));  // the channel kernel exists for AVX2 and AVX-512
+        CHECK(backend->conv2d_implementation(picture).find("untimed") == std::string::npos);
+        // And the run itself is right: same numbers as cpu-scalar.
+        Tensor in = core::make_random_tensor({2, 32, 8, 8}, 3), f = core::make_random_tensor({32, 32, 3, 3}, 4);
+        Tensor ref = reference(layer, in, f), out = Tensor::zeros(ref.shape);
+        REQUIRE(backend->run_conv2d(layer, in, f, out).ok);
+        const core::Comparison c = core::compare(ref, out, core::conv2d_tolerance(layer, in, f));
+        CHECK_MESSAGE(c.pass, c.verdict);
+    }
 }
 
 TEST_CASE("1x1 input with padding sees only the centre tap") {
