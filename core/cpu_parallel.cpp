@@ -193,7 +193,7 @@ public:
             r.ok = true;
         } catch (const std::bad_alloc&) {
             r.error = "cpu-parallel: not enough memory for its working copies of the input and output (" +
-                      std::to_string((input.bytes() + output.bytes()) >> 20) + " MiB more)";
+                      std::to_string(conv2d_staged_bytes(isa_, d) >> 20) + " MiB more)";
         } catch (const std::exception& e) {
             r.error = std::string("cpu-parallel conv2d failed: ") + e.what();
         }
