@@ -44,6 +44,10 @@ struct RunResult {
     // Global-memory bytes the kernel moved, counted in 32-byte sectors from the addresses a
     // simulator recorded (cuda-sim); 0 when not counted. The basis of a bandwidth-bound model time.
     int64_t moved_bytes = 0;
+    // The bytes of the data itself (inputs, weights and outputs, each once): what any implementation
+    // must move at least. Sector traffic above it (halo re-reads across blocks) an L2 cache serves, so
+    // only this is a floor. 0 when not counted.
+    int64_t unique_bytes = 0;
 };
 
 // The bandwidth a backend can reach at all on this machine, measured in the same run as the op:

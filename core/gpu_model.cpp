@@ -98,11 +98,12 @@ int64_t bandwidth_bound_ns(int64_t bytes, double gbps) {
     return static_cast<int64_t>(static_cast<double>(bytes) / gbps + 0.5);  // bytes / (gbps * 1e9) s, in ns
 }
 
-std::string bandwidth_model_line(int64_t moved_bytes) {
-    if (moved_bytes <= 0) return "";
-    return "moved " + format_bytes(static_cast<double>(moved_bytes)) + " in 32-byte sectors: at least " +
-           format_duration(bandwidth_bound_ns(moved_bytes, kModelGpuBandwidthGBps)) + " on an " + kModelGpuName +
-           " at " + format_fixed(kModelGpuBandwidthGBps, 0) + " GB/s (a model, not a measurement)";
+std::string bandwidth_model_line(int64_t moved_bytes, int64_t unique_bytes) {
+    if (moved_bytes <= 0 || unique_bytes <= 0) return "";
+    return "requested " + format_bytes(static_cast<double>(moved_bytes)) + " in 32-byte sectors; its data is " +
+           format_bytes(static_cast<double>(unique_bytes)) + ": at least " +
+           format_duration(bandwidth_bound_ns(unique_bytes, kModelGpuBandwidthGBps)) + " on an " + kModelGpuName +
+           " at " + format_fixed(kModelGpuBandwidthGBps, 0) + " GB/s (published spec; arithmetic, not a measurement)";
 }
 
 }  // namespace gpulab::core

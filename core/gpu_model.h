@@ -69,9 +69,12 @@ inline constexpr const char* kModelGpuName = "H100 SXM5";
 // a roofline-style lower bound, never a measurement. 0 for no bytes or no bandwidth.
 int64_t bandwidth_bound_ns(int64_t bytes, double gbps);
 
-// One line for a simulated run: "moved 8.00 MiB in 32-byte sectors: at least 2.5 us on an H100 SXM5
-// at 3350 GB/s (a model, not a measurement)". Empty when nothing was counted.
-std::string bandwidth_model_line(int64_t moved_bytes);
+// One line for a simulated run: the sector traffic its warps requested and the floor a GPU's memory
+// bandwidth sets from the data's own bytes (`unique_bytes`: re-reads of the same bytes, such as a
+// convolution's halo, an L2 cache serves, so the traffic itself is no lower bound):
+// "requested 8.00 MiB in 32-byte sectors; its data is 8.00 MiB: at least 2.5 us on an H100 SXM5 at
+// 3350 GB/s (published spec; arithmetic, not a measurement)". Empty when nothing was counted.
+std::string bandwidth_model_line(int64_t moved_bytes, int64_t unique_bytes);
 
 // The few words a student reads for a GPU backend that cannot run, in place of the driver's error
 // code (which the UI keeps in a tooltip): "no NVIDIA GPU driver on this computer" for

@@ -106,6 +106,7 @@ public:
             std::memcpy(output.ptr(), d_out.data(), output.bytes());
             r.t = {t1 - t0, t2 - t1, now_ns() - t2, t2 - t1};
             r.moved_bytes = 32 * s.stats.global_sectors;
+            r.unique_bytes = static_cast<int64_t>(input.bytes() + filters.bytes() + output.bytes());
             r.ok = true;
         } catch (const std::exception& e) {
             r.error = std::string(name()) + ": " + e.what();
@@ -134,6 +135,7 @@ public:
             // The simulator's launch is synchronous: enqueuing it is running it.
             r.t = {t1 - t0, t2 - t1, now_ns() - t2, t2 - t1};
             r.moved_bytes = 32 * s.stats.global_sectors;
+            r.unique_bytes = static_cast<int64_t>(in.bytes() + out.bytes());
             r.ok = true;
         } catch (const std::exception& e) {
             r.error = std::string(name()) + ": " + e.what();

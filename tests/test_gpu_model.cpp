@@ -80,10 +80,13 @@ TEST_SUITE("gpu-model") {
         CHECK(bandwidth_bound_ns(8 << 20, 3350.0) == 2504);   // 8 MiB: 2.5 us
         CHECK(bandwidth_bound_ns(0, 3350.0) == 0);
         CHECK(bandwidth_bound_ns(100, 0.0) == 0);
-        const std::string line = bandwidth_model_line(8 << 20);
-        CHECK(line.find("at least") != std::string::npos);
+        // The floor comes from the data's own bytes, not the sector traffic (a halo re-read is no floor).
+        const std::string line = bandwidth_model_line(12 << 20, 8 << 20);
+        CHECK(line.find("requested 12.0 MiB") != std::string::npos);
+        CHECK(line.find("at least 2.50 us") != std::string::npos);
         CHECK(line.find("3350 GB/s") != std::string::npos);
-        CHECK(line.find("a model, not a measurement") != std::string::npos);
-        CHECK(bandwidth_model_line(0).empty());
+        CHECK(line.find("published spec; arithmetic, not a measurement") != std::string::npos);
+        CHECK(bandwidth_model_line(0, 0).empty());
+        CHECK(bandwidth_model_line(100, 0).empty());
     }
 }

@@ -11,6 +11,8 @@
 #include "lesson.h"
 #include "simt.h"
 #include "thread_pool.h"
+#include "train/article_figures.h"
+#include "train/model.h"
 #include "workloads/simd_mimd.h"
 
 using namespace gpulab;
@@ -54,16 +56,26 @@ TEST_SUITE("lesson") {
         const ExampleGpu& g = kExampleGpu;
         const int regs = tiled_conv_registers(g.cc_major, g.cc_minor);
         const int per_sm = resident_blocks_per_sm(g.cc_major, g.cc_minor, 256, regs);
-        const int64_t small = tiled_conv_blocks(512, 512, 1), big = tiled_conv_blocks(4096, 4096, 1);
-        const Waves ws = waves_of(small, g.sm_count, per_sm), wb = waves_of(big, g.sm_count, per_sm);
+        // The step's own output size, from its settings (stride 1, zero padding: output = input).
+        const int64_t h = param_int(s.params, "height", 0), w = param_int(s.params, "width", 0);
+        REQUIRE(h > 0);
+        REQUIRE(param_int(s.params, "stride", 1) == 1);
+        const std::string size = std::to_string(h) + " x " + std::to_string(w);
+        const int64_t here = tiled_conv_blocks(h, w, 1), big = tiled_conv_blocks(4096, 4096, 1);
+        const Waves ws = waves_of(here, g.sm_count, per_sm), wb = waves_of(big, g.sm_count, per_sm);
         INFO(s.notes);
+        INFO(s.body);
+        CHECK(says(s.body, size + " output is " + format_count(here) + " blocks"));
         CHECK(says(s.notes, std::to_string(g.sm_count) + " SMs"));
         CHECK(says(s.notes, "about " + std::to_string(regs) + " registers per thread"));
         CHECK(says(s.notes, "holds " + std::to_string(per_sm) + " blocks of 256 threads"));
         CHECK(says(s.notes, format_count(ws.per_wave) + " blocks run at once"));
-        CHECK(says(s.notes, "(" + format_count(small) + " blocks) takes " + std::to_string(ws.waves) +
+        CHECK(says(s.notes, size + " output (" + format_count(here) + " blocks) takes " + std::to_string(ws.waves) +
                                 (ws.waves == 1 ? " wave" : " waves")));
         CHECK(says(s.notes, "(" + format_count(big) + " blocks, " + std::to_string(wb.waves) + " waves)"));
+        // Resident is not executing: the step must not say every pixel is computed at once.
+        CHECK_FALSE(says(s.body, "at the same time"));
+        CHECK(says(s.body, "interleaves"));
     }
 
     TEST_CASE("the layer arithmetic of conv-sliding-window agrees with Conv2dDesc::flops") {
@@ -85,5 +97,45 @@ TEST_SUITE("lesson") {
         const LessonStep& s = step("latency-vs-throughput", "The size sweep");
         INFO(s.body);
         CHECK(says(s.body, format_count(cpu::kDefaultChunk) + " floats"));
+    }
+
+    TEST_CASE("train-small-cnn: the model's size and work agree with train::make_model") {
+        const LessonStep& s = step("train-small-cnn", "The model");
+        const train::ModelDesc m = train::make_model(train::kDefaultModelSpec, {1, 28, 28}, 10);
+        INFO(s.body);
+        CHECK(says(s.body, "**" + format_count(m.parameter_count) + " parameters**"));
+        CHECK(says(s.body, "**" + format_fixed(m.forward_flops() / 1e6, 1) + " MFLOP** forward"));
+        // A multiply-add is two FLOPs: 5.7 MFLOP is about 2.8 million of them.
+        CHECK(says(s.body, "about " + format_fixed(m.forward_flops() / 2e6, 1) + " million multiply-adds"));
+        // The model is not the one the article timed, and the text says so.
+        CHECK(says(s.body, "times nothing"));
+        CHECK_FALSE(says(s.body, "93 thousand"));
+    }
+
+    TEST_CASE("train-small-cnn: the article's timing is quoted once, computed, and labelled as another model's") {
+        using F = train::ArticleFigures;
+        CHECK(F::speedup() == doctest::Approx(26.07).epsilon(0.001));
+        CHECK(F::steps_per_epoch() == 14);
+        CHECK(F::steps() == 280);
+        CHECK(F::gpu_ms_per_step() == doctest::Approx(46.57).epsilon(0.001));
+        CHECK(F::cpu_s_per_step() == doctest::Approx(1.214).epsilon(0.001));
+        const LessonStep& s = step("train-small-cnn", "The race");
+        INFO(s.body);
+        CHECK(says(s.body, "**" + train::article_speedup_text() + "**"));
+        CHECK(says(s.body, "the article says " + std::to_string(F::kQuotedSpeedup) + "x"));
+        CHECK(says(s.body, std::to_string(F::steps()) + " steps"));
+        CHECK(says(s.body, format_fixed(F::gpu_ms_per_step(), 1) + " ms a step"));
+        CHECK(says(s.body, format_fixed(F::cpu_s_per_step(), 2) + " s on the CPU"));
+        CHECK(says(s.body, format_count(F::kImages) + " pictures"));
+        CHECK(says(s.body, "a different model"));
+        CHECK(says(s.body, "TF32"));
+        CHECK_FALSE(says(s.body, "61 ms"));
+        CHECK_FALSE(says(s.body, "about **28x**"));
+        // The sentences the views use carry the same figures and the same label.
+        const std::string line = train::article_experiment_sentence();
+        CHECK(says(line, train::article_speedup_text()));
+        CHECK(says(line, "a different model"));
+        CHECK(says(line, "Not measured here"));
+        CHECK(says(train::article_step_sentence(), format_fixed(F::gpu_ms_per_step(), 1) + " ms"));
     }
 }

@@ -650,6 +650,7 @@ TEST_SUITE("sim") {
         CHECK(sim_report.gbps_with_transfers == 0.0);
         CHECK_FALSE(sim_report.limit.ok);
         CHECK(sim_report.moved_bytes == 2 * 4 * (1 << 12));  // aligned: every sector asked for, in and out
+        CHECK(sim_report.unique_bytes == 2 * 4 * (1 << 12));  // the data itself: in and out once
         CHECK(run.simulated_backend == "cuda-sim");
         CHECK(run.simulated_output.size() == run.input.size());
 

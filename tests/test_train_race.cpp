@@ -164,7 +164,6 @@ TEST_CASE("race summary: the plain loop is never the CPU's number - and no GPU s
     CHECK(s.text.find("cpu-onednn") != std::string::npos);
     std::vector<LaneResult> only_scalar = {lane("cpu-scalar", 10, 1'000'000'000)};
     CHECK(summarize_race(only_scalar).fastest_cpu == -1);
-    CHECK(ArticleFigures::speedup() == doctest::Approx(26.07).epsilon(0.01));
 }
 
 TEST_CASE("time per image by batch size: a warm-up batch - then counted batches - and a budget") {

@@ -55,9 +55,10 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
                     ImGui::CalcTextSize("gpulab 0.0.0: timings measured live; examples say so").x -
                     ImGui::GetStyle().ItemSpacing.x * 2);
     ImGui::TextColored(kMutedColour, "gpulab %s: timings measured live; examples say so", GPULAB_VERSION);
-    hover_tip("Every time, rate and speed-up on screen is measured on this machine. Figures that are not (an "
-              "example GPU where there is none, theoretical factors, occupancy estimated from the register "
-              "count) say so where they appear.");
+    hover_tip("Every time, rate and speed-up of a run on screen is measured on this machine. Every other "
+              "figure says what it is where it appears: the source article's (its timings), a published "
+              "specification (an example GPU where there is none), arithmetic (FLOP counts, theoretical "
+              "factors, blocks and waves) or an estimate.");
     ImGui::EndMainMenuBar();
     draw_compare_popup();
 }

@@ -446,13 +446,14 @@ void draw_throughput_table(const core::ActivationRun& run) {
             ImGui::TextColored(kMuted, "%s simulated", core::format_duration(r.total.median_ns).c_str());
             hover_tip("How long the CPU took to simulate every CUDA thread of the kernel: not a GPU speed.");
             ImGui::TableNextColumn();
-            const std::string model = core::bandwidth_model_line(r.moved_bytes);
+            const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes);
             ImGui::PushTextWrapPos(0.0f);
             ImGui::TextColored(kMuted, "%s", model.empty() ? "none: the CUDA kernel, simulated on the CPU" : model.c_str());
             ImGui::PopTextWrapPos();
-            hover_tip("Counted from the addresses the simulated kernel used: every 32-byte sector its warps touched. "
-                      "A GPU cannot move those bytes faster than its memory bandwidth allows, so this is a floor for "
-                      "a memory-bound kernel, not a prediction and not a measurement.");
+            hover_tip("Requested: counted from the addresses the simulated kernel used, every 32-byte sector its "
+                      "warps touched. The floor uses only the data's own bytes (input and output, each once): a GPU "
+                      "cannot move them faster than its memory bandwidth allows. A lower bound for a memory-bound "
+                      "kernel, not a prediction and not a measurement.");
             ImGui::TableNextColumn();
             draw_verdict(r);
             continue;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "train/article_figures.h"
 #include "train/dataset.h"
 #include "train/engine.h"
 #include "train/trainer.h"
@@ -80,15 +81,6 @@ struct RaceSummary {
     std::string text;      // one sentence saying so, or why there is no speed-up
 };
 RaceSummary summarize_race(const std::vector<LaneResult>& lanes);
-
-// The source article's numbers, shown beside this machine's and labelled as the article's.
-struct ArticleFigures {
-    static constexpr double kCpuSeconds = 340.0;  // 20 epochs, 5 min 40 s, 6-core Ryzen 5 5600X
-    static constexpr double kGpuSeconds = 13.04;  // the same on an RTX 3070
-    static constexpr double kGpuBatchMs = 61.0;   // per batch of 150 on the GPU
-    static constexpr int kBatch = 150;
-    static double speedup() { return kCpuSeconds / kGpuSeconds; }  // about 26x; the article rounds to 28x
-};
 
 // Time per image when `images` training images go through in batches of `batch` (forward, backward,
 // update), after one warm-up batch that is not counted; stops early

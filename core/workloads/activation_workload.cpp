@@ -60,6 +60,7 @@ bool measure_samples(BackendReport& rep, const MeasureConfig& measure, const std
         rep.samples_ns.push_back(r.t.total_ns());
         rep.phases.push_back(r.t);
         rep.moved_bytes = r.moved_bytes;
+        rep.unique_bytes = r.unique_bytes;
         const float within = std::max(static_cast<float>(n + 1) / static_cast<float>(std::max(config.min_samples, 1)),
                                       static_cast<float>(now_ns() - t_start) /
                                           static_cast<float>(std::max<int64_t>(config.time_budget_ns, 1)));

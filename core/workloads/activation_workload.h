@@ -48,6 +48,7 @@ struct BackendReport {
     double fraction_of_limit = 0.0;   // gbps / limit.gbps
     Comparison check;                 // against cpu-scalar's output
     int64_t moved_bytes = 0;          // RunResult::moved_bytes of the last run (cuda-sim), else 0
+    int64_t unique_bytes = 0;         // RunResult::unique_bytes of the last run (cuda-sim), else 0
 };
 
 struct ActivationParams {

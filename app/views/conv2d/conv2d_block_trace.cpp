@@ -126,12 +126,17 @@ void Conv2dView::draw_block_trace(float width, bool interactive) {
     const int y0 = static_cast<int>(t.trace.block.y) * 16 * s.stride - s.pad;
     const int x0 = static_cast<int>(t.trace.block.x) * 16 * s.stride - s.pad;
     const bool numbers = cell >= fs * 1.45f;
+    // The block's own span: the inputs under its 16 x 16 outputs' window centres (every stride-th
+    // one), as the textbook draws it; the halo is the ring around it that only its edge windows
+    // read ((R - 1) / 2 wide on each side).
+    const int own0 = static_cast<int>((s.kernel - 1) / 2);
+    const int own1 = std::min(own0 + 16 * s.stride, s.tile);
     for (int r = 0; r < s.tile; ++r) {
         for (int c = 0; c < s.tile; ++c) {
             const int who = loader[static_cast<std::size_t>(r * s.tile + c)];
             const ImVec2 a{tile0.x + c * cell, tile0.y + r * cell}, b{a.x + cell - 1, a.y + cell - 1};
             const bool inside = y0 + r >= 0 && y0 + r < s.height && x0 + c >= 0 && x0 + c < s.width;
-            const bool halo = r >= 16 || c >= 16;  // beyond the 16 x 16 window origins: only edge windows reach it
+            const bool halo = r < own0 || r >= own1 || c < own0 || c >= own1;
             dl->AddRectFilled(a, b, who < 0 ? IM_COL32(60, 60, 60, 255) : warp_colour(who / 32, halo ? 0.55f : 1.0f));
             if (!inside) dl->AddLine(a, b, IM_COL32(30, 30, 30, 255), 1.5f);  // stored as 0: the zero padding
             if (numbers && who >= 0) {
@@ -146,9 +151,9 @@ void Conv2dView::draw_block_trace(float width, bool interactive) {
                 dl->AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, IM_COL32(255, 220, 60, 255), 0, 0, 2.5f);
         }
     }
-    // The interior (window origins) vs the halo.
-    dl->AddRect({tile0.x - 1, tile0.y - 1}, {tile0.x + 16 * cell, tile0.y + 16 * cell}, IM_COL32(240, 240, 240, 200),
-                0, 0, 1.0f);
+    // The block's own span vs the halo.
+    dl->AddRect({tile0.x + own0 * cell - 1, tile0.y + own0 * cell - 1}, {tile0.x + own1 * cell, tile0.y + own1 * cell},
+                IM_COL32(240, 240, 240, 200), 0, 0, 1.5f);
 
     // The block's threads, 16 x 16, each its output pixel; the picked one highlighted.
     const ImVec2 th0{tile0.x + left_w + fs * 2.0f, tile0.y};
@@ -208,7 +213,8 @@ void Conv2dView::draw_block_trace(float width, bool interactive) {
     ImGui::TextColored(kMutedColour,
                        "Each input is fetched from global memory once per block, then read by up to %lld threads from "
                        "shared memory. Tile %d x %d floats, rows %d floats apart; dark cells: outside the image, "
-                       "stored as 0 (the zero padding); faded: the halo.",
+                       "stored as 0 (the zero padding); outlined: the inputs under the block's own outputs; faded: the "
+                       "halo around them, read only by the block's edge windows.",
                        static_cast<long long>(s.kernel * s.kernel), s.tile, s.tile, s.pitch);
     ImGui::PopTextWrapPos();
 }

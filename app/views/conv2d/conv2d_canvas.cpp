@@ -550,7 +550,7 @@ void Conv2dView::draw_all_at_once_panel() {
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "No GPU on this machine.");
         hover_tip(s.why.c_str());
         ImGui::TextWrapped(
-            "An example, not this machine: an H100 SXM5 has %d SMs (the PCIe card 114). Our tiled kernel "
+            "An example, not this machine: an H100 SXM5 has %d SMs (published spec; the PCIe card 114). Our tiled kernel "
             "uses about %d registers per thread (as nvcc reported it), so an SM holds about %d blocks of 256 "
             "threads at once and about %s blocks run together.",
             s.sm_count, s.registers, s.blocks_per_sm, core::format_count(s.wave).c_str());
@@ -570,16 +570,17 @@ void Conv2dView::draw_all_at_once_panel() {
     ImGui::Spacing();
     if (s.waves <= 1)
         ImGui::TextColored(kAccentColour,
-                           "The whole output fits in one wave: every pixel is computed at the same "
-                           "time.");
+                           "The whole output fits in one wave: every block is resident at once, and each SM "
+                           "interleaves its warps, issuing a few warp instructions a cycle.");
     else
         ImGui::TextColored(kAccentColour, "%s blocks / %s per wave = %lld waves.", core::format_count(s.blocks).c_str(),
                            core::format_count(s.wave).c_str(), static_cast<long long>(s.waves));
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
     ImGui::TextWrapped(
-        "This works only because no output pixel needs another: the threads never wait for each "
-        "other. The real times of every backend are in the Timing window.");
+        "This works because no output pixel needs another's result. The only waits are inside a block: "
+        "its threads meet at a barrier (__syncthreads) after loading each channel's input tile together, "
+        "and again before the next. The real times of every backend are in the Timing window.");
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();

@@ -56,7 +56,8 @@ void Conv2dView::draw_custom_editor() {
         custom_values_ = v;
         custom_size_ = next;
     }
-    hover_tip("Odd sizes only: the window needs a centre pixel to write to.");
+    hover_tip("Odd sizes only here, so that zero padding can be the same on every side and the output keeps the "
+              "input's size. Even filters are legal in CNNs; they just cannot pad symmetrically.");
     const float cell_w =
         std::min(fs * 3.2f, (ImGui::GetContentRegionAvail().x - fs) / static_cast<float>(custom_size_));
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {2, 2});
@@ -228,11 +229,11 @@ void Conv2dView::draw_predict() {
                                            static_cast<int>(d.kernel), static_cast<int>(d.stride));
     ImGui::TextWrapped(
         "All %s of them: each output pixel reads only the input under its own window and writes only "
-        "itself, so none waits for another. A GPU runs them as %s threads in %s blocks, %s blocks at "
-        "a time on %s.",
+        "itself, so none needs another's result. A GPU gives them %s threads in %s blocks, up to %s blocks "
+        "resident at once on %s; each SM interleaves the warps it holds, a few warp instructions a cycle.",
         core::format_count(outputs).c_str(), core::format_count(s.threads).c_str(),
         core::format_count(s.blocks).c_str(), core::format_count(s.wave).c_str(),
-        s.example ? "an H100 SXM5 (an example: no GPU here)" : s.gpu_name.c_str());
+        s.example ? "an H100 SXM5 (an example from its published specification: no GPU here)" : s.gpu_name.c_str());
     if (pick_ < 0) return;
     int best = -1;
     for (std::size_t k = 0; k < pr.choices.size(); ++k)
@@ -265,7 +266,7 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
                 ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
                 ImGui::SameLine(name_w);
                 ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-                ImGui::TextWrapped("%s", core::bandwidth_model_line(r.moved_bytes).c_str());  // long: wraps
+                ImGui::TextWrapped("%s", core::bandwidth_model_line(r.moved_bytes, r.unique_bytes).c_str());  // long: wraps
                 ImGui::PopStyleColor();
             }
             hover_tip(("The tiled CUDA kernel's own code, every CUDA thread a fiber on this CPU (" + r.implementation +

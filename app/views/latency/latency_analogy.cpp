@@ -1,5 +1,6 @@
-// The analogy panel: a few "mathematicians" (the CPU's hardware threads) against many "students"
-// (the GPU's SMs x FP32 lanes per SM, core/gpu_model.h) working through one pile of tiny sums. Nothing here is invented: the
+// The analogy panel: a few "mathematicians" (the CPU's FP32 lanes: hardware threads x floats per
+// vector instruction) against many "students" (the GPU's SMs x FP32 lanes per SM, core/gpu_model.h),
+// like for like, working through one pile of tiny sums. Nothing here is invented: the
 // pile is a size the sweep measured, each side's speed is that size's measured median (the
 // fastest CPU backend; the GPU round trip with copies), and the GPU's fixed cost is its measured
 // time at the smallest size. The animation plays both at one common slow-down, so their ratio is
@@ -14,6 +15,7 @@
 #include "gpu_model.h"
 #include "latency_view.h"
 #include "machine_info.h"
+#include "simd_math.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
 
@@ -64,6 +66,12 @@ void LatencyView::draw_analogy_panel() {
     const int lanes = have_gpu ? core::fp32_lanes_per_sm(g.cc_major, g.cc_minor)
                                : core::fp32_lanes_per_sm(ex.cc_major, ex.cc_minor);
     const int students = sms * lanes;
+    // Like for like: FP32 lanes on both sides. A CPU thread's lanes are the floats one vector
+    // instruction handles in the ISA that ran (a core with two FMA units issues two of those a
+    // cycle, as an SM's four schedulers issue to its lanes).
+    const cpu::SimdIsa isa = cpu::best_simd_isa();
+    const int cpu_lanes_each = cpu::simd_isa_lanes(isa);
+    const int mathematicians = threads * cpu_lanes_each;
 
     // The measured speeds at the chosen size.
     Side cpu, gpu_side;
@@ -123,20 +131,21 @@ void LatencyView::draw_analogy_panel() {
         float y = origin.y;
         char title[160];
         if (gpu && have_gpu)
-            std::snprintf(title, sizeof title, "GPU: %s students (%d SMs x %d lanes)",
+            std::snprintf(title, sizeof title, "GPU: %s lanes (%d SMs x %d FP32 lanes)",
                           core::format_count(students).c_str(), sms, lanes);
         else if (gpu)
-            std::snprintf(title, sizeof title, "GPU: %s students (example: an H100 SXM5)",
+            std::snprintf(title, sizeof title, "GPU: %s lanes (example: an H100 SXM5, published spec)",
                           core::format_count(students).c_str());
         else
-            std::snprintf(title, sizeof title, "CPU: %d mathematicians (hardware threads)", threads);
+            std::snprintf(title, sizeof title, "CPU: %d lanes (%d threads x %d floats, %s)", mathematicians, threads,
+                          cpu_lanes_each, std::string(cpu::simd_isa_name(isa)).c_str());
         dl->PushClipRect({x0, y}, {x0 + half, y + lh}, true);
         dl->AddText({x0, y}, ink, title);
         dl->PopClipRect();
         y += lh;
         // The crowd: each figure is one worker; a GPU has too many to draw one by one, so the
         // figure size is the largest at which all drawn figures fit the box.
-        const int drawn = gpu ? std::min(students, 256) : std::min(threads, 64);
+        const int drawn = gpu ? std::min(students, 256) : std::min(mathematicians, 64);
         const float box_h = gpu ? crowd_h - lh : crowd_h;
         float fig = std::min(box_h, half / static_cast<float>(std::max(drawn, 1)));
         if (gpu) {

@@ -188,9 +188,10 @@ void SimdMimdView::draw_flynn_panel() {
     ImGui::TextColored(kAccentColour, "A GPU is SIMT:");
     ImGui::SameLine();
     ImGui::TextWrapped(
-        "each warp of 32 threads shares one instruction stream in lockstep (SIMD inside the warp), while "
-        "thousands of warps run independently (MIMD across them). Activations are the textbook SIMD case: the "
-        "same formula on every element.");
+        "each instruction a warp issues runs for its 32 threads at once (SIMD inside the warp), while the "
+        "warps are scheduled independently (MIMD across them). Since Volta each thread also has its own program "
+        "counter, so code may not assume a warp's lanes stay in step. Activations are the textbook SIMD case: "
+        "the same formula on every element.");
 }
 
 }  // namespace gpulab::app

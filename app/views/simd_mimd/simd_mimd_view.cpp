@@ -386,7 +386,7 @@ ExportResult SimdMimdView::export_files(const ViewExport& in) {
             ImGui::TextUnformatted(text.c_str());
             ImGui::PopFont();
         };
-        heading(in.lesson_title + ": one instruction on many data, many instruction streams, warps in lockstep");
+        heading(in.lesson_title + ": one instruction on many data, many instruction streams, warps of 32 threads");
         draw_caption_block(caption);
         const float w = ImGui::GetContentRegionAvail().x;
         ImGui::Spacing();

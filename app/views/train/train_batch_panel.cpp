@@ -1,6 +1,7 @@
 // The batch-size tab: time per picture of a training step at batch 1, 16, 150 and 1024 for every
 // engine, on log scales, and the table behind it (cells an engine skipped or could not run say
-// why). The same number of pictures go through at every batch size.
+// why). The same number of pictures go through at every batch size, unless a cell's time cap stops
+// it early (the table's pictures column says so).
 #include <algorithm>
 #include <cstdio>
 
@@ -45,9 +46,10 @@ void TrainView::draw_batch_panel(float width) {
     draw_xy_plot(plot, {width * 0.55f, ImGui::GetFontSize() * 16});
     ImGui::SameLine();
     ImGui::BeginGroup();
-    if (ImGui::BeginTable("##batch", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    if (ImGui::BeginTable("##batch", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
         ImGui::TableSetupColumn("engine");
         ImGui::TableSetupColumn("batch");
+        ImGui::TableSetupColumn("pictures");
         ImGui::TableSetupColumn("per picture");
         ImGui::TableHeadersRow();
         for (const auto& c : batch_->cells) {
@@ -57,6 +59,10 @@ void TrainView::draw_batch_panel(float width) {
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(c.engine)), "%s", c.engine.c_str());
             ImGui::TableNextColumn();
             ImGui::Text("%lld", static_cast<long long>(c.batch));
+            ImGui::TableNextColumn();
+            // Fewer than the plan's when the cell's time cap stopped it early.
+            ImGui::Text("%s", core::format_count(c.images).c_str());
+            if (c.images < plan.batch_images) hover_tip("stopped at the time cap; time per picture is over these");
             ImGui::TableNextColumn();
             ImGui::Text("%s", core::format_duration(static_cast<std::int64_t>(c.ns_per_image())).c_str());
         }

@@ -57,8 +57,9 @@ void TrainView::draw_controls() {
     int images = static_cast<int>(plan_.images);
     if (ImGui::SliderInt("pictures/epoch", &images, 600, 60000, "%d", ImGuiSliderFlags_AlwaysClamp))
         plan_.images = images;
-    hover_tip("How many of the 60,000 training pictures one epoch uses (the first ones). The whole set takes about 40 s "
-              "per epoch on cpu-parallel on a quiet 2-core machine.");
+    hover_tip("How many of the 60,000 training pictures one epoch uses (the first ones). The whole set took 38-49 s "
+              "per epoch on cpu-parallel on a busy 2-core machine (an estimate for yours: the developers' "
+              "measurement, docs/benchmarks.md).");
     ImGui::SliderInt("epochs", &plan_.epochs, 1, 20, "%d", ImGuiSliderFlags_AlwaysClamp);
     hover_tip("Passes over those pictures. Train stops at its time budget whatever this says.");
     int batch = static_cast<int>(plan_.batch);

@@ -44,7 +44,8 @@ void TrainView::draw_train_panel(float width) {
     } else if (plain) {
         ImGui::TextColored(kAccentColour,
                            "Train: %s, the plain loop. It manages only tens of pictures per second, far too slow for an "
-                           "epoch (60,000 pictures would take about half an hour), so it runs %lld batches of %lld.",
+                           "epoch (60,000 pictures took half an hour on the developers' busy 2-core machine: an estimate "
+                           "for yours), so it runs %lld batches of %lld.",
                            plan.backend.c_str(), static_cast<long long>(plan.scalar_batches),
                            static_cast<long long>(plan.batch));
     } else {
@@ -89,12 +90,14 @@ void TrainView::draw_train_panel(float width) {
 
     const ImU32 c = backend_color(s.engine);
     const ImU32 test_colour = ImGui::GetColorU32(kOkColour);
-    XYPlot loss{"loss", "seconds of training", "(cross-entropy, mean of the last 10 batches; dots: epochs)"};
+    // cuda-sim's clock is the simulator's: its axis says so, never "seconds of training".
+    const char* x_axis = s.engine == "cuda-sim" ? "simulated seconds (the CPU's, not a GPU's)" : "seconds of training";
+    XYPlot loss{"loss", x_axis, "(cross-entropy, mean of the last 10 batches; dots: epochs)"};
     loss.series.push_back({"per batch", c, smoothed(s.batches, 10, false)});
     PlotSeries epochs{"epoch mean", test_colour, {}, true};
     for (const auto& e : s.epochs) epochs.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.loss)});
     loss.series.push_back(epochs);
-    XYPlot acc{"accuracy", "seconds of training", "(train: last 10 batches; test: held-out pictures after each epoch)"};
+    XYPlot acc{"accuracy", x_axis, "(train: last 10 batches; test: held-out pictures after each epoch)"};
     acc.y_min = 0.0f;
     acc.y_max = 1.0f;
     acc.y_percent = true;

@@ -80,8 +80,8 @@ void TrainView::draw_model_panel(float width) {
         all_f += l.forward_flops() + l.backward_flops();
         if (l.kind == train::LayerKind::Conv) conv_f += l.forward_flops() + l.backward_flops();
     }
-    ImGui::Text("%s parameters in all. Per picture: %s MFLOP forward, %s MFLOP backward; the convolutions do %.0f %% "
-                "of it.",
+    ImGui::Text("%s parameters in all. Per picture: %s MFLOP forward, %s MFLOP backward (arithmetic from the "
+                "shapes); the convolutions do %.0f %% of it.",
                 core::format_count(m.parameter_count).c_str(), mflop(m.forward_flops()).c_str(),
                 mflop(m.backward_flops()).c_str(), 100.0 * conv_f / std::max(all_f, 1.0));
     ImGui::TextColored(kMutedColour,

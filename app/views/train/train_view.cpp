@@ -137,8 +137,7 @@ EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<st
     a.ok = true;
     const train::LaneResult& cpu = race->lanes[static_cast<std::size_t>(s.fastest_cpu)];
     const double cpu_epoch_s = 60000.0 / cpu.images_per_second();
-    const std::string article = "The article's GPU (RTX 3070) finished 20 epochs in 13.04 s against 5 min 40 s on a "
-                                "6-core Ryzen 5 5600X: about 28x.";
+    const std::string article = train::article_experiment_sentence();
     if (s.fastest_gpu < 0) {
         a.ratio = train::ArticleFigures::speedup();
         a.text = "No GPU engine ran here, so this machine's answer is not measured. The fastest CPU engine, " +
