@@ -134,7 +134,7 @@ void LatencyView::draw_analogy_panel() {
             std::snprintf(title, sizeof title, "GPU: %s lanes (%d SMs x %d FP32 lanes)",
                           core::format_count(students).c_str(), sms, lanes);
         else if (gpu)
-            std::snprintf(title, sizeof title, "GPU: %s lanes (example: an H100 SXM5, published spec)",
+            std::snprintf(title, sizeof title, "GPU: %s lanes (example: an H100 SXM5)",
                           core::format_count(students).c_str());
         else
             std::snprintf(title, sizeof title, "CPU: %d lanes (%d threads x %d floats, %s)", mathematicians, threads,
@@ -169,8 +169,8 @@ void LatencyView::draw_analogy_panel() {
         y += crowd_h;
         if (gpu && students > drawn) {
             char each[96];
-            std::snprintf(each, sizeof each, "%d SMs x %d FP32 lanes; each figure stands for %d", sms, lanes,
-                          (students + drawn - 1) / drawn);
+            std::snprintf(each, sizeof each, "%d SMs x %d FP32 lanes%s; each figure stands for %d", sms, lanes,
+                          have_gpu ? "" : " (published spec)", (students + drawn - 1) / drawn);
             dl->AddText({x0, y - lh}, IM_COL32(150, 150, 150, 255), each);
         }
         y += lh * 0.3f;

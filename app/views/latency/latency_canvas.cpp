@@ -111,9 +111,13 @@ void LatencyView::draw_breakdown_panel() {
         "Each segment is the median of that phase over the timed calls; the number at the end is their "
         "sum, so the segments add up to it exactly. GPU phases are CUDA-event times on one stream; a CPU "
         "backend spends the whole call computing.");
-    const std::string missing = gpu_missing_reason(r);
-    if (!missing.empty()) muted_wrapped("No GPU bars: " + missing);
-    if (!result_->launch.ok)
+    const std::string missing = gpu_missing_sentence(r);
+    if (!missing.empty()) {
+        muted_wrapped("No GPU bars: " + missing + ".");
+        hover_tip(gpu_missing_reason(r).c_str());  // the driver's own words, on demand
+    }
+    // Without a GPU the launch probe has nothing to say that the line above did not.
+    if (!result_->launch.ok && missing.empty())
         muted_wrapped("Launch enqueue not measured: " + result_->launch.error);
     else
         ImGui::TextColored(kMutedColour, "launch enqueue (host clock, from the launch probe): %s per kernel",
@@ -139,7 +143,7 @@ void LatencyView::draw_one_task_panel() {
         }
         return best;
     };
-    const std::string missing = gpu_missing_reason(r);
+    const std::string missing = gpu_missing_sentence(r);
     auto column = [&](const char* title, std::size_t i, bool rate) {
         const int64_t n = r.plan.sizes[i];
         ImGui::TextColored(kAccentColour, "%s", title);

@@ -227,7 +227,7 @@ PredictAnswer answer_prompt(const std::string& reveal, const core::SweepResult& 
     a.ok = true;
     if (gpu_name.empty()) {
         a.text = "The CPU (" + cpu_name + ") takes " + core::format_duration(cpu_ns) + at +
-                 ". The GPU side cannot be measured on this machine: " + gpu_missing_reason(sweep);
+                 ". The GPU side cannot be measured on this machine: " + gpu_missing_sentence(sweep) + ".";
         return a;
     }
     a.gpu_measured = true;

@@ -408,6 +408,12 @@ std::string crossover_text(const core::SweepResult& r, bool transfers) {
     return buf;
 }
 
+std::string gpu_missing_sentence(const core::SweepResult& r) {
+    const std::string raw = gpu_missing_reason(r);
+    const std::string plain = core::plain_gpu_reason(raw);
+    return plain.empty() ? raw : plain;
+}
+
 void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o, ImVec2 size) {
     const std::vector<Curve> curves = time_curves(r, o.transfers);
     const std::vector<OtherCurve> others = other_curves(o.other, false);
@@ -448,11 +454,10 @@ void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o,
     } else if (!label.empty()) {
         plot_note(ax, label, IM_COL32(255, 225, 90, 255), 1);
     }
-    const std::string missing = gpu_missing_reason(r);
+    const std::string missing = gpu_missing_sentence(r);
     if (!missing.empty()) {
         // Plain words (the Devices panel has the driver's error); cuda-sim's time is no speed to plot.
-        const std::string plain = core::plain_gpu_reason(missing);
-        plot_note(ax, "no GPU lines: " + (plain.empty() ? missing : plain), IM_COL32(200, 200, 200, 255));
+        plot_note(ax, "no GPU lines: " + missing, IM_COL32(200, 200, 200, 255));
     }
     dl->PopClipRect();
     draw_legend(ax, legend, frame0.y + 2.0f);
@@ -541,7 +546,7 @@ void draw_phase_breakdown(const core::SweepResult& r, std::size_t i, const gpu::
         dl->AddText({p0.x, y + lh * 0.05f}, backend_color(r.backends[b]), r.backends[b].c_str());
         float x = p0.x + label_w;
         if (!c.ran) {
-            std::string why = "not run: " + c.why_not;
+            std::string why = not_run_line(c.why_not);  // "no GPU here": the reason is said once, below
             const float room = width - label_w;
             while (!why.empty() && ImGui::CalcTextSize(why.c_str()).x > room) why.pop_back();
             dl->AddText({x, y + lh * 0.05f}, kAxisText, why.c_str());

@@ -28,6 +28,9 @@ struct SweepPlotOptions {
 
 // Why the plot has no GPU line: the probe's reason, or the GPU backends' own. Empty when one ran.
 std::string gpu_missing_reason(const core::SweepResult& result);
+// The same in a student's words ("no NVIDIA GPU driver on this computer") where the reason is one
+// core::plain_gpu_reason knows; the driver's text then belongs in a tooltip or the Devices panel.
+std::string gpu_missing_sentence(const core::SweepResult& result);
 
 // "the GPU wins above N = 2^16.9 (121,000 elements)", "... never wins up to 2^24", or empty.
 std::string crossover_text(const core::SweepResult& result, bool transfers);

@@ -247,26 +247,39 @@ void draw_mimd_timeline(const core::MimdTimeline& t, ImVec2 size, float playhead
     }
     ImGui::Dummy({size.x, rows_bottom - p0.y + axis_h});
     const double ratio = t.wall_ns > 0 ? static_cast<double>(t.sequential_ns) / static_cast<double>(t.wall_ns) : 0.0;
-    ImGui::TextColored(ImVec4(1.0f, 0.88f, 0.35f, 1.0f), "all at once: %s", core::format_duration(t.wall_ns).c_str());
-    ImGui::SameLine();
-    // Wrapped: at presenter scales the sentence is wider than the canvas.
-    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-    ImGui::TextWrapped("the same tasks one after another: %s, so %s faster together",
-                       core::format_duration(t.sequential_ns).c_str(), core::format_ratio(ratio).c_str());
-    ImGui::PopStyleColor();
     // On a shared or busy machine the OS may put every thread on one core; then they take turns
-    // (time slicing), which is concurrency but not MIMD. Say so rather than let the ratio mislead.
+    // (time slicing), which is concurrency but not MIMD. Say so, from the CPUs the spans recorded,
+    // before the ratio, so the sentence is seen first and the ratio does not mislead.
     std::map<int, int> cpus;
     for (const core::TimelineSpan& sp : t.spans)
         if (sp.cpu >= 0) ++cpus[sp.cpu];
     if (cpus.size() == 1 && t.threads > 1 && ratio < 1.3) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
         ImGui::TextWrapped(
-            "Every slice ran on cpu %d: the other cores were busy, so the threads took turns on one core. Run again "
-            "when the machine is idle.",
+            "Every slice ran on cpu %d: the other cores were busy, so the threads took turns on one core. That is "
+            "not what MIMD can do: run again (R) when the machine is idle.",
             cpus.begin()->first);
         ImGui::PopStyleColor();
+    } else if (cpus.size() > 1 && t.threads > 1 && ratio < 1.3) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
+        ImGui::TextWrapped(
+            "The threads ran on %zu different cpus, yet together gained little: other programs were using the cores "
+            "meanwhile (or the cpus are two hardware threads of one core). Run again (R) when the machine is idle.",
+            cpus.size());
+        ImGui::PopStyleColor();
     }
+    ImGui::TextColored(ImVec4(1.0f, 0.88f, 0.35f, 1.0f), "all at once: %s", core::format_duration(t.wall_ns).c_str());
+    ImGui::SameLine();
+    // Wrapped: at presenter scales the sentence is wider than the canvas.
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    if (ratio >= 1.0)
+        ImGui::TextWrapped("the same tasks one after another: %s, so %s faster together",
+                           core::format_duration(t.sequential_ns).c_str(), core::format_ratio(ratio).c_str());
+    else
+        ImGui::TextWrapped("the same tasks one after another: %s, so together was %s slower",
+                           core::format_duration(t.sequential_ns).c_str(),
+                           core::format_ratio(ratio > 0 ? 1.0 / ratio : 0.0).c_str());
+    ImGui::PopStyleColor();
 }
 
 // [SECTION] warp grid
@@ -452,10 +465,11 @@ void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std:
         // The reason is already on screen (the canvas line and the Devices panel): here it is only
         // in the tooltip, so a student without a GPU does not read the same sentence three times.
         ImGui::TextWrapped("No GPU timings on this machine. The theory column comes from the warp emulator.");
-        hover_tip(m.gpu_error.c_str());
-        if (!m.sim_refusal.empty()) {
-            ImGui::TextWrapped("Why the simulated kernel cannot stand in here: %s", m.sim_refusal.c_str());
-        }
+        // The developer's detail (the driver's error; why cuda-sim cannot replay this kernel) in the
+        // tooltip, not on a student's or a projector's screen.
+        std::string detail = m.gpu_error;
+        if (!m.sim_refusal.empty()) detail += "\n\nWhy the simulator cannot stand in here: " + m.sim_refusal;
+        hover_tip(detail.c_str());
         ImGui::PopStyleColor();
     }
 }

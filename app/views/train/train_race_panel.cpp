@@ -182,9 +182,10 @@ void TrainView::draw_race_panel(float width) {
     };
     ImGui::Spacing();
     ImGui::TextColored(kAccentColour, "GPU over the fastest CPU engine, training:");
-    bar("the article's (not measured here)", article, IM_COL32(150, 150, 160, 255),
-        train::article_speedup_text() + " (the article says " + std::to_string(train::ArticleFigures::kQuotedSpeedup) +
-            "x): RTX 3070 vs Ryzen 5 5600X, a 2-million-parameter model, not this one");
+    // The label says whose figure it is; the tooltip says which model, pictures and epochs.
+    bar("the article's (another model)", article, IM_COL32(150, 150, 160, 255),
+        train::article_speedup_text() + " (it says " + std::to_string(train::ArticleFigures::kQuotedSpeedup) +
+            "x): RTX 3070 vs Ryzen 5 5600X");
     hover_tip((train::article_experiment_sentence() + " " + train::article_step_sentence()).c_str());
     if (here > 0) {
         const train::LaneResult& g = race_->lanes[static_cast<std::size_t>(race_->summary.fastest_gpu)];
