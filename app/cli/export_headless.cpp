@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 #include <variant>
 
 #include "app_entry.h"
@@ -28,6 +29,7 @@
 #include "machine_info.h"
 #include "memory.h"
 #include "render/offscreen_context.h"
+#include "run_quality.h"
 #include "shell/shell.h"
 #include "simd_math.h"
 
@@ -190,7 +192,11 @@ int run_export(const ExportOptions& options) {
         return fb.read_rgba();
     };
     auto measure = [&] {
+        // The conditions of the run go into the captions (views/export.cpp), as in the window.
+        const core::CpuSample before = core::sample_cpu();
         shell->run_blocking(options.quick);
+        core::set_last_run_quality(core::quality_between(
+            before, core::sample_cpu(), static_cast<int>(std::thread::hardware_concurrency())));
         if (shell->has_result()) return true;
         std::fprintf(stderr, "gpulab export: measurement failed: %s\n", shell->error_message().c_str());
         return false;

@@ -10,7 +10,7 @@ bool BackgroundExport::start(std::vector<PendingFile> files, ExportResult planne
     done_.store(false, std::memory_order_relaxed);
     running_ = true;
     thread_ = std::thread([this, files = std::move(files), planned = std::move(planned)]() mutable {
-        // Normal priority, unlike measurements (nice 10): the user is waiting for these files, and
+        // Normal priority, unlike measurements (nice 2): the user is waiting for these files, and
         // at nice 10 anything else busy on the machine (a compiler, another app) left the write
         // waiting for seconds. The window keeps drawing either way: on two cores each has one.
         result_ = write_pending_files(std::move(files), std::move(planned));

@@ -21,7 +21,6 @@
 #include <memory>
 #include <optional>
 #include <string_view>
-#include <thread>
 #include <string>
 #include <vector>
 
@@ -56,6 +55,7 @@ struct WindowEvents {
     };
     std::vector<Key> keys;  // presses and repeats since the last frame, in order
     bool scale_changed = false;
+    bool input = false;     // a key or mouse button since the wait began (wait_for_input_or)
 };
 
 void on_glfw_error(int code, const char* text) {
@@ -71,9 +71,14 @@ void on_drop(GLFWwindow* window, int count, const char** paths) {
 // or a slow frame while both cores measure) is lost. Presses are queued here instead; ImGui's
 // own key callback, installed after this one, calls it first.
 void on_key(GLFWwindow* window, int key, int, int action, int mods) {
-    if (action == GLFW_PRESS || action == GLFW_REPEAT)
-        static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))
-            ->keys.push_back({key, action == GLFW_REPEAT, mods});
+    auto* ev = static_cast<WindowEvents*>(glfwGetWindowUserPointer(window));
+    ev->input = true;
+    if (action == GLFW_PRESS || action == GLFW_REPEAT) ev->keys.push_back({key, action == GLFW_REPEAT, mods});
+}
+
+// Only to wake a waiting frame (ImGui's own callback, chained after this one, records the click).
+void on_mouse_button(GLFWwindow* window, int, int, int) {
+    static_cast<WindowEvents*>(glfwGetWindowUserPointer(window))->input = true;
 }
 
 // The presenter's keys on a GLFW keyboard. `shift` = 1: only with Shift, 0: either way. The first
@@ -115,8 +120,23 @@ WindowEvents::Key glfw_key_for(core::PresenterKey key) {
 
 // A scripted key every few frames, so each one lands in its own frame as a real tap would.
 constexpr int kScriptKeyEveryFrames = 6;
-// The shortest frame while a measurement runs (~30 frames a second).
-constexpr std::chrono::milliseconds kBusyFrameInterval{33};
+// The shortest frame while a measurement runs: 4 a second, enough for a progress line. The window
+// must not compete with what it measures: llvmpipe (and a laptop's integrated GPU) draws on the same
+// cores and memory; drawing 30 frames a second, with the measurement at nice 10, a step measured
+// 2-5x slower in the window than headless (issue 25; core/thread_priority.h has the other half).
+// A key or a click still answers at once (wait_for_input_or).
+constexpr std::chrono::milliseconds kBusyFrameInterval{250};
+
+// Sleeps in GLFW's event wait until `deadline` or the first key or mouse button, whichever comes
+// first; mouse motion alone does not wake it, so hovering does not redraw during a measurement.
+void wait_for_input_or(std::chrono::steady_clock::time_point deadline, WindowEvents& events) {
+    events.input = false;
+    while (!events.input && !g_stop_requested) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= deadline) break;
+        glfwWaitEventsTimeout(std::chrono::duration<double>(deadline - now).count());
+    }
+}
 
 // One item of --script-keys: a presenter key, or one of the soak's items that have no key of their
 // own: "Live" (live mode on/off, the checkbox), "Compare=PATH" (File > Compare with PATH),
@@ -282,6 +302,7 @@ int run_gui(const GuiOptions& options) {
     WindowEvents events;
     glfwSetWindowUserPointer(window, &events);
     glfwSetKeyCallback(window, on_key);
+    glfwSetMouseButtonCallback(window, on_mouse_button);
     glfwMakeContextCurrent(window);
     glfwSwapInterval(1);
     if (!gladLoadGL(glfwGetProcAddress)) {
@@ -400,7 +421,8 @@ int run_gui(const GuiOptions& options) {
         }
         events.keys.clear();
 
-        shell->update(io.DeltaTime);
+        // A still picture while a measurement runs: animations resume from where they stopped.
+        shell->update(shell->busy() ? 0.0f : io.DeltaTime);
         FrameContext ctx;
         ctx.size = io.DisplaySize;
         ctx.cpu_frame_ms = io.Framerate > 0.0f ? 1000.0f / io.Framerate : 0.0f;
@@ -452,10 +474,11 @@ int run_gui(const GuiOptions& options) {
             }
         }
         glfwSwapBuffers(window);
-        // While a measurement runs, at most ~30 frames a second: the window has the higher priority
+        shell->note_frame_drawn();
+        // While a measurement runs, at most 4 frames a second: the window has the higher priority
         // (core/thread_priority.h), so what it draws comes out of the measurement's cores. Without
         // vsync (Xvfb, some drivers) it would otherwise draw as fast as it can.
-        if (shell->busy()) std::this_thread::sleep_until(frame_began + kBusyFrameInterval);
+        if (shell->busy()) wait_for_input_or(frame_began + kBusyFrameInterval, events);
         if (shell->take_fullscreen_toggle()) toggle = true;
         // Presenter mode takes the whole chosen monitor; leaving it restores the window unless
         // the user asked for fullscreen on the command line.

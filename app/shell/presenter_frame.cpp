@@ -205,12 +205,11 @@ void Shell::draw_presenter_status() {
         hover_tip("The presenter layout needs about 33 lines of text height; a larger size would cut the "
                   "pictures and plots. A taller screen (or a 4K projector) can show the larger size.");
     }
-    if (!warmup_status_.empty()) {
+    // The GPU warm-up shows only while it runs; its result, or why there is nothing to warm up, is
+    // in the status bar's details.
+    if (warmup_status_.rfind("warming", 0) == 0) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-        const bool pending = warmup_status_.rfind("warming", 0) == 0;
-        // Its first clause beside the frame times, leaving room for the display path after it; the
-        // whole reason is one hover away.
-        text_fitted(pending ? kAccentColour : kMutedColour, warmup_status_, ImGui::GetFontSize() * 22.0f);
+        text_fitted(kAccentColour, warmup_status_, ImGui::GetFontSize() * 22.0f);
     }
     if (!presenter_message_.empty() && presenter_message_age_ < kMessageSeconds) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);

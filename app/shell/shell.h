@@ -108,6 +108,8 @@ public:
     std::string measurement_csv() const { return view_ ? view_->measurement_csv(lesson_title()) : std::string(); }
     const std::string& error_message() const { return host_.error; }
     bool busy() const { return jobs_.busy(); }
+    // The window drew a frame: counted into the running measurement's quality note.
+    void note_frame_drawn() { jobs_.count_frame(); }
     // The window's measurements run below its own priority (core/thread_priority.h): the job worker
     // and the cpu-parallel pool. Headless export and the command line keep normal priority.
     void run_measurements_below_window();

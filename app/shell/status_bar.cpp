@@ -1,7 +1,10 @@
-// The status bar: in the window, CPU frame time (ImGui's estimate), GPU frame time (GL timer queries), the
-// running measurement, and the lesson view's own part (the activation view: display path, its measured
-// cost, and why interop is impossible when it is); in an exported picture, the machine and date
-// instead of frame times. Checked in the GUI screenshots and the exported step pictures.
+// The status bar: what a student or an audience needs: the machine the numbers come from (with the
+// date in an exported picture), the running measurement, the export and presenter messages. The
+// technical details (frame times, the GPU warm-up, the lesson view's display path and why interop
+// is not possible) sit behind one "details" item's tooltip and in the Devices panel, not on a
+// projector. Checked in the GUI screenshots and the exported step pictures.
+#include <algorithm>
+#include <algorithm>
 #include <ctime>
 #include <string>
 
@@ -14,27 +17,15 @@
 namespace gpulab::app {
 
 void Shell::draw_status_bar(const FrameContext& ctx) {
-    if (ctx.headless) {
-        // An exported picture has no frame times worth showing; on a slide the bar says instead
-        // where and when the numbers on it were measured.
-        const core::MachineInfo& m = core::host_machine();
-        const gpu::GpuProbe& g = gpu::probe();
-        const std::string line = "gpulab " + std::string(GPULAB_VERSION) + "  |  measured on " +
-                                 (m.cpu_model.empty() ? std::string("an unknown CPU") : m.cpu_model) + " (" +
-                                 std::to_string(m.hardware_threads) + " threads), " +
-                                 (g.device_ok ? g.name : std::string("no GPU")) + "  |  " +
-                                 core::utc_timestamp(std::time(nullptr));
-        ImGui::TextColored(kMutedColour, "%s", line.c_str());
-    } else {
-        ImGui::Text("CPU frame %.1f ms", ctx.cpu_frame_ms);
-        hover_tip("Time the CPU spent per frame (ImGui's running estimate), including waiting for vsync.");
-        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-        if (ctx.gpu_frame_ns >= 0)
-            ImGui::Text("GPU frame %s", core::format_duration(ctx.gpu_frame_ns).c_str());
-        else
-            ImGui::TextColored(kMutedColour, "GPU frame: no timer result yet");
-        hover_tip("Time the GPU spent drawing the frame, from GL_TIME_ELAPSED queries read a few frames late.");
-    }
+    // Where the numbers on screen come from; an exported picture also says when.
+    const core::MachineInfo& m = core::host_machine();
+    const gpu::GpuProbe& g = gpu::probe();
+    std::string line = "gpulab " + std::string(GPULAB_VERSION) + "  |  measured on " +
+                       (m.cpu_model.empty() ? std::string("an unknown CPU") : m.cpu_model) + " (" +
+                       std::to_string(m.hardware_threads) + " threads), " +
+                       (g.device_ok ? g.name : std::string("no GPU"));
+    if (ctx.headless) line += "  |  " + core::utc_timestamp(std::time(nullptr));
+    ImGui::TextColored(kMutedColour, "%s", line.c_str());
     // The running measurement comes before the longer, optional items: on a narrow window the bar
     // cuts off its right end, and "is it still measuring?" is what a student looks here for.
     if (jobs_.busy()) {
@@ -47,10 +38,28 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
         ImGui::TextColored(kAccentColour, "%s", last_export_.message.c_str());
         hover_tip("The export's PNG and CSV files are being encoded and written in the background.");
     }
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    draw_presenter_status();  // GPU warm-up result and presenter messages (app/shell/presenter_frame.cpp)
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    if (view_) view_->draw_status();
+    draw_presenter_status();  // presenter messages (app/shell/presenter_frame.cpp)
+    if (ctx.headless) return;
+    // The technical details, one hover away at the right end.
+    const char* label = "details";
+    const float x = ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(label).x;
+    ImGui::SameLine(std::max(x, ImGui::GetCursorPosX() + ImGui::GetFontSize()));
+    ImGui::TextColored(kMutedColour, "%s", label);
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::Text("CPU frame %.1f ms (ImGui's running estimate, waiting for vsync included)", ctx.cpu_frame_ms);
+        if (ctx.gpu_frame_ns >= 0)
+            ImGui::Text("GPU frame %s (GL timer queries, read a few frames late)",
+                        core::format_duration(ctx.gpu_frame_ns).c_str());
+        else
+            ImGui::TextUnformatted("GPU frame: no timer result yet");
+        if (!warmup_status_.empty()) ImGui::TextUnformatted(warmup_status_.c_str());
+        if (view_) {
+            ImGui::Separator();
+            view_->draw_status();  // the lesson view's display path and its cost
+        }
+        ImGui::EndTooltip();
+    }
 }
 
 }  // namespace gpulab::app

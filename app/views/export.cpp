@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "run_quality.h"
 #include "file_io.h"
 #include "widgets/fonts.h"
 #include "format.h"
@@ -165,6 +166,8 @@ std::vector<std::string> machine_caption_lines(std::string_view lesson_title, in
         lines.push_back("no GPU: " + (plain.empty() ? g.reason : plain));
     }
     lines.push_back(gpu::version_summary());
+    // How much of the machine the last run had (core/run_quality.h), once a run has finished.
+    if (const core::RunQuality q = core::last_run_quality(); q.seconds > 0) lines.push_back("measurement: " + q.summary());
     return lines;
 }
 

@@ -2,6 +2,7 @@
 // job produces is handed to the main thread as a completion.
 #include "jobs.h"
 
+#include <thread>
 #include <utility>
 
 #include "thread_priority.h"
@@ -51,6 +52,11 @@ void JobRunner::poll() {
     if (done) done();
 }
 
+core::RunQuality JobRunner::last_quality() const {
+    std::lock_guard lock(mutex_);
+    return last_quality_;
+}
+
 std::string JobRunner::stage() const {
     std::lock_guard lock(mutex_);
     return stage_;
@@ -84,8 +90,14 @@ void JobRunner::loop() {
             }
             return !cancel_requested_.load();
         };
+        frames_ = 0;
+        const core::CpuSample before = core::sample_cpu();
         std::function<void()> done = work(progress);
+        core::RunQuality quality = core::quality_between(before, core::sample_cpu(), static_cast<int>(std::thread::hardware_concurrency()));
+        quality.frames_drawn = frames_.load();
+        core::set_last_run_quality(quality);
         std::lock_guard lock(mutex_);
+        last_quality_ = quality;
         finished_ = std::move(done);
         has_finished_ = true;
     }

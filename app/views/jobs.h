@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "run_quality.h"
 #include "workloads/activation_workload.h"
 
 namespace gpulab::app {
@@ -40,6 +41,13 @@ public:
     // cpu::kMeasurementNice so its frames do not wait behind a measurement.
     void set_worker_nice(int nice) { worker_nice_ = nice; }
 
+    // Main thread, once per frame drawn: counted into the running job's quality.
+    void count_frame() {
+        if (busy_) ++frames_;
+    }
+    // The last finished job's measurement conditions (core/run_quality.h); unknown before one.
+    core::RunQuality last_quality() const;
+
     bool busy() const { return busy_; }
     bool cancelling() const { return cancel_requested_; }
     float progress() const { return progress_; }
@@ -60,6 +68,8 @@ private:
     std::atomic<bool> cancel_requested_{false};
     std::atomic<float> progress_{0.0f};
     std::atomic<int> worker_nice_{0};
+    std::atomic<int> frames_{0};
+    core::RunQuality last_quality_;  // under mutex_
     // Last: the thread starts in the constructor and must find every member above initialised.
     std::thread thread_;
 };

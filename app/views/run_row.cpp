@@ -27,8 +27,19 @@ bool draw_run_row(JobRunner& jobs, const char* run_label, const char* tip, const
     } else {
         ImGui::SameLine();
         ImGui::TextColored(kMutedColour, "%s", idle_text);
+        draw_busy_machine_warning(jobs);
     }
     return run;
+}
+
+void draw_busy_machine_warning(const JobRunner& jobs) {
+    // The last run shared the machine with other programs: say so once, here, beside Run.
+    const core::RunQuality q = jobs.last_quality();
+    if (!q.busy()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarnColour);
+    ImGui::TextWrapped("%s", q.warning().c_str());
+    ImGui::PopStyleColor();
+    hover_tip(q.summary().c_str());
 }
 
 bool draw_predict_choices(const core::PredictPrompt& p, int& pick, bool& reveal_now, bool ready) {

@@ -14,6 +14,10 @@ namespace gpulab::app {
 bool draw_run_row(JobRunner& jobs, const char* run_label, const char* tip, const char* cancel_tip,
                   const char* idle_text);
 
+// One sentence when the last run shared the machine with other programs (core/run_quality.h):
+// its times are slower than the machine can do; the tooltip has the figures. Nothing otherwise.
+void draw_busy_machine_warning(const JobRunner& jobs);
+
 // Draws "Predict first: <question>" and one button per choice. `pick` (-1: none) and
 // `reveal_now` ("just show me") are the view's state; `ready` enables "just show me".
 // Returns true once the student has answered, i.e. when the view should reveal.

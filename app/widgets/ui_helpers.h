@@ -14,6 +14,8 @@ inline const ImVec4 kErrorColour{1.0f, 0.38f, 0.33f, 1.0f};
 inline const ImVec4 kOkColour{0.40f, 0.86f, 0.45f, 1.0f};
 inline const ImVec4 kMutedColour{0.58f, 0.58f, 0.60f, 1.0f};
 inline const ImVec4 kAccentColour{0.55f, 0.78f, 1.0f, 1.0f};
+// Amber: a result to take with care (a busy machine, an example rather than this machine).
+inline const ImVec4 kWarnColour{1.0f, 0.78f, 0.35f, 1.0f};
 
 // Tooltip for the last item, wrapped to a readable width.
 inline void hover_tip(const char* text) {

@@ -85,6 +85,7 @@ void ActivationView::draw_controls() {
         ImGui::ProgressBar(host_.jobs->progress(), {-1, 0}, stage.c_str());
     } else {
         ImGui::TextColored(kMutedColour, "%s", last_run_ ? "idle: results below are from the last run" : "idle");
+        draw_busy_machine_warning(*host_.jobs);
     }
 }
 

@@ -117,7 +117,8 @@ void LatencyView::draw_breakdown_panel() {
         hover_tip(gpu_missing_reason(r).c_str());  // the driver's own words, on demand
     }
     // Without a GPU the launch probe has nothing to say that the line above did not.
-    if (!result_->launch.ok && missing.empty())
+    if (!missing.empty()) return;
+    if (!result_->launch.ok)
         muted_wrapped("Launch enqueue not measured: " + result_->launch.error);
     else
         ImGui::TextColored(kMutedColour, "launch enqueue (host clock, from the launch probe): %s per kernel",
