@@ -119,6 +119,29 @@ set_tests_properties(gui.no_display PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_
 # its analogy; the frames wait for it).
 gpulab_smoke_test(smoke "" "")
 gpulab_smoke_test(latency_smoke latency-vs-throughput "")
+# Leaving a step, or the lesson, stops the step's run within 0.5 s (issue 25): the latency lesson's
+# sweeps (thousands of timed calls up to 2^26 elements) are the longest runs a step starts on its
+# own. Right, Right: the second step's sweep is stopped by the third step, whose sweep is stopped in
+# turn by Right (the window) or by 1, which opens the first lesson (presenter mode). The shell
+# prints each stop with its delay; no delay may reach 500 ms.
+if(GPULAB_XVFB_RUN)
+    set(gpulab_slow_stop "stopped ([5-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+) ms later")
+    add_test(NAME gui.leaving_step_stops_run
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;latency-vs-throughput;--script-keys;Right,Right,Wait,Right,Idle;--frames;40"
+                     -DEXPECT_RC=0
+                     "-DEXPECT_REGEX=left the step: its run \\(size sweep\\) stopped [0-9]+ ms later.*left the step: its run \\(size sweep\\) stopped [0-9]+ ms later"
+                     "-DREJECT_REGEX=${gpulab_slow_stop}" -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.leaving_step_stops_run PROPERTIES LABELS gui
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" TIMEOUT 180)
+    add_test(NAME gui.leaving_lesson_stops_run
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--present;--lesson;latency-vs-throughput;--script-keys;Right,Right,Wait,1,Idle;--frames;40"
+                     -DEXPECT_RC=0
+                     "-DEXPECT_REGEX=left the step: its run \\(size sweep\\) stopped [0-9]+ ms later.*lesson=elementwise-activations step=1"
+                     "-DREJECT_REGEX=${gpulab_slow_stop}" -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.leaving_lesson_stops_run PROPERTIES LABELS gui
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" TIMEOUT 180)
+endif()
+
 # F12 in the window, as a user presses it once the first measurement is done, then again at once:
 # the pictures are encoded and written in the background (app/shell/background_export.h), the
 # second press is refused with a sentence while the first is written, and the result line comes

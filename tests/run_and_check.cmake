@@ -1,5 +1,6 @@
 # Runs one command and checks its exit code and output: a CTest helper for command-line tests.
-#   cmake -DCMD="prog;arg;..." -DEXPECT_RC=2 -DEXPECT_REGEX="..." [-DEXPECT_LINES=1] [-DEXPECT_FILE=path] -P run_and_check.cmake
+#   cmake -DCMD="prog;arg;..." -DEXPECT_RC=2 -DEXPECT_REGEX="..." [-DREJECT_REGEX="..."] [-DEXPECT_LINES=1]
+#         [-DEXPECT_FILE=path] -P run_and_check.cmake
 execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
 if(NOT rc STREQUAL "${EXPECT_RC}")
@@ -7,6 +8,9 @@ if(NOT rc STREQUAL "${EXPECT_RC}")
 endif()
 if(DEFINED EXPECT_REGEX AND NOT all MATCHES "${EXPECT_REGEX}")
     message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'\n--- output ---\n${all}")
+endif()
+if(DEFINED REJECT_REGEX AND all MATCHES "${REJECT_REGEX}")
+    message(FATAL_ERROR "output matches '${REJECT_REGEX}', which it must not\n--- output ---\n${all}")
 endif()
 if(DEFINED EXPECT_LINES)
     string(STRIP "${err}" stripped)

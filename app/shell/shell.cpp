@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -99,14 +100,25 @@ void Shell::select_lesson(int index) {
         host_.info = "'" + l.title + "' needs the '" + l.workload + "' workload, which this version cannot show";
         return;
     }
+    stop_run_of_left_step();
     lesson_index_ = index;
     view_ = v;
     enter_step(0);
 }
 
+void Shell::stop_run_of_left_step() {
+    // A run belongs to the step that started it: leaving the step stops it (the workloads check
+    // between samples and batches), so the new step's own run starts at once and no result of the
+    // old step appears under the new heading.
+    if (!jobs_.busy() || jobs_.cancelling()) return;
+    jobs_.cancel();
+    cancelled_by_leaving_ = true;
+}
+
 void Shell::enter_step(int index) {
     const core::Lesson* l = lesson();
     if (!l || l->steps.empty() || !view_) return;
+    stop_run_of_left_step();
     step_index_ = std::clamp(index, 0, static_cast<int>(l->steps.size()) - 1);
     view_->enter_step(l->steps[static_cast<std::size_t>(step_index_)]);
 }
@@ -145,6 +157,13 @@ void Shell::show_overview_panel() {
 
 void Shell::update(float dt) {
     jobs_.poll();
+    if (const int64_t ns = jobs_.take_cancel_latency_ns(); ns >= 0 && cancelled_by_leaving_) {
+        // On stdout for the tests and the soak ("within 0.5 s", tests/gui_tests.cmake).
+        std::printf("gpulab: left the step: its run (%s) stopped %.0f ms later\n", jobs_.label().c_str(),
+                    static_cast<double>(ns) * 1e-6);
+        std::fflush(stdout);
+    }
+    if (!jobs_.busy()) cancelled_by_leaving_ = false;
     if (std::optional<ExportResult> done = background_export_.take_result()) show_export_result(std::move(*done));
     // "already running" answered a key pressed during the last run; once it is over the line is stale.
     if (!jobs_.busy() && host_.info == ViewHost::kBusyMessage) host_.info.clear();

@@ -161,6 +161,7 @@ private:
     // [SECTION] state changes
     void select_lesson(int index);
     void enter_step(int index);
+    void stop_run_of_left_step();
     const core::Lesson* lesson() const;
     // The view for a workload, created the first time it is needed and kept: a job still running
     // for a lesson the student left finishes into its own view.
@@ -191,6 +192,7 @@ private:
     std::string presenter_message_;
     float presenter_message_age_ = 0.0f;  // seconds since the message appeared; it fades after a few
     std::string warmup_status_;
+    bool cancelled_by_leaving_ = false;  // the running job was cancelled because its step was left
 
     int user_scale_index_ = 0;
     float content_scale_ = 1.0f;

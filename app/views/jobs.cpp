@@ -5,6 +5,7 @@
 #include <thread>
 #include <utility>
 
+#include "clock.h"
 #include "thread_priority.h"
 
 namespace gpulab::app {
@@ -22,6 +23,19 @@ void JobRunner::stop() {
     cancel_requested_ = true;  // a running measurement stops at its next progress report
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
+}
+
+void JobRunner::cancel() {
+    if (busy_ && !cancel_requested_) cancel_at_ns_ = core::now_ns();
+    cancel_requested_ = true;
+}
+
+int64_t JobRunner::take_cancel_latency_ns() {
+    std::lock_guard lock(mutex_);
+    if (has_finished_) return -1;  // its completion has not run yet
+    const int64_t v = cancel_latency_ns_;
+    cancel_latency_ns_ = -1;
+    return v;
 }
 
 bool JobRunner::submit(std::string label, Work work) {
@@ -98,6 +112,8 @@ void JobRunner::loop() {
         core::set_last_run_quality(quality);
         std::lock_guard lock(mutex_);
         last_quality_ = quality;
+        cancel_latency_ns_ = cancel_requested_ && cancel_at_ns_ > 0 ? core::now_ns() - cancel_at_ns_.load() : -1;
+        cancel_at_ns_ = 0;
         finished_ = std::move(done);
         has_finished_ = true;
     }

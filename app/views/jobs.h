@@ -35,7 +35,11 @@ public:
     void stop();
     // Main thread, once per frame: runs the completion of a finished job.
     void poll();
-    void cancel() { cancel_requested_ = true; }
+    void cancel();
+    // How long the last cancelled job took to stop after cancel(), once, on the main thread after
+    // poll() ran its completion; -1 when there is nothing new (for the "leaving a step stops its
+    // run within 0.5 s" check, tests/gui_tests.cmake).
+    int64_t take_cancel_latency_ns();
 
     // The worker runs each next job at this nice value (core/thread_priority.h): the window asks for
     // cpu::kMeasurementNice so its frames do not wait behind a measurement.
@@ -69,6 +73,8 @@ private:
     std::atomic<float> progress_{0.0f};
     std::atomic<int> worker_nice_{0};
     std::atomic<int> frames_{0};
+    std::atomic<int64_t> cancel_at_ns_{0};
+    int64_t cancel_latency_ns_ = -1;  // under mutex_
     core::RunQuality last_quality_;  // under mutex_
     // Last: the thread starts in the constructor and must find every member above initialised.
     std::thread thread_;
