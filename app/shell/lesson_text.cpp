@@ -33,7 +33,7 @@ void Shell::draw_step_progress(float r) {
 void Shell::draw_lesson_text() {
     const core::Lesson* l = lesson();
     if (!l) {
-        ImGui::TextColored(kMutedColour, "Choose a lesson on the left.");
+        ImGui::TextColored(kMutedColour, "Choose a lesson in the Lessons menu.");
         return;
     }
     if (fonts_.bold) ImGui::PushFont(fonts_.bold);

@@ -44,6 +44,24 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
         hover_tip("Animations hold one still frame instead of moving.");
         ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu("Lessons")) {
+        // The list the Lessons tab shows too; 1-9 open them in presenter mode.
+        int shown = 0;
+        for (std::size_t i = 0; i < catalog_.lessons.size(); ++i) {
+            const core::Lesson& l = catalog_.lessons[i];
+            char key[8] = "";
+            if (!l.coming && ++shown <= 9) std::snprintf(key, sizeof key, "%d", shown);
+            if (ImGui::MenuItem(l.title.c_str(), key, static_cast<int>(i) == lesson_index_, !l.coming))
+                select_lesson(static_cast<int>(i));
+            hover_tip(l.summary.c_str());
+        }
+        if (!catalog_.errors.empty()) {
+            ImGui::Separator();
+            ImGui::TextColored(kErrorColour, "%d lesson file problem(s): see the Lessons tab",
+                               static_cast<int>(catalog_.errors.size()));
+        }
+        ImGui::EndMenu();
+    }
     if (ImGui::BeginMenu("Lesson")) {
         if (ImGui::MenuItem("Previous step", "Left / PageUp", false, step_index_ > 0)) prev_step();
         if (ImGui::MenuItem("Next step", "Right / PageDown")) next_step();

@@ -276,7 +276,7 @@ std::optional<ExportResult> Shell::finish_export() {
 
 void Shell::draw_canvas() {
     if (view_) view_->draw_canvas();
-    else ImGui::TextColored({0.58f, 0.58f, 0.60f, 1.0f}, "Choose a lesson on the left.");
+    else ImGui::TextColored({0.58f, 0.58f, 0.60f, 1.0f}, "Choose a lesson in the Lessons menu.");
 }
 
 void Shell::draw_timing() {
@@ -297,8 +297,8 @@ void Shell::frame(const FrameContext& ctx) {
         ImGui::SetNextWindowPos({x, top + y}, ImGuiCond_Always);
         ImGui::SetNextWindowSize({w, h}, ImGuiCond_Always);
     };
-    const float canvas_h = std::floor(H * 0.46f);
     if (W / s < kNarrowLogicalWidth) {
+        const float canvas_h = std::floor(H * 0.55f);
         // Large UI scale on a small screen: three columns would squeeze the canvas until its
         // labels overlap, so the text panels share one tabbed column beside canvas and timing.
         const float side_w = std::floor(W * 0.36f);
@@ -332,28 +332,41 @@ void Shell::frame(const FrameContext& ctx) {
         if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
         ImGui::End();
     } else {
-        const float left_w = std::max(260.0f * s, W * 0.17f);
-        const float right_w = std::max(380.0f * s, W * 0.28f);
-        const float centre_w = std::max(W - left_w - right_w, 200.0f);
-        const float lessons_h = std::floor(H * 0.36f);
-        const float text_h = std::floor(H * 0.50f);
-        place(0, 0, left_w, lessons_h);
-        if (ImGui::Begin("Lessons", nullptr, fixed)) draw_lesson_list();
-        ImGui::End();
-        place(0, lessons_h, left_w, H - lessons_h);
-        if (ImGui::Begin("Devices", nullptr, fixed)) draw_devices();
-        ImGui::End();
-        place(left_w, 0, centre_w, canvas_h);
+        // The picture is the lesson: the canvas takes the whole left part, about three fifths of the
+        // height, with the plots and tables under it. The step text and the controls share one
+        // column on the right; the lesson list and the devices are tabs beside the controls (and the
+        // Lessons menu), since nobody reads them while a step is being taught.
+        const float right_w = std::floor(std::max(380.0f * s, W * 0.27f));
+        const float main_w = W - right_w;
+        const float main_canvas_h = std::floor(H * 0.62f);
+        const float text_h = std::floor(H * 0.52f);
+        place(0, 0, main_w, main_canvas_h);
         if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
         ImGui::End();
-        place(left_w, canvas_h, centre_w, H - canvas_h);
+        place(0, main_canvas_h, main_w, H - main_canvas_h);
         if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
         ImGui::End();
-        place(left_w + centre_w, 0, W - left_w - centre_w, text_h);
+        place(main_w, 0, right_w, text_h);
         if (ImGui::Begin("Lesson###LessonText", nullptr, fixed)) draw_lesson_text();
         ImGui::End();
-        place(left_w + centre_w, text_h, W - left_w - centre_w, H - text_h);
-        if (ImGui::Begin("Controls", nullptr, fixed)) draw_controls(ctx);
+        place(main_w, text_h, right_w, H - text_h);
+        if (ImGui::Begin("##side_panels", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) {
+            if (ImGui::BeginTabBar("##side_panel_tabs")) {
+                if (ImGui::BeginTabItem("Controls")) {
+                    draw_controls(ctx);
+                    ImGui::EndTabItem();
+                }
+                if (ImGui::BeginTabItem("Lessons")) {
+                    draw_lesson_list();
+                    ImGui::EndTabItem();
+                }
+                if (ImGui::BeginTabItem("Devices")) {
+                    draw_devices();
+                    ImGui::EndTabItem();
+                }
+                ImGui::EndTabBar();
+            }
+        }
         ImGui::End();
     }
 
