@@ -66,6 +66,10 @@ std::optional<PresenterAction> presenter_action(PresenterKey key) {
         case PresenterKey::Minus: return PresenterAction::ScaleDown;
         case PresenterKey::M: return PresenterAction::ReducedMotion;
         case PresenterKey::N: return PresenterAction::Notes;
+        case PresenterKey::P: return PresenterAction::Pointer;
+        case PresenterKey::Z: return PresenterAction::Zoom;
+        case PresenterKey::Up: return PresenterAction::ScrollUp;
+        case PresenterKey::Down: return PresenterAction::ScrollDown;
         default: break;
     }
     if (presenter_digit(key) >= 0) return PresenterAction::Lesson;
@@ -115,7 +119,9 @@ PresenterEffects apply_presenter_key(PresenterState& state, const PresenterInput
     if (!action) return fx;
     if (!state.presenting && !acts_outside_presenter(input.key)) return fx;
     // Holding a key repeats steps (and the scale); a held R or E must not queue runs or exports.
-    if (input.repeat && *action != PresenterAction::Next && *action != PresenterAction::Prev) return fx;
+    if (input.repeat && *action != PresenterAction::Next && *action != PresenterAction::Prev &&
+        *action != PresenterAction::ScrollUp && *action != PresenterAction::ScrollDown)
+        return fx;
 
     const int steps = steps_of(deck, state.lesson);
     auto go_to = [&](int step) {
@@ -206,6 +212,21 @@ PresenterEffects apply_presenter_key(PresenterState& state, const PresenterInput
             state.notes_shown = !state.notes_shown;
             fx.message = state.notes_shown ? "speaker notes shown under the step text" : "speaker notes hidden";
             break;
+        case PresenterAction::Pointer:
+            fx.consumed = true;
+            state.pointer_shown = !state.pointer_shown;
+            fx.message = state.pointer_shown ? "pointer: a spotlight follows the mouse" : "pointer off";
+            break;
+        case PresenterAction::Zoom:
+            fx.consumed = true;
+            state.canvas_zoomed = !state.canvas_zoomed;
+            fx.message = state.canvas_zoomed ? "the canvas alone (Z: back to the step text and plots)" : "";
+            break;
+        case PresenterAction::ScrollUp:
+        case PresenterAction::ScrollDown:
+            fx.consumed = true;
+            fx.scroll_lines = *action == PresenterAction::ScrollUp ? -3 : 3;
+            break;
     }
     return fx;
 }
@@ -231,7 +252,8 @@ std::optional<PresenterKey> parse_presenter_key(std::string_view name) {
         {"b", PresenterKey::B},           {"escape", PresenterKey::Escape},   {"esc", PresenterKey::Escape},
         {"?", PresenterKey::Question},    {"f5", PresenterKey::F5},           {"+", PresenterKey::Plus},
         {"-", PresenterKey::Minus},       {"m", PresenterKey::M},
-        {"n", PresenterKey::N},           {"s", PresenterKey::S},
+        {"n", PresenterKey::N},           {"s", PresenterKey::S},             {"p", PresenterKey::P},
+        {"z", PresenterKey::Z},           {"up", PresenterKey::Up},           {"down", PresenterKey::Down},
     };
     const std::string n = lower(trim(name));
     if (n.size() == 1 && n[0] >= '1' && n[0] <= '9')
@@ -250,7 +272,8 @@ bool parse_presenter_keys(std::string_view list, std::vector<PresenterKey>& keys
             const std::optional<PresenterKey> k = parse_presenter_key(item);
             if (!k) {
                 error = "unknown key '" + std::string(item) +
-                        "' (known: Right, Left, Space, PageUp, PageDown, Home, End, 1-9, R, E, B, Escape, ?, F5, +, -, M, N)";
+                        "' (known: Right, Left, Space, PageUp, PageDown, Home, End, 1-9, R, E, B, Escape, ?, F5, +, -, M, N, "
+                        "P, Z, Up, Down)";
                 return false;
             }
             keys.push_back(*k);
@@ -274,6 +297,9 @@ const std::vector<PresenterKeyHelp>& presenter_key_help() {
         {"+ / -", "larger / smaller text (1x, 1.5x, 2x, 3x)"},
         {"M", "reduced motion on / off"},
         {"N", "speaker notes on / off (under the step text)"},
+        {"P", "pointer: a spotlight follows the mouse"},
+        {"Z", "zoom: the canvas alone on the screen / back"},
+        {"Up / Down", "scroll the step text (the canvas when zoomed)"},
         {"?", "show / hide this key map"},
         {"Escape", "close this map, then leave presenter mode"},
         {"F5", "enter / leave presenter mode"},

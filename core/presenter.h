@@ -23,13 +23,13 @@ namespace gpulab::core {
 enum class PresenterKey {
     Right, Left, Space, PageUp, PageDown, Home, End,
     Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
-    R, E, B, Escape, Question, F5, Plus, Minus, M, N, S,
+    R, E, B, Escape, Question, F5, Plus, Minus, M, N, S, P, Z, Up, Down,
 };
 
 // What a key means.
 enum class PresenterAction {
     Next, Prev, First, Last, Lesson, Run, Export, Blank, Escape, Help, TogglePresent, ScaleUp, ScaleDown,
-    ReducedMotion, Notes, Stop,
+    ReducedMotion, Notes, Stop, Pointer, Zoom, ScrollUp, ScrollDown,
 };
 
 enum class Theme { Normal, Presenter };
@@ -55,6 +55,8 @@ struct PresenterState {
     bool presenting = false;
     bool reduced_motion = false;
     bool notes_shown = false;  // the step's speaker notes under its text; off: the room reads the screen
+    bool pointer_shown = false;  // a spotlight around the mouse, for pointing at the projector
+    bool canvas_zoomed = false;  // the canvas alone on the whole screen under the header
     Theme theme = Theme::Normal;
     int scale_index = 1;  // into kPresenterScales: 1.5x by default
 };
@@ -75,6 +77,7 @@ struct PresenterEffects {
     bool entered_presenter = false;
     bool left_presenter = false;
     bool scale_changed = false;
+    int scroll_lines = 0;         // scroll the step text (the canvas when zoomed) by this many lines
     std::string message;         // one line for the status bar, e.g. "lesson 7 does not exist"
 };
 

@@ -314,3 +314,30 @@ TEST_CASE("the key map lists every action") {
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("P, Z and Up / Down: the pointer, the canvas alone, scrolling, in presenter mode only") {
+    PresenterState s = presenting_at(0, 0);
+    PresenterEffects fx = press(s, PresenterKey::P);
+    CHECK(fx.consumed);
+    CHECK(s.pointer_shown);
+    CHECK(fx.message.find("spotlight") != std::string::npos);
+    press(s, PresenterKey::P);
+    CHECK_FALSE(s.pointer_shown);
+    fx = press(s, PresenterKey::Z);
+    CHECK(s.canvas_zoomed);
+    CHECK_FALSE(fx.step_changed);
+    press(s, PresenterKey::Z);
+    CHECK_FALSE(s.canvas_zoomed);
+    CHECK(press(s, PresenterKey::Down).scroll_lines == 3);
+    CHECK(press(s, PresenterKey::Up).scroll_lines == -3);
+    // Held, the arrows keep scrolling, as the step keys keep stepping.
+    CHECK(press(s, PresenterKey::Down, true).scroll_lines == 3);
+    CHECK(parse_presenter_key("p") == PresenterKey::P);
+    CHECK(parse_presenter_key("Z") == PresenterKey::Z);
+    CHECK(parse_presenter_key("down") == PresenterKey::Down);
+
+    PresenterState window;  // the normal window: the arrows scroll ImGui's own panels, P and Z do nothing
+    CHECK_FALSE(press(window, PresenterKey::P).consumed);
+    CHECK_FALSE(press(window, PresenterKey::Down).consumed);
+    CHECK_FALSE(window.pointer_shown);
+}

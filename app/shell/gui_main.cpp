@@ -104,6 +104,8 @@ constexpr KeyBinding kKeyBindings[] = {
     {GLFW_KEY_5, 0, core::PresenterKey::Digit5},          {GLFW_KEY_6, 0, core::PresenterKey::Digit6},
     {GLFW_KEY_7, 0, core::PresenterKey::Digit7},          {GLFW_KEY_8, 0, core::PresenterKey::Digit8},
     {GLFW_KEY_9, 0, core::PresenterKey::Digit9},
+    {GLFW_KEY_P, 0, core::PresenterKey::P},               {GLFW_KEY_Z, 0, core::PresenterKey::Z},
+    {GLFW_KEY_UP, 0, core::PresenterKey::Up},             {GLFW_KEY_DOWN, 0, core::PresenterKey::Down},
 };
 
 std::optional<core::PresenterKey> presenter_key(int glfw_key, int mods) {
@@ -407,7 +409,8 @@ int run_gui(const GuiOptions& options) {
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
-        idle_mouse.update(shell->presenter_state().presenting, glfwGetTime());
+        // The pointer (P) stays while the instructor holds the mouse still on what they explain.
+        idle_mouse.update(shell->presenter_state().presenting && !shell->presenter_state().pointer_shown, glfwGetTime());
         ImGui::NewFrame();
         bool toggle = false;
         for (const WindowEvents::Key& k : events.keys) {

@@ -79,7 +79,15 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
     const float body_h = H - header_h - status_h;
     // The text column is wide enough for about 30 characters at any scale, but never more than
     // 40 % of the screen, so the pictures stay the largest thing in the room.
-    const float text_w = std::floor(std::clamp(fs * 24.0f, W * 0.28f, W * 0.40f));
+    // Z: the canvas alone under the header, for a picture the back row must read.
+    const bool zoomed = presenter_.canvas_zoomed;
+    const float text_w = zoomed ? 0.0f : std::floor(std::clamp(fs * 24.0f, W * 0.28f, W * 0.40f));
+    // Up / Down scroll the step text, or the canvas when it is alone on the screen.
+    const float scroll_px = static_cast<float>(pending_scroll_lines_) * ImGui::GetTextLineHeightWithSpacing();
+    pending_scroll_lines_ = 0;
+    auto apply_scroll = [&] {
+        if (scroll_px != 0.0f) ImGui::SetScrollY(std::clamp(ImGui::GetScrollY() + scroll_px, 0.0f, ImGui::GetScrollMaxY()));
+    };
     const core::Lesson* l = lesson();
 
     place(0, 0, W, header_h);
@@ -96,8 +104,9 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
     }
     ImGui::End();
 
-    place(0, header_h, text_w, body_h);
-    if (ImGui::Begin("##present_text", nullptr, kFixed)) {
+    if (!zoomed) place(0, header_h, text_w, body_h);
+    if (!zoomed && ImGui::Begin("##present_text", nullptr, kFixed)) {
+        apply_scroll();
         if (const core::LessonStep* step = current_step()) {
             if (fonts_.bold) ImGui::PushFont(fonts_.bold);
             ImGui::PushStyleColor(ImGuiCol_Text, kAccentColour);
@@ -115,18 +124,21 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
             ImGui::TextColored(kMutedColour, "No lesson is open: press 1-9 to open one, or F5 to leave.");
         }
     }
-    ImGui::End();
+    if (!zoomed) ImGui::End();
 
     // The step's `show` gives the right-hand side to the canvas, the plots, or both (split as the
     // view asks: half, or more for the canvas where the timing panel is a few lines).
     const core::LessonStep* shown_step = current_step();
-    const bool canvas = !shown_step || shown_step->shows("canvas");
-    const bool timing = !shown_step || shown_step->shows("timing");
+    const bool canvas = zoomed || !shown_step || shown_step->shows("canvas");
+    const bool timing = !zoomed && (!shown_step || shown_step->shows("timing"));
     const float share = view_ ? view_->presenter_canvas_share() : 0.5f;
     const float canvas_h = canvas && timing ? std::floor(body_h * share) : canvas ? body_h : 0.0f;
     if (canvas) {
         place(text_w, header_h, W - text_w, canvas_h);
-        if (ImGui::Begin("##present_canvas", nullptr, kFixed)) draw_canvas();
+        if (ImGui::Begin("##present_canvas", nullptr, kFixed)) {
+            if (zoomed) apply_scroll();
+            draw_canvas();
+        }
         ImGui::End();
     }
     if (timing) {
@@ -191,6 +203,18 @@ void Shell::draw_presenter_overlays(const FrameContext& ctx) {
             ImGui::TextColored(kMutedColour, "? or Escape closes this map.");
         }
         ImGui::End();
+    }
+    // P: a spotlight for pointing at the projector: everything but a circle around the mouse is
+    // dimmed (one ring thick enough to cover the screen), with a bright edge the back row can see.
+    if (presenter_.pointer_shown && presenter_.presenting && !ctx.headless) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        if (m.x > -1e30f && m.y > -1e30f) {
+            ImDrawList* dl = ImGui::GetForegroundDrawList();
+            const float r = ImGui::GetFontSize() * 4.0f;
+            const float cover = 2.0f * std::max(ctx.size.x, ctx.size.y);
+            dl->AddCircle(m, r + cover * 0.5f, IM_COL32(0, 0, 0, 150), 96, cover);
+            dl->AddCircle(m, r, IM_COL32(255, 220, 60, 255), 96, ImGui::GetFontSize() * 0.3f);
+        }
     }
     // Blank: black over everything, status bar included, so nothing glows on the projector.
     if (presenter_.blanked)

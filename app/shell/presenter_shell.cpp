@@ -42,6 +42,7 @@ bool Shell::handle_presenter_key(core::PresenterKey key, bool repeat) {
     if (fx.run) request_run();
     if (fx.stop) request_stop();
     if (fx.export_files) request_export();
+    pending_scroll_lines_ += fx.scroll_lines;
     if (!fx.message.empty()) {
         presenter_message_ = fx.message;
         presenter_message_age_ = 0.0f;
