@@ -192,8 +192,8 @@ private:
     std::string presenter_message_;
     float presenter_message_age_ = 0.0f;  // seconds since the message appeared; it fades after a few
     std::string warmup_status_;
-    bool cancelled_by_leaving_ = false;
-    int pending_scroll_lines_ = 0;  // Up / Down in presenter mode, applied in the next frame  // the running job was cancelled because its step was left
+    bool cancelled_by_leaving_ = false;  // the running job was cancelled because its step was left
+    int pending_scroll_lines_ = 0;       // Up / Down in presenter mode, applied in the next frame
 
     int user_scale_index_ = 0;
     float content_scale_ = 1.0f;
