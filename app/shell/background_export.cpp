@@ -10,8 +10,8 @@ bool BackgroundExport::start(std::vector<PendingFile> files, ExportResult planne
     done_.store(false, std::memory_order_relaxed);
     running_ = true;
     thread_ = std::thread([this, files = std::move(files), planned = std::move(planned)]() mutable {
-        // Normal priority, unlike measurements (nice 2): the user is waiting for these files, and
-        // at nice 10 anything else busy on the machine (a compiler, another app) left the write
+        // Normal priority: the user is waiting for these files, and at nice 10 (where measurements
+        // once ran) anything else busy on the machine (a compiler, another app) left the write
         // waiting for seconds. The window keeps drawing either way: on two cores each has one.
         result_ = write_pending_files(std::move(files), std::move(planned));
         done_.store(true, std::memory_order_release);

@@ -31,6 +31,7 @@
 #include "render/gpu_timer.h"
 #include "presenter.h"
 #include "frame_stats.h"
+#include "presenter_view_window.h"
 #include "presenter_warmup.h"
 #include "shell.h"
 #include "startup_error_window.h"
@@ -324,7 +325,7 @@ int run_gui(const GuiOptions& options) {
         return rc;
     }
     for (const auto& e : shell->lesson_errors()) std::fprintf(stderr, "gpulab: %s\n", e.to_string().c_str());
-    shell->run_measurements_below_window();
+    shell->set_measurement_priority();
     if (options.present_scale > 0.0f) {
         for (int i = 0; i < core::kPresenterScaleCount; ++i)
             if (core::kPresenterScales[i] == options.present_scale) shell->set_presenter_scale_index(i);
@@ -357,6 +358,9 @@ int run_gui(const GuiOptions& options) {
         fullscreen = true;
     }
     IdleMouse idle_mouse;
+    // The presenter view on the laptop's screen while the projector shows the slide.
+    PresenterViewWindow presenter_view;
+    double presenting_since = 0.0;
     std::size_t script_next = 0;
     float applied_scale = -1.0f;
     core::Theme applied_theme = core::Theme::Normal;
@@ -478,6 +482,35 @@ int run_gui(const GuiOptions& options) {
         }
         glfwSwapBuffers(window);
         shell->note_frame_drawn();
+        {
+            const bool presenting_now = shell->presenter_state().presenting;
+            GLFWmonitor* second = presenting_now ? other_monitor(monitor) : nullptr;
+            const bool want = presenting_now && options.presenter_view != "off" &&
+                              (options.presenter_view == "on" || second != nullptr);
+            if (want && !presenter_view.is_open()) {
+                std::string why;
+                presenting_since = glfwGetTime();
+                if (!presenter_view.open(second, &events, on_key, cx * shell->user_scale(), why))
+                    std::fprintf(stderr, "gpulab: %s; the slide carries on without it\n", why.c_str());
+                glfwFocusWindow(window);
+            } else if (!want && presenter_view.is_open()) {
+                presenter_view.close();
+            }
+            presenter_view.frame(
+                [&](const Fonts& f, ImVec2 size) {
+                    shell->draw_presenter_view(f, size, glfwGetTime() - presenting_since);
+                },
+                last && !options.screenshot_path.empty());
+            if (last && presenter_view.is_open() && !options.screenshot_path.empty()) {
+                int pw = 0, ph = 0;
+                const std::vector<uint8_t>& pixels = presenter_view.captured(pw, ph);
+                std::string path = options.screenshot_path;
+                if (path.size() > 4 && path.compare(path.size() - 4, 4, ".png") == 0) path.resize(path.size() - 4);
+                path += "-presenter-view.png";
+                std::string werr;
+                if (!write_png(path, pixels, pw, ph, werr)) std::fprintf(stderr, "gpulab: %s\n", werr.c_str());
+            }
+        }
         // While a measurement runs, at most 4 frames a second: the window has the higher priority
         // (core/thread_priority.h), so what it draws comes out of the measurement's cores. Without
         // vsync (Xvfb, some drivers) it would otherwise draw as fast as it can.
@@ -514,6 +547,7 @@ int run_gui(const GuiOptions& options) {
         std::printf("gpulab: presenter %s\n", shell->presenter_summary().c_str());
         std::fflush(stdout);
     }
+    presenter_view.close();
     // GL objects (textures, timer queries, the renderer) go while the context still exists.
     warmup.reset();
     shell.reset();

@@ -57,7 +57,7 @@ bool Shell::init(const Options& options, std::string& error) {
     return true;
 }
 
-void Shell::run_measurements_below_window() {
+void Shell::set_measurement_priority() {
     jobs_.set_worker_nice(cpu::kMeasurementNice);
     cpu::ThreadPool::shared().set_worker_nice(cpu::kMeasurementNice);
 }
@@ -118,9 +118,9 @@ void Shell::stop_run_of_left_step() {
 void Shell::enter_step(int index) {
     const core::Lesson* l = lesson();
     if (!l || l->steps.empty() || !view_) return;
-    stop_run_of_left_step();
     step_index_ = std::clamp(index, 0, static_cast<int>(l->steps.size()) - 1);
     view_->enter_step(l->steps[static_cast<std::size_t>(step_index_)]);
+    if (!view_->still_wants_running_job()) stop_run_of_left_step();
 }
 
 void Shell::next_step() {

@@ -58,6 +58,9 @@ public:
     void update(float dt);
     // Between ImGui::NewFrame() and ImGui::Render().
     void frame(const FrameContext& ctx);
+    // The presenter view's content, drawn in the presenter view window's own ImGui context with its
+    // fonts (app/shell/presenter_view.cpp); `presenting_seconds` since presenter mode began.
+    void draw_presenter_view(const Fonts& fonts, ImVec2 size, double presenting_seconds);
 
     // Commands from keys, menus, buttons and the command line.
     void next_step();
@@ -110,9 +113,10 @@ public:
     bool busy() const { return jobs_.busy(); }
     // The window drew a frame: counted into the running measurement's quality note.
     void note_frame_drawn() { jobs_.count_frame(); }
-    // The window's measurements run below its own priority (core/thread_priority.h): the job worker
-    // and the cpu-parallel pool. Headless export and the command line keep normal priority.
-    void run_measurements_below_window();
+    // The window's measurement threads (the job worker and the cpu-parallel pool) take
+    // cpu::kMeasurementNice (core/thread_priority.h, 0 today: see why there). Headless export and the
+    // command line keep normal priority.
+    void set_measurement_priority();
     // Headless pictures freeze the animation at a moment that shows both sides mid-way.
     void set_animation_time(float seconds) {
         if (view_) view_->set_animation_time(seconds);

@@ -42,7 +42,7 @@ public:
     int64_t take_cancel_latency_ns();
 
     // The worker runs each next job at this nice value (core/thread_priority.h): the window asks for
-    // cpu::kMeasurementNice so its frames do not wait behind a measurement.
+    // cpu::kMeasurementNice (core/thread_priority.h says why it is 0 today).
     void set_worker_nice(int nice) { worker_nice_ = nice; }
 
     // Main thread, once per frame drawn: counted into the running job's quality.

@@ -84,6 +84,10 @@ class LessonView {
     virtual void draw_controls() = 0;
     // The view's part of the status bar, after the frame times.
     virtual void draw_status() {}
+    // Asked right after enter_step(): is the job now running the very run this step would start
+    // (a sweep of the same sizes)? Then the shell lets it finish instead of stopping it when the
+    // step is left. Default: no, a step's run belongs to its step.
+    virtual bool still_wants_running_job() const { return false; }
     // True when draw_timing() asks the step's predict prompt itself (answer buttons and reveal), so
     // presenter mode does not print it a second time in the text column.
     virtual bool draws_predict_prompt() const { return false; }

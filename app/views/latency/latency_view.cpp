@@ -115,10 +115,24 @@ std::shared_ptr<const LatencyMeasurement> measure(const core::SweepConfig& confi
 bool LatencyView::start_sweep() {
     const core::SweepConfig config = sweep_config(false);
     const std::vector<core::Backend*> backends = host_.backends;
-    return host_.submit("size sweep", [this, config, backends](const core::ProgressFn& progress) {
+    const bool started = host_.submit("size sweep", [this, config, backends](const core::ProgressFn& progress) {
         auto m = measure(config, backends, false, progress);
-        return std::function<void()>([this, m] { finish(m); });
+        return std::function<void()>([this, m] {
+            running_config_.reset();
+            finish(m);
+        });
     });
+    if (started) running_config_ = config;
+    return started;
+}
+
+bool LatencyView::still_wants_running_job() const {
+    // The predict step and the sweep step ask for the same sizes: stepping from one to the other
+    // keeps the sweep that is already half done.
+    if (!running_config_ || !host_.jobs->busy()) return false;
+    const core::SweepConfig c = sweep_config(false);
+    return sweep_on_step_ && c.activation == running_config_->activation && c.min_exp == running_config_->min_exp &&
+           c.max_exp == running_config_->max_exp;
 }
 
 void LatencyView::show_overview_panel() {

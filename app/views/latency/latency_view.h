@@ -87,6 +87,7 @@ class LatencyView : public LessonView {
     // [SECTION] runs (latency_view.cpp)
     core::SweepConfig sweep_config(bool quick) const;
     bool result_matches_config() const;
+    bool still_wants_running_job() const override;
     bool start_sweep();
     void finish(std::shared_ptr<const LatencyMeasurement> m);
     // Index of the measured size nearest 2^exp; nullopt without a result.
@@ -102,6 +103,7 @@ class LatencyView : public LessonView {
     Panel panel_ = Panel::Analogy;
     bool select_panel_ = false;   // the tab bar selects panel_ on the next frame
     bool sweep_on_step_ = false;  // the step asked for a sweep (started when the worker is free)
+    std::optional<core::SweepConfig> running_config_;  // the sweep the worker is running, if any
 
     // The step's prompt and the student's pick.
     std::optional<core::PredictPrompt> predict_;
