@@ -496,6 +496,7 @@ int run_gui(const GuiOptions& options) {
             } else if (!want && presenter_view.is_open()) {
                 presenter_view.close();
             }
+            shell->set_presenter_view_open(presenter_view.is_open());
             presenter_view.frame(
                 [&](const Fonts& f, ImVec2 size) {
                     shell->draw_presenter_view(f, size, glfwGetTime() - presenting_since);

@@ -119,7 +119,9 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
             // the text column repeats it only when the step hides that panel.
             const bool asked_there = step->shows("timing") && view_ && view_->draws_predict_prompt();
             if (step->predict && !asked_there) draw_predict_prompt(*step->predict);
-            if (presenter_.notes_shown) draw_speaker_notes(*step);
+            // With a presenter view open the notes are there, on the instructor's screen, never on
+            // the slide; with one screen, N puts them under the step text.
+            if (presenter_.notes_shown && !presenter_view_open_) draw_speaker_notes(*step);
         } else {
             ImGui::TextColored(kMutedColour, "No lesson is open: press 1-9 to open one, or F5 to leave.");
         }

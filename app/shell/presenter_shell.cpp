@@ -45,6 +45,8 @@ bool Shell::handle_presenter_key(core::PresenterKey key, bool repeat) {
     pending_scroll_lines_ += fx.scroll_lines;
     if (!fx.message.empty()) {
         presenter_message_ = fx.message;
+        if (key == core::PresenterKey::N && presenter_view_open_)
+            presenter_message_ = "the speaker notes are in the presenter view, not on the slide";
         presenter_message_age_ = 0.0f;
     }
     // Said, not hidden: the instructor asked for a size the screen cannot hold.

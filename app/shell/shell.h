@@ -113,6 +113,8 @@ public:
     bool busy() const { return jobs_.busy(); }
     // The window drew a frame: counted into the running measurement's quality note.
     void note_frame_drawn() { jobs_.count_frame(); }
+    // The presenter view window is open: the speaker notes stay off the slide (N says where they are).
+    void set_presenter_view_open(bool open) { presenter_view_open_ = open; }
     // The window's measurement threads (the job worker and the cpu-parallel pool) take
     // cpu::kMeasurementNice (core/thread_priority.h, 0 today: see why there). Headless export and the
     // command line keep normal priority.
@@ -198,6 +200,7 @@ private:
     std::string warmup_status_;
     bool cancelled_by_leaving_ = false;  // the running job was cancelled because its step was left
     int pending_scroll_lines_ = 0;       // Up / Down in presenter mode, applied in the next frame
+    bool presenter_view_open_ = false;
 
     int user_scale_index_ = 0;
     float content_scale_ = 1.0f;
