@@ -39,6 +39,9 @@ packages=(
                                 # gzipped IDX files in /usr/share/datasets/fashion-mnist (30 MB)
     # Tests and packaging
     xvfb xauth                  # the GUI smoke test runs under xvfb-run
+    xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils
+                                # the presenter view's two-monitor test: Xorg's dummy driver has RandR
+                                # outputs xrandr can switch on (Xvfb's screens are one monitor to GLFW)
     help2man                    # the man page, generated from `gpulab --help` at build time
     dpkg-dev file               # `make package`: CPack's .deb computes its Depends with dpkg-shlibdeps,
                                 # and CPack finds the binaries to scan with `file`
