@@ -100,13 +100,18 @@ if(GPULAB_XVFB_RUN)
                          FIXTURES_REQUIRED presenter_gui_view)
     # Two monitors (Xorg's dummy driver, tests/two_monitor_run.sh): presenter mode opens the
     # presenter view by itself on the monitor the slide is not on, at that monitor's size.
+    add_test(NAME presenter.gui_two_monitors_clean
+             COMMAND ${CMAKE_COMMAND} -E rm -f ${GPULAB_PRESENT_OUT}/two.png ${GPULAB_PRESENT_OUT}/two-presenter-view.png)
+    set_tests_properties(presenter.gui_two_monitors_clean PROPERTIES LABELS "presenter;gui"
+                         FIXTURES_SETUP presenter_two_clean)
     add_test(NAME presenter.gui_two_monitors
              COMMAND ${CMAKE_COMMAND} "-DCMD=sh;${PROJECT_SOURCE_DIR}/tests/two_monitor_run.sh;$<TARGET_FILE:gpulab>;--present;--lesson;conv-sliding-window;--script-keys;Right,N;--frames;30;--screenshot;${GPULAB_PRESENT_OUT}/two.png"
                      -DEXPECT_RC=0 "-DEXPECT_REGEX=step=2 of [0-9]+ presenting=yes"
                      -DEXPECT_FILE=${GPULAB_PRESENT_OUT}/two-presenter-view.png -P ${GPULAB_RUN_CHECK})
     set_tests_properties(presenter.gui_two_monitors PROPERTIES
                          LABELS "presenter;gui" ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
-                         SKIP_REGULAR_EXPRESSION "two_monitor_run.sh: .*skipped" TIMEOUT 120)
+                         SKIP_REGULAR_EXPRESSION "two_monitor_run.sh: .*skipped" TIMEOUT 120
+                         FIXTURES_REQUIRED presenter_two_clean)
     add_test(NAME presenter.gui_keys_png COMMAND gpulab_png_check ${GPULAB_PRESENT_OUT}/keys.png 200 1600 900)
     add_test(NAME presenter.gui_help_png COMMAND gpulab_png_check ${GPULAB_PRESENT_OUT}/help.png 200 1920 1080)
     set_tests_properties(presenter.gui_keys_png presenter.gui_help_png PROPERTIES LABELS "presenter;gui"
