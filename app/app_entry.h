@@ -17,6 +17,9 @@ struct GuiOptions {
     bool present = false;                  // start in presenter mode (F5 toggles)
     int monitor = 0;                       // presenter/fullscreen monitor, 1-based; 0: the primary
     float present_scale = 0.0f;            // presenter text size 1, 1.5, 2 or 3; 0: the default 1.5
+    // The presenter view (notes, next step, timer) in a second window while presenting: "auto" when
+    // a second monitor is connected, "on" always (a second window even on one screen), "off" never.
+    std::string presenter_view = "auto";
     // For tests: keys pressed one every few frames through the real key queue, e.g.
     // "Right,Right,B,B,Escape"; at exit the presenter state is printed to stdout.
     std::string script_keys;
@@ -35,6 +38,7 @@ struct ExportOptions {
     bool quick = false;              // fewer samples (tests)
     bool all_steps = false;          // one picture per step, with the step's params and action applied
     std::string theme = "normal";    // "normal" or "presenter" (presenter layout, high contrast)
+    std::string palette = "normal";  // "normal" or "colour-blind" (the View menu's colour-blind-safe palette)
     // Another machine's <lesson>-summary.csv drawn beside the live bars in the timing PNG; a bad
     // file exits 1 with its one-line reason before anything is measured.
     std::string compare_path;

@@ -68,6 +68,10 @@ int main(int argc, char** argv) {
     cli.add_option("--compare", gui.compare_path,
                    "Another machine's export of the lesson's CSV (<id>-summary.csv, -sweep.csv, -simd.csv or "
                    "-conv.csv) to show beside this machine's numbers");
+    cli.add_option("--presenter-view", gui.presenter_view,
+                   "While presenting, the instructor's view (notes, next step, timer) in a second window: auto (when "
+                   "a second monitor is connected), on, off (default auto)")
+        ->check(CLI::IsMember({"auto", "on", "off"}));
     cli.add_option("--present-scale", gui.present_scale, "Presenter text size: 1, 1.5, 2 or 3 (default 1.5)")
         ->check(CLI::IsMember({1.0f, 1.5f, 2.0f, 3.0f}));
     // For tests only, so it stays out of --help: keys injected into the real key queue.
@@ -101,6 +105,11 @@ int main(int argc, char** argv) {
     exp->fallthrough();  // `export --lesson-dir DIR`, as for `lessons`
     exp->add_option("--theme", export_options.theme, "Look of the pictures: normal or presenter")
         ->check(CLI::IsMember({"normal", "presenter"}))
+        ->capture_default_str();
+    exp->add_option("--palette", export_options.palette,
+                    "Colours of the pictures: normal or colour-blind (the View menu's colour-blind-safe palette: "
+                    "Okabe-Ito backend colours, sky-blue / vermillion / yellow status colours, a one-hue confusion matrix)")
+        ->check(CLI::IsMember({"normal", "colour-blind"}))
         ->capture_default_str();
 
     auto* bench = cli.add_subcommand("bench", "Benchmark every op on every available backend (about 2 minutes)");

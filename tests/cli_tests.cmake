@@ -18,6 +18,7 @@ gpulab_cli_test(apply_missing_input 2 "--input is required" apply relu --output 
 gpulab_cli_test(apply_unknown_op 2 "unknown op 'softmax'" apply softmax --input a.npy --output b.npy)
 gpulab_cli_test(apply_output_not_npy 2 "must be a .npy" apply relu --input a.npy --output b.png)
 gpulab_cli_test(export_bad_size 2 "is not WxH" export --out ${GPULAB_CLI_OUT} --size huge)
+gpulab_cli_test(export_bad_palette 2 "--palette" export --out ${GPULAB_CLI_OUT} --palette rainbow)
 gpulab_cli_test(frames_not_a_number 2 "^gpulab: " --frames many)
 gpulab_cli_test(apply_unreadable_input 1 "cannot open file" apply relu --input /nonexistent.npy
                 --output ${GPULAB_CLI_OUT}/x.npy)
@@ -101,3 +102,16 @@ add_test(NAME cli.isa_env_unknown
 set_tests_properties(cli.isa_env_unknown PROPERTIES LABELS cli ENVIRONMENT
                      "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_ISA=sse9")
 gpulab_cli_test(info_names_isa 0 "SIMD +[A-Za-z0-9+ -]+ \\((forced by GPULAB_ISA|the best this CPU has)" info)
+
+# The colour-blind palette in exported pictures: no pair of colours that carry meaning (backends,
+# ok / error / warning, the confusion matrix's ends, layer kinds) closer than delta E76 20 under
+# simulated deuteranopia, protanopia or tritanopia (scripts/cvd-check.py, docs/reliability.md).
+find_program(GPULAB_PYTHON3 python3)
+if(GPULAB_PYTHON3)
+    add_test(NAME cli.export_colour_blind_cvd
+             COMMAND sh -c "\"$1\" export --lesson latency-vs-throughput --quick --palette colour-blind --out \"$2\" && \"$3\" \"$4\" --quiet \"$2\""
+                     sh $<TARGET_FILE:gpulab> ${GPULAB_CLI_OUT}/cvd ${GPULAB_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/cvd-check.py)
+    set_tests_properties(cli.export_colour_blind_cvd PROPERTIES LABELS cli
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
+                         PASS_REGULAR_EXPRESSION "pairs under the threshold: 0")
+endif()

@@ -23,6 +23,7 @@
 #include "app_entry.h"
 #include "file_io.h"
 #include "widgets/fonts.h"
+#include "widgets/presenter_palette.h"
 #include "render/gl_util.h"
 #include "gpu_backends.h"
 #include "json_out.h"
@@ -64,7 +65,7 @@ std::string export_json(const ExportOptions& o, const std::string& lesson_id, co
     j += "  \"exported_at\": " + json_string(core::utc_timestamp(now)) + ",\n";
     j += "  \"lesson\": {\"id\": " + json_string(lesson_id) + ", \"title\": " + json_string(title) + "},\n";
     j += "  \"config\": {\"width\": " + std::to_string(o.width) + ", \"height\": " + std::to_string(o.height) +
-         ", \"theme\": " + json_string(o.theme) + ", \"ui_scale\": " + json_number(scale) +
+         ", \"theme\": " + json_string(o.theme) + ", \"palette\": " + json_string(o.palette) + ", \"ui_scale\": " + json_number(scale) +
          ", \"quick\": " + (o.quick ? "true" : "false") + "},\n";
     // Said once here so a reader of the folder knows what each step's CSV holds without the app.
     j += "  \"step_csv\": " +
@@ -152,6 +153,7 @@ int run_export(const ExportOptions& options) {
     io.IniFilename = nullptr;
     io.DisplaySize = {static_cast<float>(options.width), static_cast<float>(options.height)};
     ImGui_ImplOpenGL3_Init("#version 330");
+    set_colour_blind_palette(options.palette == "colour-blind");  // before any picture is drawn
     const bool presenter = options.theme == "presenter";
     if (presenter) {
         // The presenter layout at the text size a room would use on a screen of this height.

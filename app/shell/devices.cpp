@@ -32,9 +32,9 @@ void Shell::draw_devices() {
         hover_tip(std::string(b->description()).c_str());
         ImGui::SameLine();
         if (av.ok) {
-            ImGui::TextColored(kOkColour, "available");
+            text_status(Status::Ok, "available");
         } else {
-            ImGui::TextColored(kErrorColour, "unavailable");
+            text_status(Status::Error, "unavailable");
             // The machine's own reason (no driver, no GPU) is said once, under GPU below; a backend
             // row repeats it only as a tooltip. Other reasons (cuDNN missing, ...) stay on the row.
             if (!core::plain_gpu_reason(av.reason).empty()) {

@@ -36,9 +36,7 @@ void draw_busy_machine_warning(const JobRunner& jobs) {
     // The last run shared the machine with other programs: say so once, here, beside Run.
     const core::RunQuality q = jobs.last_quality();
     if (!q.busy()) return;
-    ImGui::PushStyleColor(ImGuiCol_Text, kWarnColour);
-    ImGui::TextWrapped("%s", q.warning().c_str());
-    ImGui::PopStyleColor();
+    text_status(Status::Warn, q.warning().c_str());
     hover_tip(q.summary().c_str());
 }
 

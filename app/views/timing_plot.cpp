@@ -20,8 +20,6 @@ namespace gpulab::app {
 namespace {
 
 constexpr ImU32 kGrey = IM_COL32(150, 150, 150, 255);
-const ImVec4 kGreen{0.35f, 0.85f, 0.40f, 1.0f};
-const ImVec4 kRed{1.0f, 0.35f, 0.30f, 1.0f};
 const ImVec4 kMuted{0.60f, 0.60f, 0.60f, 1.0f};
 
 const core::BackendReport* find_report(const core::ActivationRun& run, std::string_view name) {
@@ -170,20 +168,30 @@ std::string simulated_time_text(const core::BackendReport& report) {
 void draw_verdict(const core::BackendReport& report) {
     std::string text, full;
     ImVec4 colour = kMuted;
+    bool marked = false;  // a tick or a cross before the words: the colour is never the only cue
+    Status status = Status::Ok;
     if (!report.availability.ok) {
         text = not_run_line(report.availability.reason);
         full = "not run: " + report.availability.reason;
     } else if (!report.ran) {
         text = "not run: " + (report.error.empty() ? std::string("skipped") : report.error);
-        if (!report.error.empty()) colour = kRed;
+        if (!report.error.empty()) {
+            colour = kErrorColour;
+            marked = true;
+            status = Status::Error;
+        }
     } else if (report.check.pass) {
         text = report.check.verdict;
-        colour = kGreen;
+        colour = kOkColour;
+        marked = true;
     } else {
         text = report.check.verdict.empty() ? "MISMATCH" : report.check.verdict;
-        colour = kRed;
+        colour = kErrorColour;
+        marked = true;
+        status = Status::Error;
     }
     if (full.empty()) full = text;
+    if (marked) status_mark(status);
     const std::string shown = fit_line(text, ImGui::GetContentRegionAvail().x);
     ImGui::TextColored(colour, "%s", shown.c_str());
     tooltip_if(shown != full && ImGui::IsItemHovered(), full);
@@ -258,6 +266,7 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
     }
     // Newest sample at the right edge; the x axis is "samples ago", not time.
     const float dx = (a1.x - a0.x) / static_cast<float>(SampleHistory::kCapacity - 1);
+    std::size_t series_index = 0;
     for (const auto& s : history.series()) {
         const std::size_t n = s.count();
         if (n == 0) continue;
@@ -266,19 +275,21 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
         for (std::size_t i = 0; i < n; ++i)
             pts.push_back({a1.x - static_cast<float>(n - 1 - i) * dx, to_y(s.at(i))});
         const ImU32 c = backend_color(s.backend);
-        if (n == 1)
-            dl->AddCircleFilled(pts[0], 2.5f, c);
-        else
-            dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), c, ImDrawFlags_None, 1.8f);
+        if (n > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), c, ImDrawFlags_None, 1.8f);
+        // The backend's marker on every few samples, counted from the newest and staggered per
+        // backend, so lines that cross or overlap stay apart without colour.
+        const std::size_t every = 24, offset = (series_index++ * 6) % every;
+        for (std::size_t k = n > offset ? offset : 0; k < n; k += every) draw_marker(dl, pts[n - 1 - k], 3.6f, backend_marker(s.backend), c);
     }
     // Legend, top left, on a dark backing so lines under it stay readable.
     float x = a0.x + 8.0f, y = a0.y + 2.0f;
     for (const auto& s : history.series()) {
         ImVec2 ts = ImGui::CalcTextSize(s.backend.c_str());
-        dl->AddRectFilled({x - 4, y}, {x + ts.x + lh + 6, y + lh + 2}, IM_COL32(25, 27, 32, 220));
-        dl->AddRectFilled({x, y + lh * 0.3f}, {x + lh * 0.6f, y + lh * 0.9f}, backend_color(s.backend));
-        dl->AddText({x + lh * 0.8f, y}, IM_COL32(230, 230, 230, 255), s.backend.c_str());
-        x += ts.x + lh * 1.8f;
+        dl->AddRectFilled({x - 4, y}, {x + ts.x + lh * 1.6f + 6, y + lh + 2}, IM_COL32(25, 27, 32, 220));
+        dl->AddLine({x, y + lh * 0.6f}, {x + lh * 1.2f, y + lh * 0.6f}, backend_color(s.backend), 1.8f);
+        draw_marker(dl, {x + lh * 0.6f, y + lh * 0.6f}, 3.6f, backend_marker(s.backend), backend_color(s.backend));
+        dl->AddText({x + lh * 1.4f, y}, IM_COL32(230, 230, 230, 255), s.backend.c_str());
+        x += ts.x + lh * 2.6f;
     }
     const char* scale_note = log_y ? "time per run, log scale, newest right" : "time per run, newest right";
     ImVec2 ts = ImGui::CalcTextSize(scale_note);
@@ -528,7 +539,7 @@ void draw_comparison_legend(const core::ActivationRun& run, const core::Imported
     const std::string mismatch = comparison_mismatch(run, other);
     if (!mismatch.empty()) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-        ImGui::TextColored(kRed, "%s", mismatch.c_str());
+        ImGui::TextColored(kErrorColour, "%s", mismatch.c_str());
         ImGui::PopTextWrapPos();
     }
 }
@@ -541,7 +552,7 @@ void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& hist
     draw_history_plot(history, {w, plot_height});
     if (!run) return;
     if (!run->ok) {
-        ImGui::TextColored(kRed, "%s", run->error.c_str());
+        text_status(Status::Error, run->error.c_str());
         return;
     }
     ImGui::Spacing();

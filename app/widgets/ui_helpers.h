@@ -1,5 +1,7 @@
-// Small widgets shared by the panels: wrapped tooltips and the colours that carry meaning
-// (red for errors, green for a passing check, grey for "not available").
+// Small widgets shared by the panels: wrapped tooltips and the colours that carry meaning (error,
+// a passing check, a warning, grey for "not available"). The first three follow the View menu's
+// colour-blind palette (presenter_palette.h) and go with a mark or words wherever they carry meaning
+// (text_status below, "match" / "MISMATCH", "available" / "unavailable").
 #pragma once
 
 #include <imgui.h>
@@ -8,14 +10,24 @@
 #include <cstddef>
 #include <string>
 
+#include "presenter_palette.h"
+
 namespace gpulab::app {
 
-inline const ImVec4 kErrorColour{1.0f, 0.38f, 0.33f, 1.0f};
-inline const ImVec4 kOkColour{0.40f, 0.86f, 0.45f, 1.0f};
+// A status colour that reads the palette switch each time it is used: passed wherever an ImVec4 is
+// taken (TextColored, PushStyleColor, GetColorU32), so every panel follows the View menu at once.
+struct StatusColour {
+    Status status;
+    operator ImVec4() const { return to_vec4(status_rgb(status, colour_blind_palette())); }
+};
+
+// Default palette red / green / amber; colour-blind palette vermillion / sky blue / yellow.
+inline constexpr StatusColour kErrorColour{Status::Error};
+inline constexpr StatusColour kOkColour{Status::Ok};
 inline const ImVec4 kMutedColour{0.58f, 0.58f, 0.60f, 1.0f};
 inline const ImVec4 kAccentColour{0.55f, 0.78f, 1.0f, 1.0f};
 // Amber: a result to take with care (a busy machine, an example rather than this machine).
-inline const ImVec4 kWarnColour{1.0f, 0.78f, 0.35f, 1.0f};
+inline constexpr StatusColour kWarnColour{Status::Warn};
 
 // Tooltip for the last item, wrapped to a readable width.
 inline void hover_tip(const char* text) {
@@ -40,6 +52,15 @@ inline void text_fitted(const ImVec4& colour, const std::string& text, float max
     }
     ImGui::TextColored(colour, "%s", shown.c_str());
     if (shown != text) hover_tip(text.c_str());
+}
+
+// A line of text in a status colour that starts with its mark (tick, cross, warning triangle), so
+// the meaning never rests on the colour alone; wrapped at the window's edge.
+inline void text_status(Status s, const char* text) {
+    status_mark(s);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(status_rgb(s, colour_blind_palette())));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
 }
 
 // One tab of a lesson view's canvas.

@@ -69,7 +69,7 @@ void LatencyView::draw_predict() {
     }
     const PredictAnswer a = answer_prompt(p.reveal, result_->sweep);
     if (!a.ok) {
-        ImGui::TextColored(kErrorColour, "%s", a.text.c_str());
+        text_status(Status::Error, a.text.c_str());
         return;
     }
     ImGui::TextWrapped("%s", a.text.c_str());
@@ -78,9 +78,9 @@ void LatencyView::draw_predict() {
     if (!a.gpu_measured)
         ImGui::TextColored(kMutedColour, "Your pick cannot be checked here: the GPU side was not measured.");
     else if (kind == a.winner)
-        ImGui::TextColored(kOkColour, "Your prediction was right.");
+        text_status(Status::Ok, "Your prediction was right.");
     else
-        ImGui::TextColored(kErrorColour, "Not this time: look at the sweep to see why.");
+        text_status(Status::Error, "Not this time: look at the sweep to see why.");
 }
 
 void LatencyView::draw_timing() {

@@ -14,6 +14,7 @@
 #include "gpu_backends.h"
 #include "machine_info.h"
 #include "views/timing_plot.h"
+#include "widgets/presenter_palette.h"
 
 namespace gpulab::app {
 
@@ -52,6 +53,9 @@ struct Curve {
     bool faint = false;
     std::vector<std::optional<double>> mid, lo, hi;
     bool other = false;  // legend only: the other machine's thin lines with hollow dots
+    // The backend's own shape at every size, filled on the solid line, hollow on the dashed one, so
+    // crossing curves stay apart without colour (presenter_palette.h).
+    Marker marker = Marker::Circle;
 };
 
 // Another machine's medians for one backend at its own sizes (core/compare_import.h), drawn
@@ -165,7 +169,7 @@ void draw_curves(const LogAxes& ax, const core::SweepResult& r, const std::vecto
                 else
                     dl->AddLine(p, q, col, 2.2f);
             }
-            if (!c.dashed) dl->AddCircleFilled(p, 2.6f, col);
+            draw_marker(dl, p, c.dashed ? 3.4f : 3.6f, c.marker, col, !c.dashed);
         }
     }
 }
@@ -213,10 +217,13 @@ void draw_legend(const LogAxes& ax, const std::vector<Curve>& curves, float top)
         if (c.other) {
             dl->AddLine(a, b, (col & 0x00FFFFFFu) | (150u << 24), 1.2f);
             dl->AddCircle({(a.x + b.x) * 0.5f, a.y}, 3.2f, col, 0, 1.3f);
-        } else if (c.dashed)
-            dashed_line(ImGui::GetWindowDrawList(), a, b, col, 2.0f, lh * 0.3f);
-        else
-            dl->AddLine(a, b, col, 2.5f);
+        } else {
+            if (c.dashed)
+                dashed_line(ImGui::GetWindowDrawList(), a, b, col, 2.0f, lh * 0.3f);
+            else
+                dl->AddLine(a, b, col, 2.5f);
+            draw_marker(dl, {(a.x + b.x) * 0.5f, a.y}, c.dashed ? 3.4f : 3.6f, c.marker, col, !c.dashed);
+        }
         dl->AddText({x + lh * 1.6f, y}, c.faint ? kAxisText : IM_COL32(225, 225, 228, 255), label.c_str());
         x += w;
     }
@@ -262,6 +269,7 @@ std::vector<Curve> time_curves(const core::SweepResult& r, bool transfers) {
             const bool kok = cell.ran && cell.compute.median_ns > 0;
             k.mid.push_back(kok ? std::optional<double>(static_cast<double>(cell.compute.median_ns)) : std::nullopt);
         }
+        c.marker = k.marker = backend_marker(r.backends[b]);
         out.push_back(std::move(c));
         if (gpu) out.push_back(std::move(k));
     }

@@ -64,7 +64,7 @@ void SimdMimdView::draw_predict() {
     }
     const DivergenceAnswer a = answer_divergence(p.reveal, p.choices, *result_);
     if (!a.ok) {
-        ImGui::TextColored(kErrorColour, "%s", a.text.c_str());
+        text_status(Status::Error, a.text.c_str());
         return;
     }
     ImGui::TextWrapped("%s", a.text.c_str());
@@ -72,13 +72,12 @@ void SimdMimdView::draw_predict() {
     const std::string nearest =
         a.best_choice >= 0 ? p.choices[static_cast<std::size_t>(a.best_choice)] : std::string("none of them");
     if (pick_ == a.best_choice)
-        ImGui::TextColored(kOkColour, "%s",
-                           a.measured ? "Your prediction matches the measurement."
-                                      : "Your prediction matches the theory (not measured here).");
+        text_status(Status::Ok, a.measured ? "Your prediction matches the measurement."
+                                           : "Your prediction matches the theory (not measured here).");
     else
-        ImGui::TextColored(kErrorColour,
-                           "Not quite: the %s answer is nearest to '%s'. Watch the warp replay to see why.",
-                           a.measured ? "measured" : "theoretical", nearest.c_str());
+        text_status(Status::Error, ("Not quite: the " + std::string(a.measured ? "measured" : "theoretical") +
+                                    " answer is nearest to '" + nearest + "'. Watch the warp replay to see why.")
+                                       .c_str());
 }
 
 void SimdMimdView::draw_timing() {

@@ -138,9 +138,9 @@ void draw_simd_bars(const core::SimdComparison& s, float width) {
     ImGui::TextWrapped("%s", buf);
     ImGui::PopStyleColor();
     if (s.results_equal)
-        ImGui::TextColored(kOkColour, "same results as the scalar loop (within the activation tolerance)");
+        text_status(Status::Ok, "same results as the scalar loop (within the activation tolerance)");
     else
-        ImGui::TextColored(kErrorColour, "the vector results differ from the scalar loop beyond the tolerance");
+        text_status(Status::Error, "the vector results differ from the scalar loop beyond the tolerance");
 }
 
 // [SECTION] MIMD timeline

@@ -34,7 +34,7 @@ void TrainView::draw_batch_panel(float width) {
         auto it = std::find_if(plot.series.begin(), plot.series.end(), [&](const PlotSeries& s) { return s.name == c.engine; });
         if (c.ran && c.images > 0) {
             if (it == plot.series.end()) {
-                plot.series.push_back({c.engine, backend_color(c.engine), {}, true});
+                plot.series.push_back(backend_series(c.engine, c.engine, true));
                 it = plot.series.end() - 1;
             }
             it->points.push_back({static_cast<float>(c.batch), static_cast<float>(c.ns_per_image() / 1000.0)});

@@ -99,18 +99,18 @@ void TrainView::draw_predict() {
     }
     const EpochAnswer a = answer_epoch_speedup(race_.get(), p.choices);
     if (!a.ok) {
-        ImGui::TextColored(kErrorColour, "%s", a.text.c_str());
+        text_status(Status::Error, a.text.c_str());
         return;
     }
     ImGui::TextWrapped("%s", a.text.c_str());
     if (pick_ < 0 || a.best_choice < 0) return;
     const std::string nearest = p.choices[static_cast<std::size_t>(a.best_choice)];
     if (pick_ == a.best_choice)
-        ImGui::TextColored(kOkColour, "%s", a.measured ? "Your prediction matches this machine's race."
-                                                        : "Your prediction matches the article's figure (no GPU here).");
+        text_status(Status::Ok, a.measured ? "Your prediction matches this machine's race."
+                                           : "Your prediction matches the article's figure (no GPU here).");
     else
-        ImGui::TextColored(kErrorColour, "Not quite: the %s answer is nearest to '%s'.",
-                           a.measured ? "measured" : "article's", nearest.c_str());
+        text_status(Status::Error, ("Not quite: the " + std::string(a.measured ? "measured" : "article's") +
+                                    " answer is nearest to '" + nearest + "'.").c_str());
 }
 
 void TrainView::draw_timing() {

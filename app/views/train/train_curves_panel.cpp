@@ -89,7 +89,8 @@ void TrainView::draw_train_panel(float width) {
         ImGui::TextColored(kMutedColour, "(%s)", train_->lane.reason.c_str());
 
     const ImU32 c = backend_color(s.engine);
-    const ImU32 test_colour = ImGui::GetColorU32(kOkColour);
+    // Near white, apart from every backend colour in both palettes (it marks "the epochs", not "ok").
+    const ImU32 test_colour = IM_COL32(235, 235, 240, 255);
     // cuda-sim's clock is the simulator's: its axis says so, never "seconds of training".
     const char* x_axis = s.engine == "cuda-sim" ? "simulated seconds (the CPU's, not a GPU's)" : "seconds of training";
     XYPlot loss{"loss", x_axis, "(cross-entropy, mean of the last 10 batches; dots: epochs)"};

@@ -1,6 +1,8 @@
 // See train_draw.h.
 #include "train_draw.h"
 
+#include "widgets/presenter_palette.h"
+
 namespace gpulab::app {
 
 void draw_grey_picture(ImDrawList* dl, const std::uint8_t* pixels, std::int64_t size, ImVec2 at, float side) {
@@ -16,6 +18,11 @@ void draw_grey_picture(ImDrawList* dl, const std::uint8_t* pixels, std::int64_t 
 }
 
 ImU32 layer_colour(train::LayerKind kind, float alpha) {
+    if (colour_blind_palette()) {
+        const int k = kind == train::LayerKind::Conv ? 0 : kind == train::LayerKind::Relu ? 1
+                      : kind == train::LayerKind::MaxPool ? 2 : 3;
+        return to_u32(kColourBlindLayers[k], alpha);
+    }
     ImVec4 c;
     switch (kind) {
         case train::LayerKind::Conv: c = {0.95f, 0.58f, 0.25f, alpha}; break;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -51,6 +52,13 @@ std::vector<float> thin_ticks(std::vector<float> t, int room) {
 }
 
 }  // namespace
+
+PlotSeries backend_series(const std::string& name, const std::string& backend, bool dots, float thickness) {
+    PlotSeries s{name, backend_color(backend), {}, dots, thickness};
+    s.marker = backend_marker(backend);
+    s.backend = true;
+    return s;
+}
 
 void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -116,6 +124,7 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
     dl->PopClipRect();
 
     dl->PushClipRect(a0, a1, true);
+    std::size_t series_index = 0;
     for (const auto& s : plot.series) {
         std::vector<ImVec2> pts;
         for (const ImVec2& p : s.points) {
@@ -123,8 +132,15 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
             pts.push_back({fx(p.x), fy(p.y)});
         }
         if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, ImDrawFlags_None, s.thickness);
-        if (s.dots || pts.size() == 1)
-            for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f, s.colour);
+        if (s.dots || pts.size() == 1) {
+            for (const ImVec2& p : pts) draw_marker(dl, p, 3.6f, s.marker, s.colour);
+        } else if (s.backend) {
+            // About eight marks along the line, staggered per series so overlapping lines show each shape.
+            const std::size_t every = std::max<std::size_t>(pts.size() / 8, 1);
+            for (std::size_t k = (series_index * every / 3) % every; k < pts.size(); k += every)
+                draw_marker(dl, pts[k], 4.0f, s.marker, s.colour);
+        }
+        ++series_index;
     }
     dl->PopClipRect();
     // Legend, top right inside the plot (or bottom right).
@@ -132,7 +148,9 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
     for (const auto& s : plot.series) named += s.name.empty() ? 0 : 1;
     // One entry per line where they fit; in a plot too low for that, one line of entries side by side.
     const bool in_a_row = named * (lh + 3) + 8 > a1.y - a0.y;
-    auto entry_width = [&](const PlotSeries& s) { return ImGui::CalcTextSize(s.name.c_str()).x + lh * 1.6f; };
+    auto entry_width = [&](const PlotSeries& s) {
+        return ImGui::CalcTextSize(s.name.c_str()).x + (s.backend ? lh * 2.1f : lh * 1.6f);
+    };
     float row_x = a1.x + 4;  // in a row: the next entry's swatch; the last box ends where a column's would
     if (in_a_row) {
         for (const auto& s : plot.series)
@@ -145,8 +163,13 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
         const float w = entry_width(s);
         const float x = in_a_row ? row_x : a1.x - w;
         dl->AddRectFilled({x - 4, y}, {x + w - 2, y + lh + 2}, IM_COL32(25, 27, 32, 220));
-        dl->AddRectFilled({x, y + lh * 0.3f}, {x + lh * 0.6f, y + lh * 0.9f}, s.colour);
-        dl->AddText({x + lh * 0.9f, y}, ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
+        if (s.backend) {
+            dl->AddLine({x, y + lh * 0.6f}, {x + lh * 1.1f, y + lh * 0.6f}, s.colour, 1.8f);
+            draw_marker(dl, {x + lh * 0.55f, y + lh * 0.6f}, 3.6f, s.marker, s.colour);
+        } else {
+            dl->AddRectFilled({x, y + lh * 0.3f}, {x + lh * 0.6f, y + lh * 0.9f}, s.colour);
+        }
+        dl->AddText({x + (s.backend ? lh * 1.4f : lh * 0.9f), y}, ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
         if (in_a_row) {
             row_x += w + 4;
         } else {

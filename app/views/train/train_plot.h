@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "widgets/presenter_palette.h"
+
 namespace gpulab::app {
 
 struct PlotSeries {
@@ -19,7 +21,15 @@ struct PlotSeries {
     std::vector<ImVec2> points;  // (x, y) in data units
     bool dots = false;
     float thickness = 1.8f;
+    // A backend's series carries its shape (backend_marker): as the dots, on a line without dots a
+    // few times along it, and in the legend, so lines that cross stay apart without colour.
+    // Marker::Circle with no backend: plain round dots, as before.
+    Marker marker = Marker::Circle;
+    bool backend = false;
 };
+
+// A backend's series in its colour with its marker.
+PlotSeries backend_series(const std::string& name, const std::string& backend, bool dots, float thickness = 1.8f);
 
 struct XYPlot {
     // A constructor rather than aggregate initialisation, which leaves the later members to their

@@ -42,7 +42,7 @@ void draw_same_curve_plot(const std::vector<train::LaneResult>& lanes, float wid
     float thickness = 5.0f;  // thinner on top, so each engine stays visible under the next
     for (const auto& l : lanes) {
         if (!l.ran || l.batch_loss.empty()) continue;
-        PlotSeries s{l.engine, backend_color(l.engine), {}, false, thickness};
+        PlotSeries s = backend_series(l.engine, l.engine, false, thickness);
         for (std::size_t b = 0; b < std::min(common, l.batch_loss.size()); ++b) s.points.push_back({static_cast<float>(b + 1), l.batch_loss[b]});
         plot.series.push_back(std::move(s));
         thickness = std::max(thickness - 1.5f, 1.5f);
@@ -102,7 +102,8 @@ void TrainView::draw_race_panel(float width) {
     if (race_ && !racing) {
         for (const auto& l : race_->lanes) {
             if (!l.ran) continue;
-            PlotSeries s{l.engine, backend_color(l.engine), {{0.0f, 0.1f}}, true};  // chance before the first step
+            PlotSeries s = backend_series(l.engine, l.engine, true);
+            s.points.push_back({0.0f, 0.1f});  // chance before the first step
             for (const auto& p : l.points)
                 s.points.push_back({static_cast<float>(p.seconds), static_cast<float>(p.test_accuracy)});
             plot.series.push_back(std::move(s));
@@ -111,11 +112,13 @@ void TrainView::draw_race_panel(float width) {
     if (racing) {
         const train::LiveSnapshot live = live_->snapshot();
         for (const auto& lane : live.earlier) {
-            PlotSeries done{lane.engine, backend_color(lane.engine), {{0.0f, 0.1f}}, true};
+            PlotSeries done = backend_series(lane.engine, lane.engine, true);
+            done.points.push_back({0.0f, 0.1f});
             for (const auto& e : lane.epochs) done.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
             plot.series.push_back(std::move(done));
         }
-        PlotSeries s{live.engine + " (running)", backend_color(live.engine), {{0.0f, 0.1f}}, true};
+        PlotSeries s = backend_series(live.engine + " (running)", live.engine, true);
+        s.points.push_back({0.0f, 0.1f});
         for (const auto& e : live.epochs) s.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
         plot.series.push_back(std::move(s));
     }

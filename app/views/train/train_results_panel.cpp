@@ -1,8 +1,10 @@
 // The results tab: test accuracy of the last Train run, its confusion matrix (rows: the true class,
-// columns: the answer; a cell's shade is its share of the row), held-out pictures with the answer
-// and its confidence (green right, red wrong), and a dropped picture as the model sees it, with its
-// three most likely classes.
+// columns: the answer; a cell's shade is its share of the row, the diagonal outlined), held-out
+// pictures with the answer and its confidence (a tick and green when right, a cross and red when
+// wrong), and a dropped picture as the model sees it, with its three most likely classes. The
+// colour-blind palette gives the matrix one blue, dark to light (palette_colours.h).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <numeric>
 
@@ -35,6 +37,7 @@ void draw_confusion(const train::ConfusionMatrix& m, float side) {
         dl->AddText({o.x + label_w + p * cell + 1, o.y}, muted, s.c_str());
     }
     const float top = o.y + lh * 1.3f;
+    const bool cb = colour_blind_palette();
     for (int t = 0; t < n; ++t) {
         dl->AddText({o.x, top + t * cell + (cell - lh) / 2}, muted, short_name(t));
         const double row = static_cast<double>(std::max<std::int64_t>(m.row_total(t), 1));
@@ -42,19 +45,29 @@ void draw_confusion(const train::ConfusionMatrix& m, float side) {
             const std::int64_t k = m.count(t, p);
             const float share = static_cast<float>(k / row);
             const ImVec2 a{o.x + label_w + p * cell, top + t * cell};
-            const ImU32 fill = t == p ? ImGui::ColorConvertFloat4ToU32({0.25f, 0.75f, 0.35f, 0.15f + 0.85f * share})
-                                      : ImGui::ColorConvertFloat4ToU32({0.95f, 0.35f, 0.30f, std::min(1.0f, 0.1f + 3.0f * share)});
+            // Colour-blind palette: one sequential map for every cell, the square root of the share so
+            // that a few confusions still show; default: green diagonal, red elsewhere, as opacity.
+            const Rgb8 seq = sequential_rgb(std::sqrt(share));
+            const ImU32 fill = cb ? to_u32(seq)
+                               : t == p ? ImGui::ColorConvertFloat4ToU32({0.25f, 0.75f, 0.35f, 0.15f + 0.85f * share})
+                                        : ImGui::ColorConvertFloat4ToU32({0.95f, 0.35f, 0.30f, std::min(1.0f, 0.1f + 3.0f * share)});
             if (k > 0) dl->AddRectFilled(a, {a.x + cell - 1, a.y + cell - 1}, fill);
             dl->AddRect(a, {a.x + cell, a.y + cell}, IM_COL32(50, 52, 60, 255));
+            // The diagonal (right answers) outlined: its place, not only its colour, says what it is.
+            if (t == p) dl->AddRect({a.x + 1, a.y + 1}, {a.x + cell - 2, a.y + cell - 2}, IM_COL32(235, 235, 240, 200), 0.0f, 0, 1.5f);
             if (k > 0) {
                 const std::string s = std::to_string(k);
                 const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-                if (ts.x < cell - 2) dl->AddText({a.x + (cell - ts.x) / 2, a.y + (cell - ts.y) / 2}, text, s.c_str());
+                // Dark digits on the light end of the map, light digits elsewhere.
+                const bool light_cell = cb && 0.3f * seq.r + 0.59f * seq.g + 0.11f * seq.b > 140.0f;
+                if (ts.x < cell - 2)
+                    dl->AddText({a.x + (cell - ts.x) / 2, a.y + (cell - ts.y) / 2}, light_cell ? IM_COL32(10, 12, 20, 255) : text,
+                                s.c_str());
             }
         }
     }
     ImGui::Dummy({side, lh * 1.3f + n * cell + 4});
-    ImGui::TextColored(kMutedColour, "rows: the true class; columns: the network's answer");
+    ImGui::TextColored(kMutedColour, "rows: the true class; columns: the network's answer; outlined: right answers");
 }
 
 }  // namespace
@@ -104,15 +117,17 @@ void TrainView::draw_results_panel(float width) {
         char buf[64];
         std::snprintf(buf, sizeof buf, right ? "%.0f%%" : "%.0f%%, is %s", 100.0 * pr.confidence, short_name(pr.truth));
         dl->PushClipRect(at, {at.x + cw - 4, at.y + pic + lh * 2.4f}, true);
-        dl->AddText({at.x, at.y + pic + 1}, ImGui::GetColorU32(right ? kOkColour : kErrorColour), short_name(pr.predicted));
+        const ImU32 verdict = ImGui::GetColorU32(right ? kOkColour : kErrorColour);
+        draw_status_mark(dl, {at.x, at.y + pic + 1}, lh, right ? Status::Ok : Status::Error, verdict);
+        dl->AddText({at.x + lh * 1.1f, at.y + pic + 1}, verdict, short_name(pr.predicted));
         dl->AddText({at.x, at.y + pic + 1 + lh}, ImGui::GetColorU32(kMutedColour), buf);
         dl->PopClipRect();
     }
     const int rows = static_cast<int>((shown + cols - 1) / cols);
     ImGui::Dummy({avail, rows * (pic + lh * 2.4f)});
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-    ImGui::TextWrapped("Under each picture: the answer (red: wrong), its confidence (softmax) and, when wrong, the "
-                       "true class.");
+    ImGui::TextWrapped("Under each picture: the answer (a tick: right; a cross: wrong), its confidence (softmax) and, "
+                       "when wrong, the true class.");
     ImGui::PopStyleColor();
     ImGui::Spacing();
     // The dropped picture.
