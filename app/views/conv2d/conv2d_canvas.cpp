@@ -3,7 +3,9 @@
 // of the current position (input values under the window, filter values, products, their sum)
 // while the output fills in; "All at once" tiles the same output into the 16x16 thread blocks of
 // the CUDA tiled kernel and lights them up in waves of SMs x resident blocks (this machine's GPU,
-// or an example GPU said to be one). Per channel (a colour picture as N=3 one-channel planes) the
+// or an example GPU said to be one), beside one SM of the wave up close (conv2d_sm_warps.cpp: its
+// resident warps and warp schedulers, so "all at once" reads as "all resident, interleaved") and the
+// text, which scrolls in its own child. Per channel (a colour picture as N=3 one-channel planes) the
 // window walks the R, G and B planes in turn, the zoom shows the current plane's numbers and the
 // output picture that plane's result; the block grid covers all three planes. The channels and
 // pooling tabs are in conv2d_layer.cpp.
@@ -14,6 +16,7 @@
 
 #include "conv2d_view.h"
 #include "format.h"
+#include "gpu_model.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -487,9 +490,9 @@ void Conv2dView::draw_block_waves(const core::Conv2dRun& run, const BlockSchedul
     ImGui::InvisibleButton("##blocks", {std::max(extent.x, 1.0f), std::max(extent.y, 1.0f)});
     hover_tip(count > 1 ? "Each square is one thread block of 16 x 16 threads; each thread computes one output pixel. "
                           "The grid has one layer of blocks per colour plane (R, G, B), run one after another as "
-                          "SMs free up. Green: the blocks running in this wave; dark: waiting; clear: done."
+                          "SMs free up. Green: the blocks resident in this wave; dark: waiting; clear: done."
                         : "Each square is one thread block of 16 x 16 threads; each thread computes one output pixel. "
-                          "Green: the blocks running in this wave; dark: waiting for a free SM; clear: done.");
+                          "Green: the blocks resident in this wave; dark: waiting for a free SM; clear: done.");
     const std::string wave = phase < s.waves ? "wave " + std::to_string(phase + 1) + " of " + std::to_string(s.waves)
                                              : "all " + std::to_string(s.waves) + " wave(s) done";
     dl->AddRectFilled({o.x + 4, o.y + 4}, {o.x + 8 + ImGui::CalcTextSize(wave.c_str()).x, o.y + 6 + fs},
@@ -516,16 +519,41 @@ void Conv2dView::draw_all_at_once_panel() {
     const core::Conv2dDesc& d = run.desc;
     const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters,
                                            static_cast<int>(d.kernel), static_cast<int>(d.stride));
+    // Three parts: the grid of blocks in waves (left, as tall as the tab), one SM of the wave up
+    // close, and the text. On a wide canvas (presenter mode) the SM and the text stand side by
+    // side; otherwise the SM sits above the text, which scrolls in its own child.
+    const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float text_w = std::floor(avail.x * 0.46f);
-    const float pic_w = avail.x - text_w - ImGui::GetStyle().ItemSpacing.x;
+    const float h = std::max(avail.y - 2.0f, ImGui::GetFontSize() * 6.0f);
+    const float side = std::floor(std::min(h, avail.x * 0.36f));
+    const float rest = std::max(avail.x - side - st.ItemSpacing.x, ImGui::GetFontSize() * 10.0f);
+    const bool wide = rest > h * 2.4f;
 
     ImGui::BeginGroup();
-    draw_block_waves(run, s, {pic_w, avail.y - 2});
+    draw_block_waves(run, s, {side, h});
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + text_w);
+    if (wide) {
+        const float sm_w = std::floor(rest * 0.55f);
+        ImGui::BeginGroup();
+        draw_sm_warps(s, {sm_w, h});
+        ImGui::EndGroup();
+        ImGui::SameLine();
+        draw_all_at_once_text(run, s, rest - sm_w - st.ItemSpacing.x);
+    } else {
+        // The picture first; the text keeps at least three lines, and scrolls.
+        const float lh = ImGui::GetTextLineHeightWithSpacing();
+        draw_sm_warps(s, {rest, std::floor(std::max(std::min(h * 0.75f, h - 3.0f * lh), lh * 3.0f))});
+        draw_all_at_once_text(run, s, rest);
+    }
+    ImGui::EndGroup();
+}
+
+void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSchedule& s, float width) {
+    const core::Conv2dDesc& d = run.desc;
+    ImGui::BeginChild("##all_at_once_text", {width, std::max(ImGui::GetContentRegionAvail().y, 1.0f)}, false);
+    ImGui::PushTextWrapPos(0.0f);  // the child's right edge
     if (s.planes > 1) {
         ImGui::TextWrapped("Output %lld planes of %lld x %lld = %s pixels, one thread each.",
                            static_cast<long long>(s.planes), static_cast<long long>(d.out_height()),
@@ -537,8 +565,9 @@ void Conv2dView::draw_all_at_once_panel() {
             static_cast<long long>(s.blocks_x), static_cast<long long>(s.blocks_y), static_cast<long long>(s.planes),
             core::format_count(s.blocks).c_str(), core::format_count(s.threads).c_str());
     } else {
-        ImGui::Text("Output %lld x %lld = %s pixels, one thread each.", static_cast<long long>(d.out_height()),
-                    static_cast<long long>(d.out_width()), core::format_count(d.out_height() * d.out_width()).c_str());
+        ImGui::TextWrapped("Output %lld x %lld = %s pixels, one thread each.", static_cast<long long>(d.out_height()),
+                           static_cast<long long>(d.out_width()),
+                           core::format_count(d.out_height() * d.out_width()).c_str());
         ImGui::TextWrapped(
             "The tiled CUDA kernel groups them into %lld x %lld = %s blocks of 16 x 16 = 256 threads "
             "(%s threads in all).",
@@ -550,9 +579,9 @@ void Conv2dView::draw_all_at_once_panel() {
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "No GPU on this machine.");
         hover_tip(s.why.c_str());
         ImGui::TextWrapped(
-            "An example, not this machine: an H100 SXM5 has %d SMs (published spec; the PCIe card 114). Our tiled kernel "
-            "uses about %d registers per thread (as nvcc reported it), so an SM holds about %d blocks of 256 "
-            "threads at once and about %s blocks run together.",
+            "An example, not this machine: an H100 SXM5 has %d SMs (published spec; the PCIe card 114). Our tiled "
+            "kernel uses about %d registers per thread (as nvcc reported it), so an SM holds about %d blocks of 256 "
+            "threads at once and about %s blocks are resident together.",
             s.sm_count, s.registers, s.blocks_per_sm, core::format_count(s.wave).c_str());
     } else {
         ImGui::TextColored(kOkColour, "This machine's GPU: %s", s.gpu_name.c_str());
@@ -569,21 +598,35 @@ void Conv2dView::draw_all_at_once_panel() {
     }
     ImGui::Spacing();
     if (s.waves <= 1)
-        ImGui::TextColored(kAccentColour,
+        ImGui::TextColored(kAccentColour, "%s",
                            "The whole output fits in one wave: every block is resident at once, and each SM "
                            "interleaves its warps, issuing a few warp instructions a cycle.");
     else
         ImGui::TextColored(kAccentColour, "%s blocks / %s per wave = %lld waves.", core::format_count(s.blocks).c_str(),
                            core::format_count(s.wave).c_str(), static_cast<long long>(s.waves));
     ImGui::Spacing();
+    // The SM picture's point in words, with where its numbers come from.
+    const int warps = core::resident_warps_per_sm(s.blocks_per_sm, BlockSchedule::kTile * BlockSchedule::kTile);
+    const int schedulers = core::warp_schedulers_per_sm(s.cc_major, s.cc_minor);
+    ImGui::TextWrapped(
+        "Resident is not the same as executing. One SM holds %d blocks x %d warps = %d warps, but its %d warp "
+        "schedulers issue at most %d warp instructions a cycle. A warp that waits for memory costs nothing: the "
+        "schedulers pick other warps that are ready. All resident, interleaved to hide the wait.",
+        s.blocks_per_sm, BlockSchedule::kTile * BlockSchedule::kTile / core::kWarpSize, warps, schedulers, schedulers);
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    ImGui::TextWrapped(
+        "%d schedulers and %d FP32 lanes per SM: published for compute capability %d.%d%s (CUDA C++ Programming "
+        "Guide).",
+        schedulers, core::fp32_lanes_per_sm(s.cc_major, s.cc_minor), s.cc_major, s.cc_minor,
+        s.example ? ", the H100 example" : "");
+    ImGui::Spacing();
     ImGui::TextWrapped(
         "This works because no output pixel needs another's result. The only waits are inside a block: "
         "its threads meet at a barrier (__syncthreads) after loading each channel's input tile together, "
         "and again before the next. The real times of every backend are in the Timing window.");
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
-    ImGui::EndGroup();
+    ImGui::EndChild();
 }
 
 }  // namespace gpulab::app

@@ -119,6 +119,8 @@ BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes, int k
         s.sm_count = core::kExampleGpu.sm_count;
         s.why = g.reason.empty() ? std::string("no CUDA device") : g.reason;
     }
+    s.cc_major = cc_major;
+    s.cc_minor = cc_minor;
     if (s.blocks_per_sm <= 0) {
         s.occupancy_estimated = true;
         s.registers = core::tiled_conv_registers(cc_major, cc_minor);
@@ -229,6 +231,7 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
     panel_ = panel_from(core::param_string(step.params, "panel", ""), panel_);
     select_panel_ = true;
     predict_ = step.predict;
+    trace_step_ = 0;  // the block trace starts again at its first warp's stores
     pick_ = -1;
     reveal_now_ = false;
     if (step.action == "animate") {

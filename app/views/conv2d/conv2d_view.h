@@ -5,7 +5,8 @@
 // canvas has four tabs: the sliding window step by step (the real input values, filter values,
 // products and sum of the current position, the output pixel it fills), all at once (the output
 // tiled into the 16x16 thread blocks of the CUDA tiled kernel, lighting up in waves of
-// SMs x resident blocks of this machine's GPU or of a labelled example GPU), the channels of a
+// SMs x resident blocks of this machine's GPU or of a labelled example GPU, beside one SM up close:
+// its resident warps and warp schedulers, conv2d_sm_warps.cpp), the channels of a
 // CNN layer as small multiples, and pooling. The Timing window has the predict prompt and a bar
 // per backend with GFLOP/s, the ratio to the plain loop, the implementation and the verdict.
 // Export writes <lesson>-conv.png, <lesson>-window.png and <lesson>-conv.csv.
@@ -52,6 +53,7 @@ struct BlockSchedule {
     int64_t wave = 0;       // sm_count * blocks_per_sm
     int64_t waves = 0;
     bool example = false;  // true: not this machine (no GPU here); `gpu_name` names the example
+    int cc_major = 0, cc_minor = 0;  // of that GPU: schedulers and FP32 lanes per SM (core/gpu_model.h)
     std::string gpu_name;
     std::string why;  // why the example is used
 };
@@ -135,9 +137,17 @@ class Conv2dView : public LessonView {
     void draw_block_plane(const BlockSchedule& s, GLuint texture, ImVec2 o, ImVec2 sz, int64_t first_block,
                           int64_t done, int64_t now_end);
     bool draw_result_note(bool layer);
+    // One SM of the schedule up close (conv2d_sm_warps.cpp): its resident warps, its warp
+    // schedulers issuing from a few of them a cycle, the rest waiting for memory or their turn.
+    void draw_sm_warps(const BlockSchedule& s, ImVec2 box);
+    // The text beside the blocks and the SM, in its own scrolling child `width` wide.
+    void draw_all_at_once_text(const core::Conv2dRun& run, const BlockSchedule& s, float width);
     // [SECTION] one block of the tiled kernel, traced on cuda-sim (conv2d_block_trace.cpp)
     void trace_block();  // (re)records block_trace_ for picked_block_ of result_'s plane 0
+    // interactive: the stepper's stage (stepped through with the buttons or the T key); a picture
+    // (the export): every stage at once, with the counts.
     void draw_block_trace(float width, bool interactive);
+    void draw_trace_stepper();
 
     // [SECTION] controls and timing (conv2d_controls.cpp)
     void draw_filter_controls();
@@ -207,6 +217,12 @@ class Conv2dView : public LessonView {
     int picked_block_[2] = {-1, -1};  // bx, by; -1: the middle block
     int picked_thread_ = 16 * 5 + 7;  // linear thread index whose window is outlined
     std::shared_ptr<const sim::ConvBlockTrace> block_trace_;
+    // The trace's stepper: which warp stores its part of the tile, the barrier, one thread's window
+    // reads, then everything at once. With W warps (8 for 16 x 16 threads): trace_step_ 0..W-1 is
+    // warp n's stores, W the barrier, W+1 the picked thread's window, W+2 the whole picture. The
+    // counts (sectors, bank passes) are shown on demand.
+    int trace_step_ = 0;
+    bool trace_counts_ = false;
     ColorRange output_range_;    // one range for every plane, so the planes compare
     // Per channel: each input plane in its colour, each output plane, and the planes recombined.
     PictureTexture plane_in_tex_[3];
