@@ -72,7 +72,7 @@ const std::vector<ParamSpec> kConv2dParams = {
      "the view the step puts in front"},
 };
 const std::vector<ParamSpec> kTrainParams = {
-    {"panel", ParamSpec::Type::String, 0, 0, {"model", "samples", "train", "race", "layers", "batch", "results"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"model", "samples", "train", "race", "roofline", "layers", "batch", "results"},
      "the view the step puts in front"},
     {"backend", ParamSpec::Type::String, 0, 0, {"cpu-scalar", "cpu-parallel", "cpu-onednn", "cuda-kernel", "cudnn", "cuda-sim"},
      "the engine the Train button uses"},
