@@ -68,7 +68,7 @@ const std::vector<ParamSpec> kConv2dParams = {
     {"batch", ParamSpec::Type::Int, 1, 64, {}, "N in layer mode"},
     {"channels", ParamSpec::Type::Int, 1, 256, {}, "C in layer mode"},
     {"filters", ParamSpec::Type::Int, 1, 256, {}, "K in layer mode"},
-    {"panel", ParamSpec::Type::String, 0, 0, {"sliding", "all-at-once", "channels", "pooling"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"sliding", "all-at-once", "channels", "pooling", "trained"},
      "the view the step puts in front"},
 };
 const std::vector<ParamSpec> kTrainParams = {

@@ -8,7 +8,7 @@
 // text, which scrolls in its own child. Per channel (a colour picture as N=3 one-channel planes) the
 // window walks the R, G and B planes in turn, the zoom shows the current plane's numbers and the
 // output picture that plane's result; the block grid covers all three planes. The channels and
-// pooling tabs are in conv2d_layer.cpp.
+// pooling tabs are in conv2d_layer.cpp, the trained network's channels in conv2d_trained.cpp.
 // Checked by eye in the screenshots (/tmp/conv_sliding.png, /tmp/conv_allatonce.png).
 #include <algorithm>
 #include <cmath>
@@ -104,6 +104,9 @@ void Conv2dView::draw_canvas() {
          "A CNN layer: C input channels and K filters of C x R x S. Every output map reads every input channel. "
          "With a per-channel picture: its R, G and B planes, each filtered on its own."},
         {"Pooling", Panel::Pooling, "2x2 max pooling: keep the largest value of each 2x2 block; the map shrinks 4x."},
+        {"Trained channels", Panel::Trained,
+         "One output map of a trained network's second convolution, built from its 32 input channels: each "
+         "channel's partial map, their running sum, the bias, ReLU. Weights learned on Fashion-MNIST."},
     };
     draw_panel_tabs("##conv_panels", kTabs, panel_, select_panel_,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse, [this](Panel panel) {
@@ -119,6 +122,9 @@ void Conv2dView::draw_canvas() {
                                 break;
                             case Panel::Pooling:
                                 draw_pooling_panel();
+                                break;
+                            case Panel::Trained:
+                                draw_trained_panel();
                                 break;
                         }
                     });

@@ -35,6 +35,7 @@ Conv2dView::Panel panel_from(const std::string& name, Conv2dView::Panel fallback
     if (name == "all-at-once") return Conv2dView::Panel::AllAtOnce;
     if (name == "channels") return Conv2dView::Panel::Channels;
     if (name == "pooling") return Conv2dView::Panel::Pooling;
+    if (name == "trained") return Conv2dView::Panel::Trained;
     return fallback;
 }
 
@@ -249,6 +250,13 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
                       m->run.params.width == now.width && m->run.params.channels == now.channels &&
                       m->run.params.filters == now.filters && m->run.params.batch == now.batch &&
                       (now.layer_mode || m->run.params.per_channel == now.per_channel);
+    if (panel_ == Panel::Trained) {
+        // The trained tab keeps its weights across steps: it loads or trains once.
+        trained_playing_ = true;
+        trained_stage_ = 0.0;
+        run_on_step_ = trained_ == nullptr;
+        return;
+    }
     if (step.action == "run" || !same) run_on_step_ = true;
 }
 
@@ -266,6 +274,7 @@ core::Conv2dParams Conv2dView::current_params() const {
 }
 
 bool Conv2dView::start_run() {
+    if (panel_ == Panel::Trained) return start_trained_run();
     if (use_file_ && loaded_image_.empty()) {
         host_.error = "no image loaded: enter a path and press Load, or drop a PNG/JPG on the window";
         return false;
@@ -285,6 +294,12 @@ void Conv2dView::request_run() {
 
 void Conv2dView::run_blocking(bool quick) {
     run_on_step_ = false;
+    if (panel_ == Panel::Trained) {
+        // Headless: the trained tab's job on this thread; with --quick a few batches when no saved
+        // file exists, said so in the label.
+        run_trained_blocking(quick);
+        return;
+    }
     finish(measure(current_params(), backends_, quick, {}));
     // The exported window shows the sliding window part-way down the picture, where the test
     // image has edges for the filter to find, rather than in the blank top-left corner.
@@ -324,6 +339,7 @@ void Conv2dView::finish(std::shared_ptr<const ConvMeasurement> m) {
 
 void Conv2dView::update(float dt) {
     anim_time_ += dt;
+    update_trained(dt);
     if (textures_dirty_) update_textures();
     if (playing_ && positions() > 0) {
         position_ += static_cast<double>(dt) * speed_;

@@ -7,7 +7,9 @@
 // tiled into the 16x16 thread blocks of the CUDA tiled kernel, lighting up in waves of
 // SMs x resident blocks of this machine's GPU or of a labelled example GPU, beside one SM up close:
 // its resident warps and warp schedulers, conv2d_sm_warps.cpp), the channels of a
-// CNN layer as small multiples, and pooling. The Timing window has the predict prompt and a bar
+// CNN layer as small multiples, pooling, and "Trained channels" (conv2d_trained.cpp): one output map
+// of conv2 of the training lesson's model, with weights learned on Fashion-MNIST, built up from its
+// 32 per-input-channel partial maps plus the bias (core/train/channel_partials.h). The Timing window has the predict prompt and a bar
 // per backend with GFLOP/s, the ratio to the plain loop, the implementation and the verdict.
 // Export writes <lesson>-conv.png, <lesson>-window.png and <lesson>-conv.csv.
 // Verified by the gui.conv_* tests in tests/conv_gui_tests.cmake and by the screenshots.
@@ -26,6 +28,7 @@
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
 #include "sim_trace_runs.h"
+#include "train/channel_partials.h"
 #include "workloads/conv2d_workload.h"
 
 namespace gpulab::app {
@@ -94,9 +97,24 @@ class PictureTexture {
 inline constexpr const char* kChannelNames[3] = {"R", "G", "B"};
 ImVec4 channel_tint(int64_t n);  // red, green or blue for plane n, white beyond
 
+// The "Trained channels" tab's model and where its weights came from; made on the worker, immutable
+// once handed to the main thread.
+struct TrainedChannels {
+    train::ModelDesc model;
+    std::vector<float> params;
+    bool learned = false;     // false: random weights (He initialisation, seed 1), never trained
+    std::string provenance;   // the sentence that says exactly what the filters are
+    std::string note;         // a refused file, a cache folder that could not be written, ...
+    std::string file;         // the .npy the weights came from or went to ("" when none)
+    // The pictures the student can pick: Fashion-MNIST test images (28x28 floats in [0, 1]) with their
+    // labels, or, without the data set, the built-in test image with label -1.
+    std::vector<std::vector<float>> pictures;
+    std::vector<int> labels;
+};
+
 class Conv2dView : public LessonView {
   public:
-    enum class Panel { Sliding, AllAtOnce, Channels, Pooling };
+    enum class Panel { Sliding, AllAtOnce, Channels, Pooling, Trained };
 
     explicit Conv2dView(ViewHost& host);
     ~Conv2dView() override;
@@ -106,7 +124,9 @@ class Conv2dView : public LessonView {
     void prepare_frame() override;
     void request_run() override;
     void run_blocking(bool quick) override;
-    bool has_result() const override { return result_ != nullptr || layer_result_ != nullptr; }
+    bool has_result() const override {
+        return result_ != nullptr || layer_result_ != nullptr || trained_ != nullptr;
+    }
 
     void draw_canvas() override;
     void draw_timing() override;
@@ -129,6 +149,14 @@ class Conv2dView : public LessonView {
     void draw_channels_panel();
     void draw_colour_planes_panel();
     void draw_pooling_panel();
+    // [SECTION] one output map of a trained layer, channel by channel (conv2d_trained.cpp)
+    void draw_trained_panel();
+    void draw_trained_controls();
+    bool start_trained_run();
+    void run_trained_blocking(bool quick);
+    void finish_trained(std::shared_ptr<const TrainedChannels> t, std::string message);
+    void update_trained(float dt);
+    void recompute_partials();  // partials_ for trained_picture_ and trained_filter_, on this thread
     void draw_play_controls();
     void draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 size);
     void draw_input_with_window(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 box);
@@ -232,6 +260,18 @@ class Conv2dView : public LessonView {
     std::vector<std::unique_ptr<TensorTexture>> channel_tex_, feature_tex_;
     std::string display_note_;  // which output the picture shows and by which path
     float anim_time_ = 0.0f;
+
+    // "Trained channels": the weights, the picture and filter picked, and the accumulation's stage:
+    // 0 .. C-1 while the partial maps of channels 0..stage are added, C with the bias, C+1 after ReLU.
+    std::shared_ptr<const TrainedChannels> trained_;
+    int trained_picture_ = 0;
+    int trained_filter_ = -1;     // -1: the strongest response, chosen per picture
+    std::optional<train::ChannelPartials> partials_;
+    int partials_picture_ = -1, partials_filter_ = -2;  // what partials_ was computed for
+    std::string partials_error_;
+    double trained_stage_ = 0.0;
+    float trained_speed_ = 4.0f;  // stages per second
+    bool trained_playing_ = false;
 };
 
 }  // namespace gpulab::app
