@@ -133,7 +133,9 @@ void TrainView::draw_predict() {
         return;
     }
     if (!ready) {
-        ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the race ends.");
+        ImGui::TextColored(kMutedColour, "%s",
+                           host_.jobs->busy() ? "Your pick is in. The answer appears when the race ends."
+                                              : "Your pick is in. Press R to race; the answer appears when it ends.");
         return;
     }
     const EpochAnswer a = answer_epoch_speedup(race_.get(), p.choices);
