@@ -174,6 +174,18 @@ void Conv2dView::draw_play_controls() {
     hover_tip("Scrub to any output position.");
 }
 
+namespace {
+
+// The sliding window's outline: a square of `side` around `centre`, a bright line over a dark one.
+void draw_window_marker(ImDrawList* dl, ImVec2 centre, float side, ImU32 colour) {
+    const float t = std::max(2.0f, ImGui::GetFontSize() * 0.18f);
+    const ImVec2 a{centre.x - side * 0.5f, centre.y - side * 0.5f}, b{centre.x + side * 0.5f, centre.y + side * 0.5f};
+    dl->AddRect(a, b, IM_COL32(0, 0, 0, 200), 0.0f, 0, t + 2.0f);
+    dl->AddRect(a, b, colour, 0.0f, 0, t);
+}
+
+}  // namespace
+
 void Conv2dView::draw_input_with_window(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 box) {
     const core::Conv2dDesc& d = run.desc;
     const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -194,12 +206,12 @@ void Conv2dView::draw_input_with_window(const core::Conv2dRun& run, int64_t p, i
     float side = static_cast<float>(d.kernel) * s;
     const float cx = x0 + side * 0.5f, cy = y0 + side * 0.5f;
     // A 3-pixel window on a 512-pixel picture is smaller than a screen pixel: guide lines and a
-    // minimum outline size keep it findable.
-    dl->AddLine({at.x, cy}, {at.x + sz.x, cy}, IM_COL32(255, 210, 60, 70));
-    dl->AddLine({cx, at.y}, {cx, at.y + sz.y}, IM_COL32(255, 210, 60, 70));
-    side = std::max(side, 8.0f);
-    dl->AddRect({cx - side * 0.5f, cy - side * 0.5f}, {cx + side * 0.5f, cy + side * 0.5f}, IM_COL32(255, 210, 60, 255),
-                0.0f, 0, 2.0f);
+    // thick outline at least a text line wide, dark-edged so it shows on white and on black, keep it
+    // findable from the back of a room.
+    const float fs = ImGui::GetFontSize();
+    dl->AddLine({at.x, cy}, {at.x + sz.x, cy}, IM_COL32(255, 210, 60, 120), std::max(1.0f, fs * 0.08f));
+    dl->AddLine({cx, at.y}, {cx, at.y + sz.y}, IM_COL32(255, 210, 60, 120), std::max(1.0f, fs * 0.08f));
+    draw_window_marker(dl, {cx, cy}, std::max(side, fs * 1.2f), IM_COL32(255, 210, 60, 255));
     ImGui::SetCursorScreenPos({o.x, o.y + box.y});
 }
 
@@ -222,9 +234,8 @@ void Conv2dView::draw_output_filling(const core::Conv2dRun& run, int64_t p, int6
     dl->AddRectFilled({at.x, row_y1}, {at.x + sz.x, at.y + sz.y}, dim);
     const float pulse = 0.6f + 0.4f * std::sin(anim_time_ * 6.0f);
     const float cx = at.x + (static_cast<float>(q) + 0.5f) * s, cy = row_y0 + s * 0.5f;
-    const float side = std::max(s, 8.0f);
-    dl->AddRect({cx - side * 0.5f, cy - side * 0.5f}, {cx + side * 0.5f, cy + side * 0.5f},
-                ImGui::ColorConvertFloat4ToU32({1.0f, 0.82f, 0.24f, pulse}), 0.0f, 0, 2.0f);
+    draw_window_marker(dl, {cx, cy}, std::max(s, ImGui::GetFontSize() * 1.2f),
+                       ImGui::ColorConvertFloat4ToU32({1.0f, 0.82f, 0.24f, pulse}));
     ImGui::SetCursorScreenPos({o.x, o.y + box.y});
 }
 
@@ -333,8 +344,15 @@ void Conv2dView::draw_sliding_panel() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float foot = lh * 3.0f;
     const float h = std::max(avail.y - foot - lh, lh * 4);
-    const float zoom_w = std::floor(avail.x * 0.40f);
-    const float pic_w = std::floor((avail.x - zoom_w - 2 * st.ItemSpacing.x) / 2.0f);
+    // Wide canvas: input, zoom and output side by side. Tall canvas (presenter mode, a narrow
+    // window): input and output side by side on top, as large as the width allows, and the zoom
+    // across the whole width under them, so neither picture shrinks to a third of the width.
+    const bool stacked = avail.y > avail.x * 0.55f;
+    const float zoom_w = stacked ? avail.x : std::floor(avail.x * 0.40f);
+    const float pic_w = stacked ? std::floor((avail.x - st.ItemSpacing.x) / 2.0f)
+                                : std::floor((avail.x - zoom_w - 2 * st.ItemSpacing.x) / 2.0f);
+    const float pic_h = stacked ? std::floor(std::min(pic_w, (h - lh) * 0.62f)) : h;
+    const float zoom_h = stacked ? h - pic_h - lh : h + lh;
 
     const bool rgb = per_channel_result();
     const int64_t n = position_channel();
@@ -343,16 +361,21 @@ void Conv2dView::draw_sliding_panel() {
         ImGui::Text("input R, G, B %lld x %lld", static_cast<long long>(d.height), static_cast<long long>(d.width));
     else
         ImGui::Text("input %lld x %lld", static_cast<long long>(d.height), static_cast<long long>(d.width));
-    draw_input_with_window(run, p, q, {pic_w, h});
+    draw_input_with_window(run, p, q, {pic_w, pic_h});
     ImGui::EndGroup();
     ImGui::SameLine();
-    ImGui::BeginGroup();
-    const ImVec2 zo = ImGui::GetCursorScreenPos();
-    draw_window_zoom(run, p, q, {zoom_w, h + lh});
-    ImGui::SetCursorScreenPos(zo);
-    ImGui::Dummy({zoom_w, h + lh});
-    ImGui::EndGroup();
-    ImGui::SameLine();
+    auto zoom = [&] {
+        ImGui::BeginGroup();
+        const ImVec2 zo = ImGui::GetCursorScreenPos();
+        draw_window_zoom(run, p, q, {zoom_w, zoom_h});
+        ImGui::SetCursorScreenPos(zo);
+        ImGui::Dummy({zoom_w, zoom_h});
+        ImGui::EndGroup();
+    };
+    if (!stacked) {
+        zoom();
+        ImGui::SameLine();
+    }
     ImGui::BeginGroup();
     if (rgb)
         ImGui::Text("output %s %lld x %lld", kChannelNames[n], static_cast<long long>(d.out_height()),
@@ -360,8 +383,9 @@ void Conv2dView::draw_sliding_panel() {
     else
         ImGui::Text("output %lld x %lld", static_cast<long long>(d.out_height()),
                     static_cast<long long>(d.out_width()));
-    draw_output_filling(run, p, q, {pic_w, h});
+    draw_output_filling(run, p, q, {pic_w, pic_h});
     ImGui::EndGroup();
+    if (stacked) zoom();
 
     const std::string where = core::format_count(static_cast<int64_t>(position_) + 1) + " of " +
                               core::format_count(positions());
