@@ -13,6 +13,7 @@
 #include "app_entry.h"
 #include "cli/cli.h"
 #include "simd_math.h"
+#include "train/learning_knobs.h"
 
 using namespace gpulab::app;
 
@@ -170,8 +171,9 @@ int main(int argc, char** argv) {
     train->add_option("--data", train_options.data,
                       "Folder of MNIST-layout IDX files (default /usr/share/datasets/fashion-mnist)");
     train->add_option("--model", train_options.model, "Layers, e.g. conv32,pool,conv64,pool,conv64,dense64,dense10");
+    // The same range as the training lesson's slider (core/train/learning_knobs.h).
     train->add_option("--lr", train_options.learning_rate, "SGD learning rate")
-        ->check(CLI::Range(1e-6, 10.0))->capture_default_str();
+        ->check(CLI::Range(gpulab::train::kMinLearningRate, gpulab::train::kMaxLearningRate))->capture_default_str();
     train->add_option("--momentum", train_options.momentum, "SGD momentum")
         ->check(CLI::Range(0.0, 0.999))->capture_default_str();
     train->add_flag("--json", train_options.json, "Print one JSON array of per-epoch records");

@@ -77,6 +77,70 @@ int64_t tiled_conv_blocks(int64_t out_h, int64_t out_w, int64_t planes) {
            std::max<int64_t>(planes, 1);
 }
 
+// [SECTION] inside one SM
+
+int warp_schedulers_per_sm(int cc_major, int cc_minor) {
+    if (cc_major == 6 && cc_minor == 0) return 2;
+    return 4;
+}
+
+int resident_warps_per_sm(int blocks_per_sm, int threads_per_block) {
+    if (blocks_per_sm <= 0 || threads_per_block <= 0) return 0;
+    return blocks_per_sm * ((threads_per_block + kWarpSize - 1) / kWarpSize);
+}
+
+std::vector<WarpState> illustrative_warp_states(int warps, int schedulers, int64_t cycle, IssueModel model) {
+    warps = std::max(warps, 0);
+    schedulers = std::max(schedulers, 1);
+    model.run = std::max(model.run, 1);
+    model.latency = std::max(model.latency, 0);
+    cycle = std::max<int64_t>(cycle, 0);
+    struct Warp {
+        int left;              // instructions before (and including) the next load
+        int64_t ready_at = 0;  // first cycle it may issue again
+        int64_t last = -1;     // cycle of its last issue (-1: never)
+    };
+    // The schedulers start a few cycles apart (their blocks did not arrive together), so their rows
+    // do not move in lock step.
+    std::vector<Warp> w(static_cast<std::size_t>(warps), Warp{model.run});
+    for (int i = 0; i < warps; ++i) w[static_cast<std::size_t>(i)].ready_at = (i % schedulers) * 7;
+    std::vector<int> last_issued(static_cast<std::size_t>(schedulers), -1);
+    std::vector<WarpState> states(static_cast<std::size_t>(warps), WarpState::Ready);
+    for (int64_t c = 0; c <= cycle; ++c) {
+        std::vector<int> issued(static_cast<std::size_t>(schedulers), -1);
+        for (int s = 0; s < schedulers; ++s) {
+            int pick = last_issued[static_cast<std::size_t>(s)];
+            if (pick < 0 || w[static_cast<std::size_t>(pick)].ready_at > c) {
+                pick = -1;
+                for (int i = s; i < warps; i += schedulers) {
+                    const Warp& x = w[static_cast<std::size_t>(i)];
+                    if (x.ready_at > c) continue;
+                    if (pick < 0 || x.last < w[static_cast<std::size_t>(pick)].last) pick = i;
+                }
+            }
+            if (pick < 0) continue;  // every warp of this scheduler waits: an idle issue slot
+            Warp& x = w[static_cast<std::size_t>(pick)];
+            x.last = c;
+            if (--x.left == 0) {  // the load: its result arrives `latency` cycles later
+                x.left = model.run;
+                x.ready_at = c + 1 + model.latency;
+            } else {
+                x.ready_at = c + 1;
+            }
+            last_issued[static_cast<std::size_t>(s)] = pick;
+            issued[static_cast<std::size_t>(s)] = pick;
+        }
+        if (c < cycle) continue;
+        for (int i = 0; i < warps; ++i)
+            states[static_cast<std::size_t>(i)] =
+                w[static_cast<std::size_t>(i)].ready_at > c ? WarpState::Waiting : WarpState::Ready;
+        for (int s = 0; s < schedulers; ++s)
+            if (issued[static_cast<std::size_t>(s)] >= 0)
+                states[static_cast<std::size_t>(issued[static_cast<std::size_t>(s)])] = WarpState::Issued;
+    }
+    return states;
+}
+
 }  // namespace gpulab::core
 
 namespace gpulab::core {

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gpulab::core {
 
@@ -55,6 +56,36 @@ Waves waves_of(int64_t blocks, int sm_count, int blocks_per_sm);
 
 // Blocks of the tiled convolution (16 x 16 outputs each) for a P x Q output of `planes` planes.
 int64_t tiled_conv_blocks(int64_t out_h, int64_t out_w, int64_t planes);
+
+// [SECTION] inside one SM: resident warps, warp schedulers and an illustrative issue schedule
+// "All at once" means all resident, not all in the same cycle. The CUDA C++ Programming Guide,
+// "Hardware Implementation" > "Hardware Multithreading": each warp's execution context (program
+// counter, registers) stays on the SM for the warp's whole life, so switching between warps costs
+// nothing, and at every instruction issue a warp scheduler picks a warp that is ready for its next
+// instruction. "Compute Capabilities" gives the schedulers per SM: 4 on 5.x, 6.1/6.2, 7.x, 8.x and
+// 9.0 (each with a quarter of the SM's FP32 lanes), 2 on 6.0 (GP100); Blackwell's SMs (10.x, 12.x)
+// keep four partitions. Verified by tests/test_gpu_model_sm.cpp.
+inline constexpr int kWarpSize = 32;
+int warp_schedulers_per_sm(int cc_major, int cc_minor);
+// Warps an SM holds with `blocks_per_sm` resident blocks of `threads_per_block` threads: a block's
+// last warp counts whole even when part-filled. 8 blocks of 256 threads: 64 warps.
+int resident_warps_per_sm(int blocks_per_sm, int threads_per_block);
+
+// One cycle of an illustrative schedule, not a trace of any GPU: warp w belongs to scheduler
+// w % schedulers (an SM spreads a block's warps over its partitions); every warp runs the same
+// loop of `run` instructions, the last of which is a global load whose result it waits
+// `latency` cycles for. Each cycle each scheduler issues at most one instruction, from the warp
+// it issued last if that one is still ready, else from the ready warp that has waited longest
+// ("greedy then oldest"), as the textbooks draw it; scheduler s starts 7 x s cycles late, so the
+// rows do not move in lock step. Real latencies are longer and real
+// schedulers' policies are not published; the picture shows the idea: many warps resident, a
+// few issuing, the rest waiting for memory or for their turn.
+enum class WarpState : uint8_t { Issued, Ready, Waiting };
+struct IssueModel {
+    int run = 4;       // instructions per loop, the last one a load
+    int latency = 40;  // cycles until a load's result arrives (shortened for the picture)
+};
+std::vector<WarpState> illustrative_warp_states(int warps, int schedulers, int64_t cycle, IssueModel model = {});
 
 }  // namespace gpulab::core
 

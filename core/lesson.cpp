@@ -68,11 +68,11 @@ const std::vector<ParamSpec> kConv2dParams = {
     {"batch", ParamSpec::Type::Int, 1, 64, {}, "N in layer mode"},
     {"channels", ParamSpec::Type::Int, 1, 256, {}, "C in layer mode"},
     {"filters", ParamSpec::Type::Int, 1, 256, {}, "K in layer mode"},
-    {"panel", ParamSpec::Type::String, 0, 0, {"sliding", "all-at-once", "channels", "pooling"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"sliding", "all-at-once", "channels", "pooling", "trained"},
      "the view the step puts in front"},
 };
 const std::vector<ParamSpec> kTrainParams = {
-    {"panel", ParamSpec::Type::String, 0, 0, {"model", "samples", "train", "race", "layers", "batch", "results"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"model", "samples", "train", "race", "roofline", "layers", "batch", "results"},
      "the view the step puts in front"},
     {"backend", ParamSpec::Type::String, 0, 0, {"cpu-scalar", "cpu-parallel", "cpu-onednn", "cuda-kernel", "cudnn", "cuda-sim"},
      "the engine the Train button uses"},

@@ -9,7 +9,7 @@ set(GPULAB_PRESENT_OUT ${GPULAB_GUI_OUT}/presenter)
 # lesson id, step count and the header of that lesson's CSV table.
 set(GPULAB_STEP_EXPORTS
     "elementwise-activations|6|^backend,available,ran,"
-    "conv-sliding-window|9|^backend,median_ns,"
+    "conv-sliding-window|10|^backend,median_ns,"
     "simd-vs-mimd|10|^kind,name,value,"
     "latency-vs-throughput|5|^elements,backend,")
 foreach(entry IN LISTS GPULAB_STEP_EXPORTS)

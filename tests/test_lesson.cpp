@@ -194,7 +194,7 @@ body = "b"
         REQUIRE(l.errors.empty());
         REQUIRE(l.lesson);
         CHECK(l.lesson->workload == "train");
-        CHECK(l.lesson->steps.size() == 7);
+        CHECK(l.lesson->steps.size() == 8);
         bool prompt = false;
         for (const auto& st : l.lesson->steps)
             if (st.predict) prompt = st.predict->reveal == "epoch-speedup" && !st.predict->question.empty();

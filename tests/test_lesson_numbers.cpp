@@ -138,4 +138,13 @@ TEST_SUITE("lesson") {
         CHECK(says(line, "Not measured here"));
         CHECK(says(train::article_step_sentence(), format_fixed(F::gpu_ms_per_step(), 1) + " ms"));
     }
+
+    TEST_CASE("train-small-cnn: the race is one key away, and its seconds are the step's own") {
+        const LessonStep& s = step("train-small-cnn", "The race");
+        INFO(s.body);
+        CHECK(s.action.empty());  // a minute of racing never starts just because the step was entered
+        CHECK(says(s.body, "press **R** to start the race"));
+        CHECK(says(s.body, "**" + std::to_string(param_int(s.params, "budget_s", 0)) + " seconds**"));
+        CHECK(step("train-small-cnn", "Batch size").action.empty());
+    }
 }

@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "image_io.h"
+#include "train/learning_knobs.h"
 
 namespace gpulab::train {
 
@@ -35,6 +36,9 @@ Trainer::Trainer(TrainEngine& engine, const Dataset& data, const TrainConfig& co
     : engine_(engine), data_(data), config_(config) {
     if (config.batch < 1) throw core::InputError("the batch must hold at least 1 image");
     if (data.train.count < 1) throw core::InputError("the data set has no training images");
+    if (const std::string problem = learning_rate_problem(config.sgd.learning_rate); !problem.empty())
+        throw core::InputError(problem);
+    rate_ = config.sgd.learning_rate;
     model_ = make_model(config.model_spec, {1, data.train.rows, data.train.cols}, data.classes);
     engine_.setup(model_, init_params(model_, config.seed), config.batch);
     images_.resize(static_cast<std::size_t>(config.batch * model_.input.size()));
@@ -56,7 +60,13 @@ EpochReport Trainer::run_epoch(const BatchCallback& on_batch) {
         gather_batch(data_.train, order.data() + first, n, images_.data(), labels_.data());
         engine_.forward(images_.data(), n);
         const BatchResult br = engine_.backward(labels_.data());
-        engine_.step(config_.sgd);
+        Sgd sgd = config_.sgd;
+        if (config_.live_learning_rate) {
+            const float live = config_.live_learning_rate->load(std::memory_order_relaxed);
+            if (live >= kMinLearningRate && live <= kMaxLearningRate) rate_ = live;
+            sgd.learning_rate = rate_;
+        }
+        engine_.step(sgd);
         const std::vector<LayerTime> times = engine_.layer_times();
         r.layer_ns.resize(times.size());
         for (std::size_t i = 0; i < times.size(); ++i) {

@@ -5,8 +5,10 @@
 // Verified by tests/test_train_engines.cpp (above chance after a short run on a small subset).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,11 @@ struct TrainConfig {
     std::string model_spec = kDefaultModelSpec;
     std::int64_t batch = 64;
     std::uint64_t seed = 1;
-    Sgd sgd;
+    Sgd sgd;  // the learning rate must pass learning_rate_problem (train/learning_knobs.h)
+    // When set, read before every update in place of sgd.learning_rate: the lesson's slider turns the
+    // rate of a run while it trains, so the loss curve answers within a batch. A value out of range
+    // is ignored (the last good one stays).
+    std::shared_ptr<const std::atomic<float>> live_learning_rate;
 };
 
 struct EpochReport {
@@ -56,7 +62,8 @@ void gather_batch(const ImageSet& set, const std::int64_t* idx, std::int64_t n, 
 class Trainer {
 public:
     // Builds the model for the data's image size, initialises it from the seed and sets up the
-    // engine. Throws core::InputError with a sentence (bad model spec, batch < 1, ...).
+    // engine. Throws core::InputError with a sentence (bad model spec, batch < 1, a learning rate
+    // out of range, ...).
     Trainer(TrainEngine& engine, const Dataset& data, const TrainConfig& config);
 
     EpochReport run_epoch(const BatchCallback& on_batch = {});
@@ -72,6 +79,7 @@ private:
     TrainConfig config_;
     ModelDesc model_;
     int epoch_ = 0;
+    float rate_ = 0.0f;  // the learning rate of the last update
     std::vector<float> images_;
     std::vector<std::uint8_t> labels_;
 };

@@ -3,10 +3,12 @@
 // of the current position (input values under the window, filter values, products, their sum)
 // while the output fills in; "All at once" tiles the same output into the 16x16 thread blocks of
 // the CUDA tiled kernel and lights them up in waves of SMs x resident blocks (this machine's GPU,
-// or an example GPU said to be one). Per channel (a colour picture as N=3 one-channel planes) the
+// or an example GPU said to be one), beside one SM of the wave up close (conv2d_sm_warps.cpp: its
+// resident warps and warp schedulers, so "all at once" reads as "all resident, interleaved") and the
+// text, which scrolls in its own child. Per channel (a colour picture as N=3 one-channel planes) the
 // window walks the R, G and B planes in turn, the zoom shows the current plane's numbers and the
 // output picture that plane's result; the block grid covers all three planes. The channels and
-// pooling tabs are in conv2d_layer.cpp.
+// pooling tabs are in conv2d_layer.cpp, the trained network's channels in conv2d_trained.cpp.
 // Checked by eye in the screenshots (/tmp/conv_sliding.png, /tmp/conv_allatonce.png).
 #include <algorithm>
 #include <cmath>
@@ -14,6 +16,7 @@
 
 #include "conv2d_view.h"
 #include "format.h"
+#include "gpu_model.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -101,6 +104,9 @@ void Conv2dView::draw_canvas() {
          "A CNN layer: C input channels and K filters of C x R x S. Every output map reads every input channel. "
          "With a per-channel picture: its R, G and B planes, each filtered on its own."},
         {"Pooling", Panel::Pooling, "2x2 max pooling: keep the largest value of each 2x2 block; the map shrinks 4x."},
+        {"Trained channels", Panel::Trained,
+         "One output map of a trained network's second convolution, built from its 32 input channels: each "
+         "channel's partial map, their running sum, the bias, ReLU. Weights learned on Fashion-MNIST."},
     };
     draw_panel_tabs("##conv_panels", kTabs, panel_, select_panel_,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse, [this](Panel panel) {
@@ -116,6 +122,9 @@ void Conv2dView::draw_canvas() {
                                 break;
                             case Panel::Pooling:
                                 draw_pooling_panel();
+                                break;
+                            case Panel::Trained:
+                                draw_trained_panel();
                                 break;
                         }
                     });
@@ -165,6 +174,18 @@ void Conv2dView::draw_play_controls() {
     hover_tip("Scrub to any output position.");
 }
 
+namespace {
+
+// The sliding window's outline: a square of `side` around `centre`, a bright line over a dark one.
+void draw_window_marker(ImDrawList* dl, ImVec2 centre, float side, ImU32 colour) {
+    const float t = std::max(2.0f, ImGui::GetFontSize() * 0.18f);
+    const ImVec2 a{centre.x - side * 0.5f, centre.y - side * 0.5f}, b{centre.x + side * 0.5f, centre.y + side * 0.5f};
+    dl->AddRect(a, b, IM_COL32(0, 0, 0, 200), 0.0f, 0, t + 2.0f);
+    dl->AddRect(a, b, colour, 0.0f, 0, t);
+}
+
+}  // namespace
+
 void Conv2dView::draw_input_with_window(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 box) {
     const core::Conv2dDesc& d = run.desc;
     const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -185,12 +206,12 @@ void Conv2dView::draw_input_with_window(const core::Conv2dRun& run, int64_t p, i
     float side = static_cast<float>(d.kernel) * s;
     const float cx = x0 + side * 0.5f, cy = y0 + side * 0.5f;
     // A 3-pixel window on a 512-pixel picture is smaller than a screen pixel: guide lines and a
-    // minimum outline size keep it findable.
-    dl->AddLine({at.x, cy}, {at.x + sz.x, cy}, IM_COL32(255, 210, 60, 70));
-    dl->AddLine({cx, at.y}, {cx, at.y + sz.y}, IM_COL32(255, 210, 60, 70));
-    side = std::max(side, 8.0f);
-    dl->AddRect({cx - side * 0.5f, cy - side * 0.5f}, {cx + side * 0.5f, cy + side * 0.5f}, IM_COL32(255, 210, 60, 255),
-                0.0f, 0, 2.0f);
+    // thick outline at least a text line wide, dark-edged so it shows on white and on black, keep it
+    // findable from the back of a room.
+    const float fs = ImGui::GetFontSize();
+    dl->AddLine({at.x, cy}, {at.x + sz.x, cy}, IM_COL32(255, 210, 60, 120), std::max(1.0f, fs * 0.08f));
+    dl->AddLine({cx, at.y}, {cx, at.y + sz.y}, IM_COL32(255, 210, 60, 120), std::max(1.0f, fs * 0.08f));
+    draw_window_marker(dl, {cx, cy}, std::max(side, fs * 1.2f), IM_COL32(255, 210, 60, 255));
     ImGui::SetCursorScreenPos({o.x, o.y + box.y});
 }
 
@@ -213,9 +234,8 @@ void Conv2dView::draw_output_filling(const core::Conv2dRun& run, int64_t p, int6
     dl->AddRectFilled({at.x, row_y1}, {at.x + sz.x, at.y + sz.y}, dim);
     const float pulse = 0.6f + 0.4f * std::sin(anim_time_ * 6.0f);
     const float cx = at.x + (static_cast<float>(q) + 0.5f) * s, cy = row_y0 + s * 0.5f;
-    const float side = std::max(s, 8.0f);
-    dl->AddRect({cx - side * 0.5f, cy - side * 0.5f}, {cx + side * 0.5f, cy + side * 0.5f},
-                ImGui::ColorConvertFloat4ToU32({1.0f, 0.82f, 0.24f, pulse}), 0.0f, 0, 2.0f);
+    draw_window_marker(dl, {cx, cy}, std::max(s, ImGui::GetFontSize() * 1.2f),
+                       ImGui::ColorConvertFloat4ToU32({1.0f, 0.82f, 0.24f, pulse}));
     ImGui::SetCursorScreenPos({o.x, o.y + box.y});
 }
 
@@ -324,8 +344,15 @@ void Conv2dView::draw_sliding_panel() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float foot = lh * 3.0f;
     const float h = std::max(avail.y - foot - lh, lh * 4);
-    const float zoom_w = std::floor(avail.x * 0.40f);
-    const float pic_w = std::floor((avail.x - zoom_w - 2 * st.ItemSpacing.x) / 2.0f);
+    // Wide canvas: input, zoom and output side by side. Tall canvas (presenter mode, a narrow
+    // window): input and output side by side on top, as large as the width allows, and the zoom
+    // across the whole width under them, so neither picture shrinks to a third of the width.
+    const bool stacked = avail.y > avail.x * 0.55f;
+    const float zoom_w = stacked ? avail.x : std::floor(avail.x * 0.40f);
+    const float pic_w = stacked ? std::floor((avail.x - st.ItemSpacing.x) / 2.0f)
+                                : std::floor((avail.x - zoom_w - 2 * st.ItemSpacing.x) / 2.0f);
+    const float pic_h = stacked ? std::floor(std::min(pic_w, (h - lh) * 0.62f)) : h;
+    const float zoom_h = stacked ? h - pic_h - lh : h + lh;
 
     const bool rgb = per_channel_result();
     const int64_t n = position_channel();
@@ -334,16 +361,21 @@ void Conv2dView::draw_sliding_panel() {
         ImGui::Text("input R, G, B %lld x %lld", static_cast<long long>(d.height), static_cast<long long>(d.width));
     else
         ImGui::Text("input %lld x %lld", static_cast<long long>(d.height), static_cast<long long>(d.width));
-    draw_input_with_window(run, p, q, {pic_w, h});
+    draw_input_with_window(run, p, q, {pic_w, pic_h});
     ImGui::EndGroup();
     ImGui::SameLine();
-    ImGui::BeginGroup();
-    const ImVec2 zo = ImGui::GetCursorScreenPos();
-    draw_window_zoom(run, p, q, {zoom_w, h + lh});
-    ImGui::SetCursorScreenPos(zo);
-    ImGui::Dummy({zoom_w, h + lh});
-    ImGui::EndGroup();
-    ImGui::SameLine();
+    auto zoom = [&] {
+        ImGui::BeginGroup();
+        const ImVec2 zo = ImGui::GetCursorScreenPos();
+        draw_window_zoom(run, p, q, {zoom_w, zoom_h});
+        ImGui::SetCursorScreenPos(zo);
+        ImGui::Dummy({zoom_w, zoom_h});
+        ImGui::EndGroup();
+    };
+    if (!stacked) {
+        zoom();
+        ImGui::SameLine();
+    }
     ImGui::BeginGroup();
     if (rgb)
         ImGui::Text("output %s %lld x %lld", kChannelNames[n], static_cast<long long>(d.out_height()),
@@ -351,8 +383,9 @@ void Conv2dView::draw_sliding_panel() {
     else
         ImGui::Text("output %lld x %lld", static_cast<long long>(d.out_height()),
                     static_cast<long long>(d.out_width()));
-    draw_output_filling(run, p, q, {pic_w, h});
+    draw_output_filling(run, p, q, {pic_w, pic_h});
     ImGui::EndGroup();
+    if (stacked) zoom();
 
     const std::string where = core::format_count(static_cast<int64_t>(position_) + 1) + " of " +
                               core::format_count(positions());
@@ -487,9 +520,9 @@ void Conv2dView::draw_block_waves(const core::Conv2dRun& run, const BlockSchedul
     ImGui::InvisibleButton("##blocks", {std::max(extent.x, 1.0f), std::max(extent.y, 1.0f)});
     hover_tip(count > 1 ? "Each square is one thread block of 16 x 16 threads; each thread computes one output pixel. "
                           "The grid has one layer of blocks per colour plane (R, G, B), run one after another as "
-                          "SMs free up. Green: the blocks running in this wave; dark: waiting; clear: done."
+                          "SMs free up. Green: the blocks resident in this wave; dark: waiting; clear: done."
                         : "Each square is one thread block of 16 x 16 threads; each thread computes one output pixel. "
-                          "Green: the blocks running in this wave; dark: waiting for a free SM; clear: done.");
+                          "Green: the blocks resident in this wave; dark: waiting for a free SM; clear: done.");
     const std::string wave = phase < s.waves ? "wave " + std::to_string(phase + 1) + " of " + std::to_string(s.waves)
                                              : "all " + std::to_string(s.waves) + " wave(s) done";
     dl->AddRectFilled({o.x + 4, o.y + 4}, {o.x + 8 + ImGui::CalcTextSize(wave.c_str()).x, o.y + 6 + fs},
@@ -516,16 +549,41 @@ void Conv2dView::draw_all_at_once_panel() {
     const core::Conv2dDesc& d = run.desc;
     const BlockSchedule s = block_schedule(d.out_height(), d.out_width(), d.batch * d.filters,
                                            static_cast<int>(d.kernel), static_cast<int>(d.stride));
+    // Three parts: the grid of blocks in waves (left, as tall as the tab), one SM of the wave up
+    // close, and the text. On a wide canvas (presenter mode) the SM and the text stand side by
+    // side; otherwise the SM sits above the text, which scrolls in its own child.
+    const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float text_w = std::floor(avail.x * 0.46f);
-    const float pic_w = avail.x - text_w - ImGui::GetStyle().ItemSpacing.x;
+    const float h = std::max(avail.y - 2.0f, ImGui::GetFontSize() * 6.0f);
+    const float side = std::floor(std::min(h, avail.x * 0.36f));
+    const float rest = std::max(avail.x - side - st.ItemSpacing.x, ImGui::GetFontSize() * 10.0f);
+    const bool wide = rest > h * 2.4f;
 
     ImGui::BeginGroup();
-    draw_block_waves(run, s, {pic_w, avail.y - 2});
+    draw_block_waves(run, s, {side, h});
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + text_w);
+    if (wide) {
+        const float sm_w = std::floor(rest * 0.55f);
+        ImGui::BeginGroup();
+        draw_sm_warps(s, {sm_w, h});
+        ImGui::EndGroup();
+        ImGui::SameLine();
+        draw_all_at_once_text(run, s, rest - sm_w - st.ItemSpacing.x);
+    } else {
+        // The picture first; the text keeps at least three lines, and scrolls.
+        const float lh = ImGui::GetTextLineHeightWithSpacing();
+        draw_sm_warps(s, {rest, std::floor(std::max(std::min(h * 0.75f, h - 3.0f * lh), lh * 3.0f))});
+        draw_all_at_once_text(run, s, rest);
+    }
+    ImGui::EndGroup();
+}
+
+void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSchedule& s, float width) {
+    const core::Conv2dDesc& d = run.desc;
+    ImGui::BeginChild("##all_at_once_text", {width, std::max(ImGui::GetContentRegionAvail().y, 1.0f)}, false);
+    ImGui::PushTextWrapPos(0.0f);  // the child's right edge
     if (s.planes > 1) {
         ImGui::TextWrapped("Output %lld planes of %lld x %lld = %s pixels, one thread each.",
                            static_cast<long long>(s.planes), static_cast<long long>(d.out_height()),
@@ -537,8 +595,9 @@ void Conv2dView::draw_all_at_once_panel() {
             static_cast<long long>(s.blocks_x), static_cast<long long>(s.blocks_y), static_cast<long long>(s.planes),
             core::format_count(s.blocks).c_str(), core::format_count(s.threads).c_str());
     } else {
-        ImGui::Text("Output %lld x %lld = %s pixels, one thread each.", static_cast<long long>(d.out_height()),
-                    static_cast<long long>(d.out_width()), core::format_count(d.out_height() * d.out_width()).c_str());
+        ImGui::TextWrapped("Output %lld x %lld = %s pixels, one thread each.", static_cast<long long>(d.out_height()),
+                           static_cast<long long>(d.out_width()),
+                           core::format_count(d.out_height() * d.out_width()).c_str());
         ImGui::TextWrapped(
             "The tiled CUDA kernel groups them into %lld x %lld = %s blocks of 16 x 16 = 256 threads "
             "(%s threads in all).",
@@ -550,9 +609,9 @@ void Conv2dView::draw_all_at_once_panel() {
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "No GPU on this machine.");
         hover_tip(s.why.c_str());
         ImGui::TextWrapped(
-            "An example, not this machine: an H100 SXM5 has %d SMs (published spec; the PCIe card 114). Our tiled kernel "
-            "uses about %d registers per thread (as nvcc reported it), so an SM holds about %d blocks of 256 "
-            "threads at once and about %s blocks run together.",
+            "An example, not this machine: an H100 SXM5 has %d SMs (published spec; the PCIe card 114). Our tiled "
+            "kernel uses about %d registers per thread (as nvcc reported it), so an SM holds about %d blocks of 256 "
+            "threads at once and about %s blocks are resident together.",
             s.sm_count, s.registers, s.blocks_per_sm, core::format_count(s.wave).c_str());
     } else {
         ImGui::TextColored(kOkColour, "This machine's GPU: %s", s.gpu_name.c_str());
@@ -569,21 +628,35 @@ void Conv2dView::draw_all_at_once_panel() {
     }
     ImGui::Spacing();
     if (s.waves <= 1)
-        ImGui::TextColored(kAccentColour,
+        ImGui::TextColored(kAccentColour, "%s",
                            "The whole output fits in one wave: every block is resident at once, and each SM "
                            "interleaves its warps, issuing a few warp instructions a cycle.");
     else
         ImGui::TextColored(kAccentColour, "%s blocks / %s per wave = %lld waves.", core::format_count(s.blocks).c_str(),
                            core::format_count(s.wave).c_str(), static_cast<long long>(s.waves));
     ImGui::Spacing();
+    // The SM picture's point in words, with where its numbers come from.
+    const int warps = core::resident_warps_per_sm(s.blocks_per_sm, BlockSchedule::kTile * BlockSchedule::kTile);
+    const int schedulers = core::warp_schedulers_per_sm(s.cc_major, s.cc_minor);
+    ImGui::TextWrapped(
+        "Resident is not the same as executing. One SM holds %d blocks x %d warps = %d warps, but its %d warp "
+        "schedulers issue at most %d warp instructions a cycle. A warp that waits for memory costs nothing: the "
+        "schedulers pick other warps that are ready. All resident, interleaved to hide the wait.",
+        s.blocks_per_sm, BlockSchedule::kTile * BlockSchedule::kTile / core::kWarpSize, warps, schedulers, schedulers);
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    ImGui::TextWrapped(
+        "%d schedulers and %d FP32 lanes per SM: published for compute capability %d.%d%s (CUDA C++ Programming "
+        "Guide).",
+        schedulers, core::fp32_lanes_per_sm(s.cc_major, s.cc_minor), s.cc_major, s.cc_minor,
+        s.example ? ", the H100 example" : "");
+    ImGui::Spacing();
     ImGui::TextWrapped(
         "This works because no output pixel needs another's result. The only waits are inside a block: "
         "its threads meet at a barrier (__syncthreads) after loading each channel's input tile together, "
         "and again before the next. The real times of every backend are in the Timing window.");
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
-    ImGui::EndGroup();
+    ImGui::EndChild();
 }
 
 }  // namespace gpulab::app

@@ -35,6 +35,7 @@ Conv2dView::Panel panel_from(const std::string& name, Conv2dView::Panel fallback
     if (name == "all-at-once") return Conv2dView::Panel::AllAtOnce;
     if (name == "channels") return Conv2dView::Panel::Channels;
     if (name == "pooling") return Conv2dView::Panel::Pooling;
+    if (name == "trained") return Conv2dView::Panel::Trained;
     return fallback;
 }
 
@@ -119,6 +120,8 @@ BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes, int k
         s.sm_count = core::kExampleGpu.sm_count;
         s.why = g.reason.empty() ? std::string("no CUDA device") : g.reason;
     }
+    s.cc_major = cc_major;
+    s.cc_minor = cc_minor;
     if (s.blocks_per_sm <= 0) {
         s.occupancy_estimated = true;
         s.registers = core::tiled_conv_registers(cc_major, cc_minor);
@@ -229,6 +232,7 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
     panel_ = panel_from(core::param_string(step.params, "panel", ""), panel_);
     select_panel_ = true;
     predict_ = step.predict;
+    trace_step_ = 0;  // the block trace starts again at its first warp's stores
     pick_ = -1;
     reveal_now_ = false;
     if (step.action == "animate") {
@@ -246,6 +250,13 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
                       m->run.params.width == now.width && m->run.params.channels == now.channels &&
                       m->run.params.filters == now.filters && m->run.params.batch == now.batch &&
                       (now.layer_mode || m->run.params.per_channel == now.per_channel);
+    if (panel_ == Panel::Trained) {
+        // The trained tab keeps its weights across steps: it loads or trains once.
+        trained_playing_ = true;
+        trained_stage_ = 0.0;
+        run_on_step_ = trained_ == nullptr;
+        return;
+    }
     if (step.action == "run" || !same) run_on_step_ = true;
 }
 
@@ -263,6 +274,7 @@ core::Conv2dParams Conv2dView::current_params() const {
 }
 
 bool Conv2dView::start_run() {
+    if (panel_ == Panel::Trained) return start_trained_run();
     if (use_file_ && loaded_image_.empty()) {
         host_.error = "no image loaded: enter a path and press Load, or drop a PNG/JPG on the window";
         return false;
@@ -282,6 +294,12 @@ void Conv2dView::request_run() {
 
 void Conv2dView::run_blocking(bool quick) {
     run_on_step_ = false;
+    if (panel_ == Panel::Trained) {
+        // Headless: the trained tab's job on this thread; with --quick a few batches when no saved
+        // file exists, said so in the label.
+        run_trained_blocking(quick);
+        return;
+    }
     finish(measure(current_params(), backends_, quick, {}));
     // The exported window shows the sliding window part-way down the picture, where the test
     // image has edges for the filter to find, rather than in the blank top-left corner.
@@ -321,6 +339,7 @@ void Conv2dView::finish(std::shared_ptr<const ConvMeasurement> m) {
 
 void Conv2dView::update(float dt) {
     anim_time_ += dt;
+    update_trained(dt);
     if (textures_dirty_) update_textures();
     if (playing_ && positions() > 0) {
         position_ += static_cast<double>(dt) * speed_;

@@ -5,8 +5,11 @@
 // canvas has four tabs: the sliding window step by step (the real input values, filter values,
 // products and sum of the current position, the output pixel it fills), all at once (the output
 // tiled into the 16x16 thread blocks of the CUDA tiled kernel, lighting up in waves of
-// SMs x resident blocks of this machine's GPU or of a labelled example GPU), the channels of a
-// CNN layer as small multiples, and pooling. The Timing window has the predict prompt and a bar
+// SMs x resident blocks of this machine's GPU or of a labelled example GPU, beside one SM up close:
+// its resident warps and warp schedulers, conv2d_sm_warps.cpp), the channels of a
+// CNN layer as small multiples, pooling, and "Trained channels" (conv2d_trained.cpp): one output map
+// of conv2 of the training lesson's model, with weights learned on Fashion-MNIST, built up from its
+// 32 per-input-channel partial maps plus the bias (core/train/channel_partials.h). The Timing window has the predict prompt and a bar
 // per backend with GFLOP/s, the ratio to the plain loop, the implementation and the verdict.
 // Export writes <lesson>-conv.png, <lesson>-window.png and <lesson>-conv.csv.
 // Verified by the gui.conv_* tests in tests/conv_gui_tests.cmake and by the screenshots.
@@ -25,6 +28,7 @@
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
 #include "sim_trace_runs.h"
+#include "train/channel_partials.h"
 #include "workloads/conv2d_workload.h"
 
 namespace gpulab::app {
@@ -52,6 +56,7 @@ struct BlockSchedule {
     int64_t wave = 0;       // sm_count * blocks_per_sm
     int64_t waves = 0;
     bool example = false;  // true: not this machine (no GPU here); `gpu_name` names the example
+    int cc_major = 0, cc_minor = 0;  // of that GPU: schedulers and FP32 lanes per SM (core/gpu_model.h)
     std::string gpu_name;
     std::string why;  // why the example is used
 };
@@ -92,9 +97,24 @@ class PictureTexture {
 inline constexpr const char* kChannelNames[3] = {"R", "G", "B"};
 ImVec4 channel_tint(int64_t n);  // red, green or blue for plane n, white beyond
 
+// The "Trained channels" tab's model and where its weights came from; made on the worker, immutable
+// once handed to the main thread.
+struct TrainedChannels {
+    train::ModelDesc model;
+    std::vector<float> params;
+    bool learned = false;     // false: random weights (He initialisation, seed 1), never trained
+    std::string provenance;   // the sentence that says exactly what the filters are
+    std::string note;         // a refused file, a cache folder that could not be written, ...
+    std::string file;         // the .npy the weights came from or went to ("" when none)
+    // The pictures the student can pick: Fashion-MNIST test images (28x28 floats in [0, 1]) with their
+    // labels, or, without the data set, the built-in test image with label -1.
+    std::vector<std::vector<float>> pictures;
+    std::vector<int> labels;
+};
+
 class Conv2dView : public LessonView {
   public:
-    enum class Panel { Sliding, AllAtOnce, Channels, Pooling };
+    enum class Panel { Sliding, AllAtOnce, Channels, Pooling, Trained };
 
     explicit Conv2dView(ViewHost& host);
     ~Conv2dView() override;
@@ -104,7 +124,9 @@ class Conv2dView : public LessonView {
     void prepare_frame() override;
     void request_run() override;
     void run_blocking(bool quick) override;
-    bool has_result() const override { return result_ != nullptr || layer_result_ != nullptr; }
+    bool has_result() const override {
+        return result_ != nullptr || layer_result_ != nullptr || trained_ != nullptr;
+    }
 
     void draw_canvas() override;
     void draw_timing() override;
@@ -127,6 +149,14 @@ class Conv2dView : public LessonView {
     void draw_channels_panel();
     void draw_colour_planes_panel();
     void draw_pooling_panel();
+    // [SECTION] one output map of a trained layer, channel by channel (conv2d_trained.cpp)
+    void draw_trained_panel();
+    void draw_trained_controls();
+    bool start_trained_run();
+    void run_trained_blocking(bool quick);
+    void finish_trained(std::shared_ptr<const TrainedChannels> t, std::string message);
+    void update_trained(float dt);
+    void recompute_partials();  // partials_ for trained_picture_ and trained_filter_, on this thread
     void draw_play_controls();
     void draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 size);
     void draw_input_with_window(const core::Conv2dRun& run, int64_t p, int64_t q, ImVec2 box);
@@ -135,9 +165,17 @@ class Conv2dView : public LessonView {
     void draw_block_plane(const BlockSchedule& s, GLuint texture, ImVec2 o, ImVec2 sz, int64_t first_block,
                           int64_t done, int64_t now_end);
     bool draw_result_note(bool layer);
+    // One SM of the schedule up close (conv2d_sm_warps.cpp): its resident warps, its warp
+    // schedulers issuing from a few of them a cycle, the rest waiting for memory or their turn.
+    void draw_sm_warps(const BlockSchedule& s, ImVec2 box);
+    // The text beside the blocks and the SM, in its own scrolling child `width` wide.
+    void draw_all_at_once_text(const core::Conv2dRun& run, const BlockSchedule& s, float width);
     // [SECTION] one block of the tiled kernel, traced on cuda-sim (conv2d_block_trace.cpp)
     void trace_block();  // (re)records block_trace_ for picked_block_ of result_'s plane 0
+    // interactive: the stepper's stage (stepped through with the buttons or the T key); a picture
+    // (the export): every stage at once, with the counts.
     void draw_block_trace(float width, bool interactive);
+    void draw_trace_stepper();
 
     // [SECTION] controls and timing (conv2d_controls.cpp)
     void draw_filter_controls();
@@ -207,6 +245,12 @@ class Conv2dView : public LessonView {
     int picked_block_[2] = {-1, -1};  // bx, by; -1: the middle block
     int picked_thread_ = 16 * 5 + 7;  // linear thread index whose window is outlined
     std::shared_ptr<const sim::ConvBlockTrace> block_trace_;
+    // The trace's stepper: which warp stores its part of the tile, the barrier, one thread's window
+    // reads, then everything at once. With W warps (8 for 16 x 16 threads): trace_step_ 0..W-1 is
+    // warp n's stores, W the barrier, W+1 the picked thread's window, W+2 the whole picture. The
+    // counts (sectors, bank passes) are shown on demand.
+    int trace_step_ = 0;
+    bool trace_counts_ = false;
     ColorRange output_range_;    // one range for every plane, so the planes compare
     // Per channel: each input plane in its colour, each output plane, and the planes recombined.
     PictureTexture plane_in_tex_[3];
@@ -216,6 +260,18 @@ class Conv2dView : public LessonView {
     std::vector<std::unique_ptr<TensorTexture>> channel_tex_, feature_tex_;
     std::string display_note_;  // which output the picture shows and by which path
     float anim_time_ = 0.0f;
+
+    // "Trained channels": the weights, the picture and filter picked, and the accumulation's stage:
+    // 0 .. C-1 while the partial maps of channels 0..stage are added, C with the bias, C+1 after ReLU.
+    std::shared_ptr<const TrainedChannels> trained_;
+    int trained_picture_ = 0;
+    int trained_filter_ = -1;     // -1: the strongest response, chosen per picture
+    std::optional<train::ChannelPartials> partials_;
+    int partials_picture_ = -1, partials_filter_ = -2;  // what partials_ was computed for
+    std::string partials_error_;
+    double trained_stage_ = 0.0;
+    float trained_speed_ = 4.0f;  // stages per second
+    bool trained_playing_ = false;
 };
 
 }  // namespace gpulab::app

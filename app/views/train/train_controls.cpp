@@ -1,10 +1,12 @@
-// The training view's canvas tabs, its controls (engine, pictures per epoch, epochs, batch, race
-// seconds, and one Run button whose name says what the open tab runs) and its Timing window (the
+// The training view's canvas tabs, its controls (engine, pictures per epoch, epochs, batch, the
+// learning rate, live while Train runs, race seconds, and one Run button whose name says what the
+// open tab runs) and its Timing window (the
 // step's predict prompt with the race's answer, then the numbers of every run so far).
 #include <algorithm>
 #include <cstdio>
 
 #include "format.h"
+#include "train/learning_knobs.h"
 #include "views/timing_plot.h"
 #include "train_view.h"
 #include "views/run_row.h"
@@ -24,6 +26,9 @@ void TrainView::draw_canvas() {
         {"Samples", Panel::Samples, "Training pictures of every class, as the network sees them."},
         {"Train", Panel::Train, "Train one engine: live loss and accuracy, pictures per second."},
         {"Race", Panel::Race, "Every engine trains for the same seconds: test accuracy against time."},
+        {"Peaks and roofline", Panel::Roofline,
+         "The article's CPU and GPU from their published specs, this machine measured, and a roofline estimate of "
+         "the model per layer: what the hardware allows."},
         {"Where the time goes", Panel::Layers, "Time per picture split by layer, forward and backward."},
         {"Batch size", Panel::Batch, "Time per picture at batch 1, 16, 150 and 1024."},
         {"Results", Panel::Results, "Test accuracy, the confusion matrix, predictions, a dropped picture."},
@@ -35,6 +40,7 @@ void TrainView::draw_canvas() {
             case Panel::Samples: draw_samples_panel(w); break;
             case Panel::Train: draw_train_panel(w); break;
             case Panel::Race: draw_race_panel(w); break;
+            case Panel::Roofline: draw_roofline_panel(w); break;
             case Panel::Layers: draw_layers_panel(w); break;
             case Panel::Batch: draw_batch_panel(w); break;
             case Panel::Results: draw_results_panel(w); break;
@@ -65,7 +71,9 @@ void TrainView::draw_controls() {
     int batch = static_cast<int>(plan_.batch);
     if (ImGui::SliderInt("batch", &batch, 1, 1024, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
         plan_.batch = batch;
-    hover_tip("Pictures per training step, for Train and the race. The article used 150.");
+    hover_tip("Pictures per training step, for Train and the race. The article used 150. A bigger batch means "
+              "fewer weight updates per epoch: the Train tab counts them.");
+    draw_learning_rate();
     int budget = static_cast<int>(plan_.race_budget_ns / 1'000'000'000);
     if (ImGui::SliderInt("race seconds", &budget, 1, 120, "%d s per engine", ImGuiSliderFlags_AlwaysClamp))
         plan_.race_budget_ns = static_cast<std::int64_t>(budget) * 1'000'000'000;
@@ -76,13 +84,44 @@ void TrainView::draw_controls() {
     ImGui::Separator();
     const char* label = panel_ == Panel::Race || panel_ == Panel::Layers ? "Race (R)"
                         : panel_ == Panel::Batch                        ? "Run batch sizes (R)"
+                        : panel_ == Panel::Roofline                     ? "Measure this machine (R)"
                                                                         : "Train (R)";
     if (draw_run_row(*host_.jobs, label,
-                     "Runs on the worker thread: Train (one engine), the race (every engine for the same seconds) or "
-                     "the batch-size sweep, depending on the open tab. The window stays live.",
+                     "Runs on the worker thread: Train (one engine), the race (every engine for the same seconds), "
+                     "the batch-size sweep or this machine's peaks, depending on the open tab. The window stays live.",
                      "Stop after the batch that is running; what was measured so far stays on screen.",
                      train_ || race_ || batch_ ? "idle: the tabs show the last runs" : "idle"))
         run_for_panel();
+}
+
+void TrainView::draw_learning_rate() {
+    float rate = plan_.learning_rate;
+    // No AlwaysClamp: a rate typed with Ctrl+click may fall outside the range, and is then refused
+    // with the reason rather than silently clamped.
+    if (ImGui::SliderFloat("learning rate", &rate, static_cast<float>(train::kMinLearningRate),
+                           static_cast<float>(train::kMaxLearningRate), "%.4g", ImGuiSliderFlags_Logarithmic)) {
+        rate_refusal_ = train::learning_rate_problem(rate);
+        if (rate_refusal_.empty() && rate != plan_.learning_rate) {
+            plan_.learning_rate = rate;
+            live_rate_->store(rate, std::memory_order_relaxed);
+            // Turned while Train runs: the worker takes it before its next update; mark the curve there.
+            if (host_.jobs->busy() && host_.jobs->label().rfind("training", 0) == 0) {
+                const train::LiveSnapshot s = live_->snapshot();
+                const double at = s.batches.empty() ? 0.0 : s.batches.back().seconds;
+                // One dragging motion is one mark, not one per frame.
+                if (rate_marks_.empty() || at > rate_marks_.back().seconds + 0.5) rate_marks_.push_back({at, rate});
+                else rate_marks_.back().rate = rate;
+            }
+        }
+    }
+    hover_tip("How far each SGD update moves the weights (with momentum 0.9). Turn it while Train runs: the "
+              "next batch already uses it. Too small and the loss barely falls; too large and it jumps about or "
+              "runs away. Ctrl+click to type one.");
+    if (!rate_refusal_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
+        ImGui::TextWrapped("Refused: %s.", rate_refusal_.c_str());
+        ImGui::PopStyleColor();
+    }
 }
 
 void TrainView::draw_predict() {
@@ -94,7 +133,9 @@ void TrainView::draw_predict() {
         return;
     }
     if (!ready) {
-        ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the race ends.");
+        ImGui::TextColored(kMutedColour, "%s",
+                           host_.jobs->busy() ? "Your pick is in. The answer appears when the race ends."
+                                              : "Your pick is in. Press R to race; the answer appears when it ends.");
         return;
     }
     const EpochAnswer a = answer_epoch_speedup(race_.get(), p.choices);
@@ -144,6 +185,10 @@ void TrainView::draw_timing() {
             }
         }
     }
+    if (peaks_ && peaks_->ok)
+        ImGui::Text("This machine, measured: %s FP32 peak, %s copy (FMA loop on %d threads, %s)",
+                    train::format_flop_rate(peaks_->flops).c_str(), core::format_gbps(peaks_->bytes_per_s / 1e9).c_str(),
+                    peaks_->threads, peaks_->isa.c_str());
     if (!train_ && !race_)
         ImGui::TextColored(kMutedColour, "%s", host_.jobs->busy() ? "running: the numbers appear as it goes"
                                                                    : "nothing measured yet: press Train (R)");

@@ -1,10 +1,13 @@
 // The train tab: what Train does (engine, subset, epochs, batch, the time budget, said in words),
-// a progress bar with Stop, images/s and time per batch, and the live loss and accuracy curves from
-// the worker's LiveLog (a copy per frame), or the last finished run's.
+// the updates per epoch that batch means and the learning rate, a progress bar with Stop, images/s
+// and time per batch, the live loss and accuracy curves from the worker's LiveLog (a copy per
+// frame), or the last finished run's, with a dot where the learning rate was turned during the run,
+// and one test picture's softmax and loss (train_one_picture.cpp).
 #include <algorithm>
 #include <cstdio>
 
 #include "format.h"
+#include "train/learning_knobs.h"
 #include "views/timing_plot.h"
 #include "train_plot.h"
 #include "train_view.h"
@@ -57,6 +60,17 @@ void TrainView::draw_train_panel(float width) {
                            "machine; the results are measured on %s held-out pictures.",
                            core::format_duration(plan.budget_ns).c_str(), core::format_count(plan.eval_images).c_str());
     }
+    // Cause and effect: the batch sets how many updates an epoch makes, the rate how far each goes.
+    const std::int64_t epoch_images = plain || simulated ? plan.scalar_batches * plan.batch : plan.images;
+    const std::int64_t updates = train::updates_per_epoch(epoch_images, plan.batch);
+    ImGui::Text("Batch %lld: %s updates per %s of %s pictures (ceil(%s / %lld), arithmetic). Learning rate %s: "
+                "turn it while it trains.",
+                static_cast<long long>(plan.batch), core::format_count(updates).c_str(),
+                plain || simulated ? "run" : "epoch", core::format_count(epoch_images).c_str(),
+                core::format_count(epoch_images).c_str(), static_cast<long long>(plan.batch),
+                train::format_learning_rate(plan.learning_rate).c_str());
+    hover_tip("A bigger batch: fewer updates per epoch, each averaged over more pictures. A bigger learning rate: "
+              "longer steps, until they overshoot and the loss jumps. Both sliders are under Controls.");
     ImGui::PopTextWrapPos();
 
     const bool training = host_.jobs->busy() && host_.jobs->label().rfind("training", 0) == 0;
@@ -98,6 +112,16 @@ void TrainView::draw_train_panel(float width) {
     PlotSeries epochs{"epoch mean", test_colour, {}, true};
     for (const auto& e : s.epochs) epochs.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.loss)});
     loss.series.push_back(epochs);
+    // Where the learning rate was turned during this run: a dot on the curve, the first one named.
+    if (!rate_marks_.empty()) {
+        const std::vector<ImVec2> curve = loss.series.front().points;
+        for (std::size_t k = 0; k < rate_marks_.size(); ++k) {
+            const auto at = std::lower_bound(curve.begin(), curve.end(), static_cast<float>(rate_marks_[k].seconds),
+                                             [](const ImVec2& p, float x) { return p.x < x; });
+            if (at == curve.end()) continue;
+            loss.series.push_back({k == 0 ? "learning rate turned" : "", ImGui::GetColorU32(kErrorColour), {*at}, true});
+        }
+    }
     XYPlot acc{"accuracy", x_axis, "(train: last 10 batches; test: held-out pictures after each epoch)"};
     acc.y_min = 0.0f;
     acc.y_max = 1.0f;
@@ -108,9 +132,22 @@ void TrainView::draw_train_panel(float width) {
     for (const auto& e : s.epochs) test.points.push_back({static_cast<float>(e.seconds), static_cast<float>(e.accuracy)});
     acc.series.push_back(test);
     const float h = std::clamp(ImGui::GetContentRegionAvail().y - 8.0f, ImGui::GetFontSize() * 12, ImGui::GetFontSize() * 18);
-    draw_xy_plot(loss, {width * 0.5f - 6, h});
+    // The test picture, once a run has weights: a column beside the plots where the canvas is wide,
+    // under them where it is not (the plots would be too narrow to read).
+    const bool picture = train_ && !probe_probs_.empty();
+    const float lh = ImGui::GetTextLineHeight();
+    const bool beside = picture && width >= lh * 50;
+    const float picture_w = beside ? std::min(width * 0.3f, lh * 17) : std::min(width, lh * 24);
+    const float plot_w = (width - (beside ? picture_w + 12.0f : 0.0f)) * 0.5f - 6;
+    draw_xy_plot(loss, {plot_w, h});
     ImGui::SameLine();
-    draw_xy_plot(acc, {width * 0.5f - 6, h});
+    draw_xy_plot(acc, {plot_w, h});
+    if (beside) ImGui::SameLine(0, 12.0f);
+    if (picture) {
+        ImGui::BeginGroup();
+        draw_one_picture(picture_w);
+        ImGui::EndGroup();
+    }
 }
 
 }  // namespace gpulab::app

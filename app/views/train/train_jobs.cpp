@@ -1,5 +1,5 @@
-// The training view's runs: loading the data set, Train, the race and the batch-size sweep, each
-// as one job on the worker (JobRunner). Engines are made, used and destroyed on the worker; the
+// The training view's runs: loading the data set, Train, the race, the batch-size sweep and this
+// machine's peaks (FMA loop and copy, for the roofline tab), each as one job on the worker (JobRunner). Engines are made, used and destroyed on the worker; the
 // live curves go through the shared LiveLog; the final result reaches the main thread as the job's
 // completion. Headless (run_blocking) calls the same functions on the calling thread. See
 // train_view.h.
@@ -10,6 +10,8 @@
 #include "clock.h"
 #include "format.h"
 #include "gpu_train_engines.h"
+#include "train/learning_knobs.h"
+#include "train/machine_peak.h"
 #include "train_view.h"
 
 namespace gpulab::app {
@@ -77,8 +79,10 @@ LaneResult run_lane(train::TrainEngine& engine, const Dataset& data, const train
         });
 }
 
+// `live_rate`: the slider's learning rate, read by the trainer before every update.
 std::shared_ptr<const TrainRunResult> do_train(const TrainPlan& plan, const Dataset& all, train::LiveLog& live,
-                                               const core::ProgressFn& progress) {
+                                               const core::ProgressFn& progress,
+                                               std::shared_ptr<const std::atomic<float>> live_rate = nullptr) {
     auto r = std::make_shared<TrainRunResult>();
     r->plan = plan;
     r->lane.engine = plan.backend;
@@ -90,6 +94,8 @@ std::shared_ptr<const TrainRunResult> do_train(const TrainPlan& plan, const Data
     const Dataset data = train::subset(all, plan.images, plain ? 200 : plan.race_test_images);
     train::BudgetConfig config;
     config.train.batch = plan.batch;
+    config.train.sgd.learning_rate = plan.learning_rate;
+    config.train.live_learning_rate = std::move(live_rate);
     config.max_epochs = plain ? 1 : plan.epochs;
     config.budget_ns = plan.budget_ns;
     config.max_batches = plain ? plan.scalar_batches : 0;
@@ -122,6 +128,7 @@ std::shared_ptr<const RaceRunResult> do_race(const TrainPlan& plan, const Datase
         if (engine) {
             train::BudgetConfig config;
             config.train.batch = plan.batch;
+            config.train.sgd.learning_rate = plan.learning_rate;  // the same for every lane, never live
             const bool plain = kLineup[i] == train::kPlainLoop;
             config.budget_ns = plain ? std::min(plan.race_scalar_budget_ns, plan.race_budget_ns) : plan.race_budget_ns;
             config.max_epochs = 1000;
@@ -181,6 +188,13 @@ std::shared_ptr<const BatchRunResult> do_batch_sweep(const TrainPlan& plan, cons
     return r;
 }
 
+// This machine's peaks: a short FMA loop and a 128 MiB copy (--quick: a shorter FMA loop; the copy
+// stays that large, since 32 MiB measured the cache here, twice the 128 MiB figure).
+std::shared_ptr<const train::MeasuredPeaks> do_measure_peaks(bool quick) {
+    return std::make_shared<const train::MeasuredPeaks>(quick ? train::measure_peaks(60'000'000)
+                                                              : train::measure_peaks());
+}
+
 }  // namespace
 
 TrainPlan quick_plan(TrainPlan p) {
@@ -225,12 +239,19 @@ bool TrainView::start_loading() {
 
 bool TrainView::start_train() {
     const TrainPlan plan = effective_plan();
+    if (const std::string problem = train::learning_rate_problem(plan.learning_rate); !problem.empty()) {
+        host_.error = "cannot train: " + problem;
+        return false;
+    }
     auto have = data_;
     auto live = live_;
-    return host_.submit("training " + plan.backend, [this, plan, have, live](const core::ProgressFn& progress) {
+    live_rate_->store(plan.learning_rate, std::memory_order_relaxed);
+    rate_marks_.clear();
+    std::shared_ptr<const std::atomic<float>> rate = live_rate_;
+    return host_.submit("training " + plan.backend, [this, plan, have, live, rate](const core::ProgressFn& progress) {
         std::string error;
         auto data = ensure_data(have, error);
-        std::shared_ptr<const TrainRunResult> r = data ? do_train(plan, *data, *live, progress) : nullptr;
+        std::shared_ptr<const TrainRunResult> r = data ? do_train(plan, *data, *live, progress, rate) : nullptr;
         return std::function<void()>([this, data, error, r] {
             adopt_data(data, error);
             if (!r) return;
@@ -242,6 +263,7 @@ bool TrainView::start_train() {
             train_ = r;
             train_curves_ = live_->snapshot();
             predict_dropped();
+            classify_probe();
         });
     });
 }
@@ -277,9 +299,27 @@ bool TrainView::start_batch_sweep() {
     });
 }
 
+bool TrainView::start_measuring_peaks() {
+    if (measuring_peaks_) return false;
+    measuring_peaks_ = true;
+    const bool quick = quick_;
+    const bool submitted = host_.submit("measuring this machine", [this, quick](const core::ProgressFn& progress) {
+        if (progress) progress(0.1f, "FMA loop on every thread, then a large copy");
+        auto peaks = do_measure_peaks(quick);
+        return std::function<void()>([this, peaks] {
+            measuring_peaks_ = false;
+            peaks_ = peaks;
+            if (!peaks->ok) host_.error = peaks->error;
+        });
+    });
+    if (!submitted) measuring_peaks_ = false;  // the worker was busy: the tab asks again when it is free
+    return submitted;
+}
+
 void TrainView::run_for_panel() {
     if (host_.refuse_if_busy()) return;
     switch (panel_) {
+        case Panel::Roofline: start_measuring_peaks(); break;
         case Panel::Race:
         case Panel::Layers: start_race(); break;
         case Panel::Batch: start_batch_sweep(); break;
@@ -307,6 +347,7 @@ void TrainView::run_blocking(bool quick) {
     // Headless: the tab's own measurement, plus a training run so the results have weights. The
     // first tab (the one-picture export starts there) measures everything, so the export is whole.
     const bool all = panel_ == Panel::Model;
+    if (all || panel_ == Panel::Roofline) peaks_ = do_measure_peaks(quick);
     if (all || panel_ == Panel::Race || panel_ == Panel::Layers) race_ = do_race(plan, *data_, *live_, {});
     if (all || panel_ == Panel::Batch) batch_ = do_batch_sweep(plan, *data_, {});
     if (!train_ || panel_ == Panel::Train || all) {
@@ -317,6 +358,7 @@ void TrainView::run_blocking(bool quick) {
         } else host_.error = r->lane.engine + " could not train: " + r->lane.reason;
     }
     predict_dropped();
+    classify_probe();
 }
 
 }  // namespace gpulab::app

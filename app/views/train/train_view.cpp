@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "image_io.h"
+#include "train/learning_knobs.h"
 #include "views/export.h"
 #include "widgets/ui_helpers.h"
 
@@ -24,6 +25,7 @@ TrainView::Panel panel_from(const std::string& name, TrainView::Panel fallback) 
     if (name == "samples") return P::Samples;
     if (name == "train") return P::Train;
     if (name == "race") return P::Race;
+    if (name == "roofline") return P::Roofline;
     if (name == "layers") return P::Layers;
     if (name == "batch") return P::Batch;
     if (name == "results") return P::Results;
@@ -54,6 +56,11 @@ void TrainView::enter_step(const core::LessonStep& step) {
     plan_.race_budget_ns = core::param_int(p, "budget_s", plan_.race_budget_ns / 1'000'000'000) * 1'000'000'000;
     panel_ = panel_from(core::param_string(p, "panel", ""), panel_);
     select_panel_ = true;
+    // The roofline step's text speaks of the article's batch and FP32: the tab starts there.
+    if (panel_ == Panel::Roofline) {
+        roofline_batch_ = train::ArticleFigures::kBatch;
+        roofline_precision_ = train::Precision::Fp32;
+    }
     predict_ = step.predict;
     pick_ = -1;
     reveal_now_ = false;
@@ -62,9 +69,10 @@ void TrainView::enter_step(const core::LessonStep& step) {
     // A step with a run measures only when its tab has nothing yet: stepping back and forth in
     // class does not restart a minute of training.
     if (step.action == "run") {
-        const bool have = panel_ == Panel::Race ? race_ != nullptr
-                          : panel_ == Panel::Batch ? batch_ != nullptr
-                                                   : train_ != nullptr;
+        const bool have = panel_ == Panel::Race       ? race_ != nullptr
+                          : panel_ == Panel::Batch    ? batch_ != nullptr
+                          : panel_ == Panel::Roofline ? peaks_ != nullptr
+                                                      : train_ != nullptr;
         if (!have) run_on_step_ = true;
     }
 }
@@ -74,6 +82,9 @@ void TrainView::update(float) {
     if (run_on_step_) {
         run_on_step_ = false;
         run_for_panel();
+    } else if (panel_ == Panel::Roofline && !peaks_ && !measuring_peaks_) {
+        // Opening the tab measures this machine: under a second, so no button stands in the way.
+        start_measuring_peaks();
     } else if (!data_ && data_error_.empty() && !loading_) {
         // The samples and the results need the pictures: load them as soon as the worker is free.
         start_loading();
@@ -229,7 +240,8 @@ std::vector<std::string> train_caption(std::string_view title, const TrainPlan& 
     std::vector<std::string> c = machine_caption_lines(title, static_cast<std::int64_t>(std::time(nullptr)));
     c.push_back("model: " + std::string(train::kDefaultModelSpec) + " on 28x28x1, " +
                 core::format_count(train::make_model(train::kDefaultModelSpec, {1, 28, 28}, 10).parameter_count) +
-                " parameters; SGD rate 0.05, momentum 0.9, seed 1; data: Fashion-MNIST" +
+                " parameters; SGD rate " + train::format_learning_rate(plan.learning_rate) +
+                ", momentum 0.9, seed 1; data: Fashion-MNIST" +
                 (plan.quick ? " (--quick: a few batches on a small subset)" : ""));
     return c;
 }

@@ -2,13 +2,16 @@
 // Fashion-MNIST. Every run goes to the one worker (JobRunner): Train (one engine, a subset and a
 // time budget, live loss and accuracy through core/train/live_log.h, then an evaluation on held-out
 // images), the race (every engine for the same seconds, one after the other) and the batch-size
-// sweep; the data set loads on the worker too. Seven tabs: model, samples, train, race, where the
-// time goes, batch size, results (confusion matrix, predictions, a dropped picture). The measuring
-// and bookkeeping are plain C++ in core/train/ (race.h, evaluation.h, picture.h); this folder only
-// draws. Export writes <lesson>-train.png, -results.png, -race.png, -train.csv and -window.png.
+// sweep; the data set loads on the worker too. Eight tabs: model, samples, train, race, peaks and
+// roofline (the article's two machines from published specs, this one measured, a roofline estimate
+// per layer), where the time goes, batch size, results (confusion matrix, predictions, a dropped
+// picture). The learning rate is a live knob: the worker reads it before every update. The
+// measuring and bookkeeping are plain C++ in core/train/ (race.h, evaluation.h, picture.h,
+// roofline.h, machine_peak.h, learning_knobs.h); this folder only draws. Export writes <lesson>-train.png, -results.png, -race.png, -train.csv and -window.png.
 // Verified by the gui.train_* tests in tests/train_gui_tests.cmake and by the screenshots.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -19,9 +22,11 @@
 #include "train/dataset.h"
 #include "train/evaluation.h"
 #include "train/live_log.h"
+#include "train/machine_peak.h"
 #include "train/model.h"
 #include "train/picture.h"
 #include "train/race.h"
+#include "train/roofline.h"
 #include "views/lesson_view.h"
 
 namespace gpulab::app {
@@ -32,6 +37,7 @@ struct TrainPlan {
     std::int64_t images = 6000;       // training images per epoch (the first ones of the 60,000)
     int epochs = 2;
     std::int64_t batch = 64;
+    float learning_rate = 0.05f;  // SGD's; the slider also turns a run that is training (live_rate_)
     std::int64_t budget_ns = 45'000'000'000;  // Train stops here whatever the epochs say
     std::int64_t eval_images = 2000;  // held-out images the results are measured on
     std::int64_t scalar_batches = 5;  // the plain loop: a few batches only
@@ -84,7 +90,7 @@ std::string train_csv(const TrainRunResult* train, const RaceRunResult* race, co
 
 class TrainView : public LessonView {
   public:
-    enum class Panel { Model, Samples, Train, Race, Layers, Batch, Results };
+    enum class Panel { Model, Samples, Train, Race, Roofline, Layers, Batch, Results };
 
     explicit TrainView(ViewHost& host);
 
@@ -113,26 +119,32 @@ class TrainView : public LessonView {
 
   private:
     // [SECTION] panels (train_model_panel.cpp, train_samples_panel.cpp, train_curves_panel.cpp,
-    // train_race_panel.cpp, train_layers_panel.cpp, train_batch_panel.cpp, train_results_panel.cpp)
+    // train_race_panel.cpp, train_roofline_panel.cpp, train_layers_panel.cpp, train_batch_panel.cpp,
+    // train_results_panel.cpp)
     void draw_model_panel(float width);
     void draw_samples_panel(float width);
     void draw_train_panel(float width);
+    void draw_one_picture(float width);  // train_one_picture.cpp: softmax and loss of one test picture
     void draw_race_panel(float width);
     void draw_other_machine_race(float width);  // train_race_panel.cpp
+    void draw_roofline_panel(float width);
     void draw_layers_panel(float width);
     void draw_batch_panel(float width);
     void draw_results_panel(float width);
     void draw_data_missing();
     void draw_predict();
+    void draw_learning_rate();  // train_controls.cpp: the slider, live while training, and its refusal
 
     // [SECTION] runs (train_jobs.cpp)
     bool start_train();
     bool start_race();
     bool start_batch_sweep();
     bool start_loading();
+    bool start_measuring_peaks();
     void run_for_panel();  // what Run (R) and a step's "run" do on the current tab
     void adopt_data(std::shared_ptr<const train::Dataset> data, const std::string& error);
     void predict_dropped();
+    void classify_probe();  // the Train tab's one test picture, from train_'s weights
 
     TrainPlan effective_plan() const { return quick_ ? quick_plan(plan_) : plan_; }
 
@@ -153,6 +165,24 @@ class TrainView : public LessonView {
     train::LiveSnapshot train_curves_;  // the live log when train_ finished
     std::shared_ptr<const RaceRunResult> race_;
     std::shared_ptr<const BatchRunResult> batch_;
+    std::shared_ptr<const train::MeasuredPeaks> peaks_;  // this machine's FMA peak and copy bandwidth
+    bool measuring_peaks_ = false;
+
+    // The roofline tab's own knobs: the article's batch to start with, FP32 to start with.
+    std::int64_t roofline_batch_ = train::ArticleFigures::kBatch;
+    train::Precision roofline_precision_ = train::Precision::Fp32;
+
+    // The learning rate the worker reads before every update, and what the slider says about it.
+    std::shared_ptr<std::atomic<float>> live_rate_ = std::make_shared<std::atomic<float>>(0.05f);
+    std::string rate_refusal_;              // the sentence for a typed rate out of range
+    struct RateMark {
+        double seconds = 0.0;  // training time of the run when the rate changed
+        float rate = 0.0f;
+    };
+    std::vector<RateMark> rate_marks_;       // every change while training, drawn on the loss curve
+    std::int64_t probe_index_ = 0;           // the test picture the Train tab shows
+    std::vector<float> probe_probs_;         // its softmax over the classes
+    double probe_loss_ = 0.0;                // -ln p(true class)
 
     std::optional<core::PredictPrompt> predict_;
     int pick_ = -1;
