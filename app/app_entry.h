@@ -37,6 +37,7 @@ struct ExportOptions {
     int width = 1600, height = 900;  // size of the whole-window picture
     bool quick = false;              // fewer samples (tests)
     bool all_steps = false;          // one picture per step, with the step's params and action applied
+    bool check_layout = false;       // with all_steps: report panels whose content does not fit (cli/layout_check.h)
     std::string theme = "normal";    // "normal" or "presenter" (presenter layout, high contrast)
     std::string palette = "normal";  // "normal" or "colour-blind" (the View menu's colour-blind-safe palette)
     // Another machine's <lesson>-summary.csv drawn beside the live bars in the timing PNG; a bad

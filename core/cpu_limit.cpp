@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cancel.h"
 #include "clock.h"
 #include "cpu_parallel.h"
 #include "memory.h"
@@ -95,6 +96,7 @@ LimitResult measure_best_copy(std::size_t bytes, const std::vector<CopyCandidate
         const double copied = 2.0 * static_cast<double>(buffer_bytes);  // read + write
         for (int block = 0; block < kBlocks; ++block) {
             for (const CopyCandidate& c : candidates) {
+                if (cancel_requested()) throw Cancelled();  // a stopped run does not wait for the copies
                 c.copy(src, dst, n);  // settle (and, the first time, wake the pool)
                 std::vector<int64_t> samples;
                 const int64_t start = now_ns();
@@ -113,6 +115,8 @@ LimitResult measure_best_copy(std::size_t bytes, const std::vector<CopyCandidate
         }
         l.ok = l.gbps > 0.0;
         if (!l.ok) l.error = "the copy was too fast to time; use a larger size";
+    } catch (const Cancelled&) {
+        throw;  // the measurement that asked for this limit was stopped: its caller says so
     } catch (const std::exception& e) {
         l.ok = false;
         l.error = std::string("copy limit failed: ") + e.what();

@@ -130,14 +130,14 @@ if(GPULAB_XVFB_RUN)
     add_test(NAME gui.leaving_step_stops_run
              COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Right,Right,Right,Right,Right,Wait,Left,Idle;--frames;40"
                      -DEXPECT_RC=0
-                     "-DEXPECT_REGEX=left the step: its run \\(activations\\) stopped [0-9]+ ms later.*lesson=elementwise-activations step=5"
+                     "-DEXPECT_REGEX=left the step: its run \\(activations, .*\\) stopped [0-9]+ ms later.*lesson=elementwise-activations step=5"
                      "-DREJECT_REGEX=${gpulab_slow_stop}" -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.leaving_step_stops_run PROPERTIES LABELS gui
                          ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" TIMEOUT 180)
     add_test(NAME gui.leaving_lesson_stops_run
              COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--present;--lesson;elementwise-activations;--script-keys;Right,Right,Right,Right,Right,2,Idle;--frames;40"
                      -DEXPECT_RC=0
-                     "-DEXPECT_REGEX=left the step: its run \\(activations\\) stopped [0-9]+ ms later.*lesson=conv-sliding-window step=1"
+                     "-DEXPECT_REGEX=left the step: its run \\(activations, .*\\) stopped [0-9]+ ms later.*lesson=conv-sliding-window step=1"
                      "-DREJECT_REGEX=${gpulab_slow_stop}" -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.leaving_lesson_stops_run PROPERTIES LABELS gui
                          ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" TIMEOUT 180)

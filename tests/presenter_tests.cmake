@@ -19,7 +19,7 @@ foreach(entry IN LISTS GPULAB_STEP_EXPORTS)
     list(GET fields 2 header)
     set(dir ${GPULAB_PRESENT_OUT}/steps-${id})
     add_test(NAME presenter.export_all_steps.${id}
-             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;${id};--all-steps;--quick;--out;${dir}"
+             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;${id};--all-steps;--quick;--check-layout;--out;${dir}"
                      -DEXPECT_RC=0 "-DEXPECT_REGEX=step 1 of ${steps}: .*step pictures, their CSVs and ${id}.json"
                      -DEXPECT_FILE=${dir}/${id}.json -P ${GPULAB_RUN_CHECK})
     set_tests_properties(presenter.export_all_steps.${id} PROPERTIES LABELS "presenter;gui"

@@ -14,6 +14,7 @@
 
 #include "activation_launch.h"
 #include "conv2d_launch.h"
+#include "cancel.h"
 #include "cuda_sim_backend.h"
 #include "sim_bench.h"
 #include "sim_kernels.h"
@@ -664,5 +665,20 @@ TEST_SUITE("sim") {
         }
         CHECK(sweep.backends.size() == list.size() - 1);
         CHECK(core::sweep_crossover(sweep).gpu_backend.empty());  // no GPU ran; cuda-sim never stands in
+    }
+}
+
+TEST_SUITE("sim") {
+    TEST_CASE("a stopped measurement stops a simulated kernel between blocks (core/cancel.h)") {
+        sim::Buffer<float> in("in", 1 << 16), out("out", 1 << 16);
+        core::OpDesc relu;
+        relu.activation = core::Activation::Relu;
+        core::set_cancel_requested(true);
+        const sim::Result stopped = sim::run_activation(relu, in.cptr(), out.ptr(), 1 << 16, {});
+        core::set_cancel_requested(false);
+        CHECK_FALSE(stopped.ok);
+        CHECK(stopped.error == "cancelled");
+        const sim::Result whole = sim::run_activation(relu, in.cptr(), out.ptr(), 1 << 16, {});
+        CHECK_MESSAGE(whole.ok, whole.error);
     }
 }

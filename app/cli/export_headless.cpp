@@ -29,6 +29,7 @@
 #include "json_out.h"
 #include "machine_info.h"
 #include "memory.h"
+#include "layout_check.h"
 #include "render/offscreen_context.h"
 #include "run_quality.h"
 #include "shell/shell.h"
@@ -180,7 +181,7 @@ int run_export(const ExportOptions& options) {
     ctx.headless = true;
     auto render = [&] {
         shell->set_animation_time(3.5f);
-        for (int frame = 0; frame < 3; ++frame) {
+        for (int frame = 0; frame < 6; ++frame) {
             io.DeltaTime = 1.0f / 60.0f;
             ImGui_ImplOpenGL3_NewFrame();
             ImGui::NewFrame();
@@ -208,6 +209,7 @@ int run_export(const ExportOptions& options) {
     std::fflush(stdout);
     std::vector<StepPicture> pictures;
     std::vector<uint8_t> pixels;
+    int layout_too_wide = 0;  // --check-layout: panels whose content is wider than the panel
     if (options.all_steps) {
         std::error_code ec;
         std::filesystem::create_directories(options.out_dir, ec);
@@ -232,6 +234,12 @@ int run_export(const ExportOptions& options) {
                 pic.measured = true;
             }
             pixels = render();
+            if (options.check_layout) {
+                for (const LayoutOverflow& o : layout_overflows()) {
+                    std::printf("  layout, step %d: %s\n", i + 1, describe(o).c_str());
+                    if (o.wider_px > 0) ++layout_too_wide;
+                }
+            }
             char name[64];
             std::snprintf(name, sizeof name, "-step-%02d.png", i + 1);
             pic.png = id + name;
@@ -294,6 +302,11 @@ int run_export(const ExportOptions& options) {
         std::fprintf(stderr, "gpulab export: %s\n", result.message.c_str());
     }
     cleanup();
+    if (result.ok && layout_too_wide > 0) {
+        std::fprintf(stderr, "gpulab export: --check-layout: %d panel(s) had content wider than the panel (listed above)\n",
+                     layout_too_wide);
+        return 1;
+    }
     return result.ok ? 0 : 1;
 }
 

@@ -159,8 +159,8 @@ void Shell::update(float dt) {
     jobs_.poll();
     if (const int64_t ns = jobs_.take_cancel_latency_ns(); ns >= 0 && cancelled_by_leaving_) {
         // On stdout for the tests and the soak ("within 0.5 s", tests/gui_tests.cmake).
-        std::printf("gpulab: left the step: its run (%s) stopped %.0f ms later\n", jobs_.label().c_str(),
-                    static_cast<double>(ns) * 1e-6);
+        std::printf("gpulab: left the step: its run (%s, %s) stopped %.0f ms later\n", jobs_.label().c_str(),
+                    jobs_.cancel_stage().c_str(), static_cast<double>(ns) * 1e-6);
         std::fflush(stdout);
     }
     if (!jobs_.busy()) cancelled_by_leaving_ = false;
@@ -351,6 +351,7 @@ void Shell::frame(const FrameContext& ctx) {
         ImGui::End();
         place(main_w, text_h, right_w, H - text_h);
         if (ImGui::Begin("##side_panels", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) {
+            ImGui::PushTextWrapPos(0.0f);  // no line runs past the column's edge
             if (ImGui::BeginTabBar("##side_panel_tabs")) {
                 if (ImGui::BeginTabItem("Controls")) {
                     draw_controls(ctx);
@@ -366,6 +367,7 @@ void Shell::frame(const FrameContext& ctx) {
                 }
                 ImGui::EndTabBar();
             }
+            ImGui::PopTextWrapPos();
         }
         ImGui::End();
     }

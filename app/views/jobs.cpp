@@ -5,6 +5,7 @@
 #include <thread>
 #include <utility>
 
+#include "cancel.h"
 #include "clock.h"
 #include "thread_priority.h"
 
@@ -21,13 +22,19 @@ void JobRunner::stop() {
         pending_ = nullptr;
     }
     cancel_requested_ = true;  // a running measurement stops at its next progress report
+    core::set_cancel_requested(true);
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
 }
 
 void JobRunner::cancel() {
-    if (busy_ && !cancel_requested_) cancel_at_ns_ = core::now_ns();
+    if (busy_ && !cancel_requested_) {
+        cancel_at_ns_ = core::now_ns();
+        std::lock_guard lock(mutex_);
+        cancel_stage_ = stage_;
+    }
     cancel_requested_ = true;
+    core::set_cancel_requested(true);  // for loops with no progress callback (core/cancel.h)
 }
 
 int64_t JobRunner::take_cancel_latency_ns() {
@@ -46,6 +53,7 @@ bool JobRunner::submit(std::string label, Work work) {
     stage_ = "starting";
     progress_ = 0.0f;
     cancel_requested_ = false;
+    core::set_cancel_requested(false);
     busy_ = true;
     wake_.notify_all();
     return true;
@@ -69,6 +77,11 @@ void JobRunner::poll() {
 core::RunQuality JobRunner::last_quality() const {
     std::lock_guard lock(mutex_);
     return last_quality_;
+}
+
+std::string JobRunner::cancel_stage() const {
+    std::lock_guard lock(mutex_);
+    return cancel_stage_;
 }
 
 std::string JobRunner::stage() const {
@@ -107,6 +120,7 @@ void JobRunner::loop() {
         frames_ = 0;
         const core::CpuSample before = core::sample_cpu();
         std::function<void()> done = work(progress);
+        core::set_cancel_requested(false);  // the stop was for this job only
         core::RunQuality quality = core::quality_between(before, core::sample_cpu(), static_cast<int>(std::thread::hardware_concurrency()));
         quality.frames_drawn = frames_.load();
         core::set_last_run_quality(quality);

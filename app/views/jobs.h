@@ -40,6 +40,8 @@ public:
     // poll() ran its completion; -1 when there is nothing new (for the "leaving a step stops its
     // run within 0.5 s" check, tests/gui_tests.cmake).
     int64_t take_cancel_latency_ns();
+    // What the job was doing when the last cancel() came ("measuring cpu-scalar (3 samples)").
+    std::string cancel_stage() const;
 
     // The worker runs each next job at this nice value (core/thread_priority.h): the window asks for
     // cpu::kMeasurementNice (core/thread_priority.h says why it is 0 today).
@@ -75,6 +77,7 @@ private:
     std::atomic<int> frames_{0};
     std::atomic<int64_t> cancel_at_ns_{0};
     int64_t cancel_latency_ns_ = -1;  // under mutex_
+    std::string cancel_stage_;        // under mutex_: what the job was doing when cancel() came
     core::RunQuality last_quality_;  // under mutex_
     // Last: the thread starts in the constructor and must find every member above initialised.
     std::thread thread_;

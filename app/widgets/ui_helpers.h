@@ -85,7 +85,11 @@ void draw_panel_tabs(const char* id, const PanelTab<Panel> (&tabs)[N], Panel& cu
         if (!open) continue;
         if (!select) current = t.panel;
         ImGui::BeginChild("##panel", {0, 0}, false, child_flags);
+        // Every line of text in a panel wraps at the panel's (or the table cell's) right edge rather
+        // than running past it: a projector at 2x or a 1366x768 window cut sentences mid-word.
+        ImGui::PushTextWrapPos(0.0f);
         draw(t.panel);
+        ImGui::PopTextWrapPos();
         ImGui::EndChild();
         ImGui::EndTabItem();
     }

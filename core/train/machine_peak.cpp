@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "cancel.h"
 #include "clock.h"
 #include "cpu_limit.h"
 #include "format.h"
@@ -143,6 +144,9 @@ MeasuredPeaks measure_peaks(std::int64_t fma_ns, std::size_t copy_bytes, int thr
             p.ok = p.flops > 0;
             if (!p.ok) p.error = "the FMA loop ran too fast to time";
         }
+    } catch (const core::Cancelled&) {
+        p.ok = false;
+        p.error = "cancelled";
     } catch (const std::exception& e) {
         p.ok = false;
         p.error = std::string("measuring this machine failed: ") + e.what();

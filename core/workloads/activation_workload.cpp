@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 
+#include "cancel.h"
 #include "clock.h"
 #include "cpu_scalar.h"
 #include "format.h"
@@ -115,6 +116,8 @@ Tensor make_feature_map(int64_t elements, uint32_t seed) {
     }
     uint32_t state = 2166136261u ^ seed;
     for (int64_t y = 0; y < h; ++y) {
+        // 2^26 elements take a few hundred ms: a stopped run does not wait for them.
+        if ((y & 63) == 0 && cancel_requested()) throw Cancelled();
         float* row = t.ptr() + y * w;
         for (int64_t x = 0; x < w; ++x) {
             state = state * 1664525u + 1013904223u;  // LCG: reproducible noise, no <random> cost
@@ -221,6 +224,8 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
         }
         report_progress(progress, 1.0f, "done");
         run.ok = true;
+    } catch (const Cancelled&) {
+        run.error = "cancelled";
     } catch (const InputError& e) {
         run.error = e.what();
     } catch (const std::bad_alloc&) {

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <exception>
 
+#include "cancel.h"
 #include "clock.h"
 #include "cpu_scalar.h"
 #include "format.h"
@@ -454,6 +455,8 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
         }
         report_progress(progress, 1.0f, "done");
         run.ok = true;
+    } catch (const Cancelled&) {
+        run.error = "cancelled";
     } catch (const InputError& e) {
         run.error = e.what();
     } catch (const std::bad_alloc&) {

@@ -14,6 +14,7 @@
 
 #include <sched.h>
 
+#include "cancel.h"
 #include "clock.h"
 #include "compare.h"
 #include "cpu_scalar.h"
@@ -95,6 +96,8 @@ SimdComparison measure_simd_vs_scalar(Activation activation, int64_t elements, c
                         : 0.0;
         r.results_equal = compare(scalar_out, simd_out, simd_tolerance(activation)).pass;
         r.ok = true;
+    } catch (const Cancelled&) {
+        r.error = "cancelled";
     } catch (const std::bad_alloc&) {
         r.error = "out of memory for " + format_count(elements) + " elements";
     } catch (const std::exception& e) {

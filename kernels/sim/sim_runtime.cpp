@@ -14,6 +14,7 @@
 #include <mutex>
 #include <vector>
 
+#include "cancel.h"
 #include "thread_pool.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -723,7 +724,11 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
         b.launch = &l;
         t_block = &b;
         detail::t_count_global = o.count_global_sectors || o.trace != nullptr;
-        for (int64_t i = begin; i < end && !l.failed.load(std::memory_order_relaxed); ++i) {
+        // Between blocks: a failure anywhere, or the measurement being stopped (core/cancel.h; a
+        // traced block is one block for a picture, never a measurement, so it always runs).
+        for (int64_t i = begin;
+             i < end && !l.failed.load(std::memory_order_relaxed) && (o.trace != nullptr || !core::cancel_requested());
+             ++i) {
             const U3 idx{static_cast<unsigned>(i % c.grid.x), static_cast<unsigned>((i / c.grid.x) % c.grid.y),
                          static_cast<unsigned>(i / (int64_t{c.grid.x} * c.grid.y))};
             run_block(b, l, idx, body);
@@ -761,6 +766,10 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
     r.stats.global_bytes = l.global_bytes.load();
     r.ok = !l.failed.load();
     r.error = l.error;
+    if (r.ok && core::cancel_requested() && o.trace == nullptr) {
+        r.ok = false;
+        r.error = "cancelled";
+    }
     return r;
 }
 

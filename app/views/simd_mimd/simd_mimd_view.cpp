@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cancel.h"
 #include "views/compare_view.h"
 #include "format.h"
 #include "gpu_backends.h"
@@ -57,7 +58,8 @@ std::shared_ptr<const SimdMimdMeasurement> measure(core::Activation activation, 
     m->started_unix_s = static_cast<int64_t>(std::time(nullptr));
     cancelled = false;
     auto step = [&](float f, const std::string& stage) {
-        if (progress && !progress(f, stage)) cancelled = true;
+        // A stop can also come from inside a loop with no progress callback (core/cancel.h).
+        if ((progress && !progress(f, stage)) || (progress && core::cancel_requested())) cancelled = true;
         return !cancelled;
     };
 

@@ -67,7 +67,10 @@ void draw_confusion(const train::ConfusionMatrix& m, float side) {
         }
     }
     ImGui::Dummy({side, lh * 1.3f + n * cell + 4});
+    // Wrapped at the matrix's width: the pictures sit to its right.
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
     ImGui::TextColored(kMutedColour, "rows: the true class; columns: the network's answer; outlined: right answers");
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace
