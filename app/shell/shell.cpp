@@ -351,8 +351,6 @@ void Shell::frame(const FrameContext& ctx) {
         ImGui::End();
         place(main_w, text_h, right_w, H - text_h);
         if (ImGui::Begin("##side_panels", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) {
-            // No line runs past the column's edge (a window position, so tables keep their widths).
-            ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
             if (ImGui::BeginTabBar("##side_panel_tabs")) {
                 if (ImGui::BeginTabItem("Controls")) {
                     draw_controls(ctx);
@@ -368,7 +366,6 @@ void Shell::frame(const FrameContext& ctx) {
                 }
                 ImGui::EndTabBar();
             }
-            ImGui::PopTextWrapPos();
         }
         ImGui::End();
     }

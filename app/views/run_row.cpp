@@ -26,7 +26,9 @@ bool draw_run_row(JobRunner& jobs, const char* run_label, const char* tip, const
         ImGui::ProgressBar(jobs.progress(), {-1, 0}, stage.c_str());
     } else {
         ImGui::SameLine();
+        ImGui::PushTextWrapPos(0.0f);  // a long button label leaves little room on a narrow column
         ImGui::TextColored(kMutedColour, "%s", idle_text);
+        ImGui::PopTextWrapPos();
         draw_busy_machine_warning(jobs);
     }
     return run;

@@ -85,13 +85,10 @@ void draw_panel_tabs(const char* id, const PanelTab<Panel> (&tabs)[N], Panel& cu
         if (!open) continue;
         if (!select) current = t.panel;
         ImGui::BeginChild("##panel", {0, 0}, false, child_flags);
-        // Every line of text in a panel wraps at the panel's right edge rather than running past it:
-        // a projector at 2x or a 1366x768 window cut sentences mid-word. A position in window
-        // coordinates, not 0 ("the cell's edge"), so tables that size their columns to their text
-        // keep their columns as wide as the text needs.
-        ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
+        // No wrap position is pushed here for the whole panel: ImGui's TextWrapped keeps one that is
+        // already set, so table cells would wrap at the panel's edge instead of their own. Long
+        // lines use TextWrapped themselves (export --check-layout finds the ones that do not).
         draw(t.panel);
-        ImGui::PopTextWrapPos();
         ImGui::EndChild();
         ImGui::EndTabItem();
     }

@@ -80,6 +80,7 @@ void TrainView::draw_model_panel(float width) {
         all_f += l.forward_flops() + l.backward_flops();
         if (l.kind == train::LayerKind::Conv) conv_f += l.forward_flops() + l.backward_flops();
     }
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("%s parameters in all. Per picture: %s MFLOP forward, %s MFLOP backward (arithmetic from the "
                 "shapes); the convolutions do %.0f %% of it.",
                 core::format_count(m.parameter_count).c_str(), mflop(m.forward_flops()).c_str(),
@@ -88,6 +89,7 @@ void TrainView::draw_model_panel(float width) {
                        "One epoch of 60,000 pictures is %.1f TFLOP (forward + backward); shapes are height x width x "
                        "channels, as Keras prints them.",
                        60000.0 * (m.forward_flops() + m.backward_flops()) / 1e12);
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace gpulab::app
