@@ -283,6 +283,27 @@ void Shell::draw_timing() {
     if (view_) view_->draw_timing();
 }
 
+void Shell::draw_side_tabs(const FrameContext& ctx, bool with_lesson_text) {
+    if (!ImGui::BeginTabBar("##side_tabs")) return;
+    if (with_lesson_text && ImGui::BeginTabItem("Lesson")) {
+        draw_lesson_text();
+        ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Controls")) {
+        draw_controls(ctx);
+        ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Lessons")) {
+        draw_lesson_list();
+        ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Devices")) {
+        draw_devices();
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+}
+
 void Shell::frame(const FrameContext& ctx) {
     if (view_) view_->prepare_frame();
     if (draw_presenter_frame(ctx)) return;
@@ -303,27 +324,7 @@ void Shell::frame(const FrameContext& ctx) {
         // labels overlap, so the text panels share one tabbed column beside canvas and timing.
         const float side_w = std::floor(W * 0.36f);
         place(0, 0, side_w, H);
-        if (ImGui::Begin("##side", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) {
-            if (ImGui::BeginTabBar("##side_tabs")) {
-                if (ImGui::BeginTabItem("Lesson")) {
-                    draw_lesson_text();
-                    ImGui::EndTabItem();
-                }
-                if (ImGui::BeginTabItem("Controls")) {
-                    draw_controls(ctx);
-                    ImGui::EndTabItem();
-                }
-                if (ImGui::BeginTabItem("Lessons")) {
-                    draw_lesson_list();
-                    ImGui::EndTabItem();
-                }
-                if (ImGui::BeginTabItem("Devices")) {
-                    draw_devices();
-                    ImGui::EndTabItem();
-                }
-                ImGui::EndTabBar();
-            }
-        }
+        if (ImGui::Begin("##side", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) draw_side_tabs(ctx, true);
         ImGui::End();
         place(side_w, 0, W - side_w, canvas_h);
         if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
@@ -350,23 +351,7 @@ void Shell::frame(const FrameContext& ctx) {
         if (ImGui::Begin("Lesson###LessonText", nullptr, fixed)) draw_lesson_text();
         ImGui::End();
         place(main_w, text_h, right_w, H - text_h);
-        if (ImGui::Begin("##side_panels", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) {
-            if (ImGui::BeginTabBar("##side_panel_tabs")) {
-                if (ImGui::BeginTabItem("Controls")) {
-                    draw_controls(ctx);
-                    ImGui::EndTabItem();
-                }
-                if (ImGui::BeginTabItem("Lessons")) {
-                    draw_lesson_list();
-                    ImGui::EndTabItem();
-                }
-                if (ImGui::BeginTabItem("Devices")) {
-                    draw_devices();
-                    ImGui::EndTabItem();
-                }
-                ImGui::EndTabBar();
-            }
-        }
+        if (ImGui::Begin("##side_panels", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) draw_side_tabs(ctx, false);
         ImGui::End();
     }
 

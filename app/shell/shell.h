@@ -168,6 +168,9 @@ private:
     void select_lesson(int index);
     void enter_step(int index);
     void stop_run_of_left_step();
+    // The tab bar of the side column: Controls, Lessons, Devices (and the step text first when the
+    // window is too narrow for a column of its own).
+    void draw_side_tabs(const FrameContext& ctx, bool with_lesson_text);
     const core::Lesson* lesson() const;
     // The view for a workload, created the first time it is needed and kept: a job still running
     // for a lesson the student left finishes into its own view.
