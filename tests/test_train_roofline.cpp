@@ -94,7 +94,8 @@ TEST_SUITE("train") {
         for (const LayerWork& w : rows) flops += w.flops;
         CHECK(flops == doctest::Approx(m.forward_flops() + m.backward_flops() + m.step_flops() / 150));
         // dense2 at batch 1: its 650 parameters are read, then gradients written, for one picture.
-        const LayerWork& dense2 = row(layer_work(m, 1, 4), "dense2");
+        const std::vector<LayerWork> single = layer_work(m, 1, 4);  // kept: row() returns a reference into it
+        const LayerWork& dense2 = row(single, "dense2");
         CHECK(dense2.bytes == doctest::Approx(4.0 * (64 + 10) + 4.0 * 650 + 4.0 * (10 + 64 + 64) + 4.0 * (640 + 650)));
         // FP16 halves the layers' bytes; the update stays FP32.
         const std::vector<LayerWork> half = layer_work(m, 150, 2);
