@@ -98,7 +98,7 @@ void Shell::draw_presenter_view(const Fonts& fonts, ImVec2 size, double presenti
     } else {
         ImGui::TextColored(kMutedColour, "nothing running");
     }
-    if (const core::RunQuality q = jobs_.last_quality(); q.busy()) {
+    if (const core::RunQuality q = core::last_run_quality(); q.busy()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarnColour);
         ImGui::TextWrapped("%s", q.warning().c_str());
         ImGui::PopStyleColor();

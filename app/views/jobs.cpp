@@ -74,11 +74,6 @@ void JobRunner::poll() {
     if (done) done();
 }
 
-core::RunQuality JobRunner::last_quality() const {
-    std::lock_guard lock(mutex_);
-    return last_quality_;
-}
-
 std::string JobRunner::cancel_stage() const {
     std::lock_guard lock(mutex_);
     return cancel_stage_;
@@ -125,7 +120,6 @@ void JobRunner::loop() {
         quality.frames_drawn = frames_.load();
         core::set_last_run_quality(quality);
         std::lock_guard lock(mutex_);
-        last_quality_ = quality;
         cancel_latency_ns_ = cancel_requested_ && cancel_at_ns_ > 0 ? core::now_ns() - cancel_at_ns_.load() : -1;
         cancel_at_ns_ = 0;
         finished_ = std::move(done);

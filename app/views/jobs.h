@@ -51,8 +51,6 @@ public:
     void count_frame() {
         if (busy_) ++frames_;
     }
-    // The last finished job's measurement conditions (core/run_quality.h); unknown before one.
-    core::RunQuality last_quality() const;
 
     bool busy() const { return busy_; }
     bool cancelling() const { return cancel_requested_; }
@@ -78,7 +76,6 @@ private:
     std::atomic<int64_t> cancel_at_ns_{0};
     int64_t cancel_latency_ns_ = -1;  // under mutex_
     std::string cancel_stage_;        // under mutex_: what the job was doing when cancel() came
-    core::RunQuality last_quality_;  // under mutex_
     // Last: the thread starts in the constructor and must find every member above initialised.
     std::thread thread_;
 };

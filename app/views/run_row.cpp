@@ -36,7 +36,7 @@ bool draw_run_row(JobRunner& jobs, const char* run_label, const char* tip, const
 
 void draw_busy_machine_warning(const JobRunner& jobs) {
     // The last run shared the machine with other programs: say so once, here, beside Run.
-    const core::RunQuality q = jobs.last_quality();
+    const core::RunQuality q = core::last_run_quality();
     if (!q.busy()) return;
     text_status(Status::Warn, q.warning().c_str());
     hover_tip(q.summary().c_str());

@@ -12,7 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "train/article_figures.h"
 #include "train/dataset.h"
 #include "train/engine.h"
 #include "train/trainer.h"

@@ -45,12 +45,6 @@ ImU32 diverging(float v, float range, float alpha = 1.0f) {
     return ImGui::ColorConvertFloat4ToU32({r, g, b, alpha});
 }
 
-// Dark text on light cells, light text on dark ones.
-ImU32 text_on(ImU32 bg) {
-    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(bg);
-    return 0.3f * c.x + 0.55f * c.y + 0.15f * c.z > 0.55f ? IM_COL32(20, 20, 24, 255) : IM_COL32(240, 240, 240, 255);
-}
-
 void cell_text(ImDrawList* dl, ImVec2 a, float cell, ImU32 bg, float v) {
     v += 0.0f;  // -0.0 (a negative weight times a zero pixel) reads as 0
     if (std::fabs(v) < 0.005f) v = 0.0f;
@@ -71,6 +65,11 @@ void image_at(GLuint id, ImVec2 pos, ImVec2 size) {
 }
 
 }  // namespace
+
+ImU32 text_on(ImU32 bg) {
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(bg);
+    return 0.3f * c.x + 0.55f * c.y + 0.15f * c.z > 0.55f ? IM_COL32(20, 20, 24, 255) : IM_COL32(240, 240, 240, 255);
+}
 
 void draw_filter_grid(const core::Tensor& filters, int64_t kernel, float width) {
     if (kernel <= 0 || filters.size() < kernel * kernel) return;

@@ -129,11 +129,6 @@ ImU32 grey(float v, float hi) {
     return ImGui::ColorConvertFloat4ToU32({t, t, t, 1.0f});
 }
 
-ImU32 ink_on(ImU32 bg) {
-    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(bg);
-    return 0.3f * c.x + 0.55f * c.y + 0.15f * c.z > 0.55f ? IM_COL32(20, 20, 24, 255) : IM_COL32(245, 245, 245, 255);
-}
-
 // A value short enough for a small cell: "1.2", "-.35", "0"; "" when it does not fit.
 std::string cell_number(float v, float cell) {
     if (std::fabs(v) < 0.005f) return "0";
@@ -171,7 +166,7 @@ int draw_map(ImDrawList* dl, ImVec2 o, float cell, const float* v, std::int64_t 
                 const std::string n = cell_number(value, cell);
                 if (!n.empty()) {
                     const ImVec2 ts = ImGui::CalcTextSize(n.c_str());
-                    dl->AddText({a.x + (cell - ts.x) * 0.5f, a.y + (cell - ts.y) * 0.5f}, ink_on(bg), n.c_str());
+                    dl->AddText({a.x + (cell - ts.x) * 0.5f, a.y + (cell - ts.y) * 0.5f}, text_on(bg), n.c_str());
                 }
             }
             if (ImGui::IsMouseHoveringRect(a, {a.x + cell, a.y + cell})) hovered = static_cast<int>(y * w + x);

@@ -69,6 +69,8 @@ std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::str
 // The first filter's R x S weights as coloured cells with their values (red adds, blue subtracts),
 // `width` pixels wide at most; advances the cursor.
 void draw_filter_grid(const core::Tensor& filters, int64_t kernel, float width);
+// Dark text on light cells, light text on dark ones (the numbers written into coloured cells).
+ImU32 text_on(ImU32 bg);
 
 // An RGBA8 texture of a picture with values in [lo, hi], for the input photo (a photo in a diverging
 // colour map would read as a weather chart): one plane as grayscale or as shades of one colour, or

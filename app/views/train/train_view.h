@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compare_import.h"
+#include "train/article_figures.h"
 #include "train/dataset.h"
 #include "train/evaluation.h"
 #include "train/live_log.h"
