@@ -12,7 +12,7 @@
 
 #include "app_entry.h"
 #include "cli/cli.h"
-#include "simd_math.h"
+#include "backends/simd/simd_math.h"
 #include "train/learning_knobs.h"
 
 using namespace gpulab::app;

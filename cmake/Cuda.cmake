@@ -35,7 +35,7 @@ endif()
 
 if(GPULAB_HAVE_CUDA)
     # cuDNN: only its headers are needed to build. The library is loaded at run time
-    # (kernels/cudnn_library.cpp), so the binary starts on machines without cuDNN. A header of another
+    # (kernels/libraries/cudnn_library.cpp), so the binary starts on machines without cuDNN. A header of another
     # major version than the soname we load would not match the calls, so it leaves the backend out.
     set(GPULAB_CUDNN_WHY "")
     find_path(GPULAB_CUDNN_INCLUDE cudnn_version.h HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/include /usr/local/cuda/include)

@@ -5,7 +5,7 @@
 // cudaGetDeviceCount, the device's properties, cudaFree(nullptr) (which creates the context: the
 // process pays for it here, once), cudaMemGetInfo, cudaFuncGetAttributes of one of our kernels
 // (does this build's fatbin have code the device can run?), then cuDNN's version and whether
-// cudnnCreate works. The result is published through an atomic (core/publish_once.h), so
+// cudnnCreate works. The result is published through an atomic (core/runtime/publish_once.h), so
 // probe_now() and probe_ready() answer a GUI frame at once while the warm-up thread is still inside
 // probe(), instead of blocking it on a static-initialisation guard for the whole cold start.
 //
@@ -33,12 +33,12 @@
 #include <string>
 #include <utility>
 
-#include "clock.h"
-#include "conv2d.cuh"
-#include "cuda_check.cuh"
+#include "measure/clock.h"
+#include "conv2d/conv2d.cuh"
+#include "cuda/cuda_check.cuh"
 #include "gpu_backends.h"
 #include "gpu_internal.h"
-#include "publish_once.h"
+#include "runtime/publish_once.h"
 
 namespace gpulab::gpu {
 

@@ -1,7 +1,7 @@
 // Backends "cuda-kernel" and "cuda-naive": gpulab's own CUDA kernels behind core::Backend.
 //
 // What they compute: cuda-kernel runs every activation of core::Activation with the formulas of
-// core/hd_math.h (activation.cu) and 2D convolution with the tiled shared-memory kernel
+// core/ops/hd_math.h (activation.cu) and 2D convolution with the tiled shared-memory kernel
 // (conv2d.cu; the naive one for strides above 4, where a tile has nothing to reuse). cuda-naive
 // exists for the convolution lesson only: the same convolution with one thread per output and no
 // shared memory, so the lesson can show what the tile buys. It offers no activation (supports()
@@ -19,13 +19,13 @@
 #include <memory>
 #include <string>
 
-#include "activation.cuh"
-#include "conv2d.cuh"
-#include "cuda_check.cuh"
-#include "device_buffer.cuh"
+#include "activation/activation.cuh"
+#include "conv2d/conv2d.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/device_buffer.cuh"
 #include "gpu_internal.h"
 #include "gpu_testing.h"
-#include "staged_backend.cuh"
+#include "cuda/staged_backend.cuh"
 
 namespace gpulab::cuda {
 

@@ -8,11 +8,11 @@
 #include <cstddef>
 #include <memory>
 
-#include "divergence.h"
-#include "gl_interop.h"
+#include "probes/divergence.h"
+#include "interop/gl_interop.h"
 #include "gpu_backends.h"
 #include "gpu_testing.h"
-#include "latency_probe.h"
+#include "probes/latency_probe.h"
 
 namespace gpulab::gpu {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "backend.h"
+#include "backends/backend.h"
 
 namespace gpulab::gpu {
 
@@ -59,7 +59,7 @@ inline core::Availability availability_now(const core::Backend& b) {
 // Blocks of the tiled convolution kernel (16 x 16 threads, its dynamic shared memory for a
 // kernel x kernel filter at `stride`) one SM of this device holds at once, from
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor. 0 without a usable device or before probe() has
-// finished (then estimate with core/gpu_model.h). Cached per (kernel, stride); never throws.
+// finished (then estimate with core/gpu_model/gpu_model.h). Cached per (kernel, stride); never throws.
 int conv2d_tiled_blocks_per_sm(int kernel, int stride);
 
 // cuda-kernel then cudnn. Always returned, even when unusable: availability() says why, so the
@@ -75,6 +75,11 @@ core::BackendList make_conv2d_extra_backends();
 // ("9.19.0"), or the sentence the cudnn backend would show. For tests of the run-time loader; in a
 // build without cuDNN support it says that instead.
 core::Availability check_cudnn_library(const std::string& dir);
+
+// Tries to load libcublas.so.13 (the dense layers' library) from exactly `dir`, like
+// check_cudnn_library above: ok with its version ("13.1.0"), or the sentence the
+// engine would show; without CUDA or cuBLAS, why not (train/cudnn_train_absent.cpp).
+core::Availability check_cublas_library(const std::string& dir);
 
 // "CUDA 13.0 runtime, driver 13.0, cuDNN 9.13.0" or the reason there is none; for captions.
 std::string version_summary();

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "gpu_backends.h"
 
 namespace gpulab::gpu::detail {

@@ -7,7 +7,7 @@
 // CUDA, in gpu_absent.cpp. Used only by tests/test_gpu_backends.cpp.
 #pragma once
 
-#include "backend.h"
+#include "backends/backend.h"
 
 namespace gpulab::gpu {
 

@@ -1,5 +1,5 @@
 # Failures injected into the running app (issue 16): a backend that fails in the middle of a run
-# (GPULAB_INJECT_FAULT, core/fault_injection.h) leaves the GUI running with the message on screen;
+# (GPULAB_INJECT_FAULT, core/backends/fault_injection.h) leaves the GUI running with the message on screen;
 # an export that hits a full disk (/dev/full behind one file name) keeps the file written before
 # and says which one failed. The doctest suites fault-injection and partial-writes test the parts.
 set(GPULAB_FAULT_OUT ${CMAKE_CURRENT_BINARY_DIR}/fault-out)

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <string_view>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "gpu_backends.h"
 
 namespace gpulab::testing {

@@ -49,7 +49,7 @@ list(APPEND GPULAB_HOSTILE_TESTS cli.hostile.lesson_dir_special_files)
 set_tests_properties(${GPULAB_HOSTILE_TESTS} PROPERTIES LABELS "cli;hostile" TIMEOUT 60
                      ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
 
-# An injected kernel fault (core/fault_injection.h) in cpu-parallel's second run: bench reports it
+# An injected kernel fault (core/backends/fault_injection.h) in cpu-parallel's second run: bench reports it
 # on that backend's line and finishes the rest (exit 0).
 add_test(NAME cli.hostile.injected_kernel_fault
          COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;bench;--quick;--op;relu" -DEXPECT_RC=0

@@ -1,5 +1,5 @@
-// The activation formulas at their edges: core/hd_math.h (the reference, also compiled by nvcc
-// for the GPU kernels) and the vectorised versions of core/simd_kernels_impl.h, at every SIMD ISA
+// The activation formulas at their edges: core/ops/hd_math.h (the reference, also compiled by nvcc
+// for the GPU kernels) and the vectorised versions of core/backends/simd/simd_kernels_impl.h, at every SIMD ISA
 // this CPU can run. Edge values: 0, -0, +-1e-8, +-1, +-20, +-88, +-89, +-1e4, +-inf and NaN.
 //
 // NaN policy (hd_math.h): NaN in, NaN out, for every activation and every implementation.
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "cpu_scalar.h"
-#include "hd_math.h"
-#include "op_desc.h"
-#include "simd_math.h"
+#include "backends/cpu_scalar.h"
+#include "ops/hd_math.h"
+#include "ops/op_desc.h"
+#include "backends/simd/simd_math.h"
 
 using namespace gpulab;
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "shell/presenter_warmup.h"
 #include "views/jobs.h"
 #include "train/live_log.h"

@@ -1,8 +1,8 @@
-// The stop request loops without a progress callback check (core/cancel.h): generating a large
+// The stop request loops without a progress callback check (core/runtime/cancel.h): generating a large
 // input stops at once, and a simulated kernel stops between blocks, each with "cancelled".
 #include <doctest/doctest.h>
 
-#include "cancel.h"
+#include "runtime/cancel.h"
 #include "workloads/activation_workload.h"
 
 using namespace gpulab::core;

@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "image_io.h"
+#include "io/image_io.h"
 #include "train/channel_partials.h"
 #include "train/cpu_layers.h"
 #include "train/engine.h"

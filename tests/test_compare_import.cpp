@@ -1,4 +1,4 @@
-// Reading another machine's export of each lesson (core/compare_import.h): one file written by hand
+// Reading another machine's export of each lesson (core/compare/compare_import.h): one file written by hand
 // per lesson in the shape its view writes (activation summary, latency sweep, SIMD-vs-MIMD tables,
 // convolution), then each bad case the app must answer with a one-line message naming the file:
 // missing, not a gpulab export, another lesson's export, the samples file, no rows, a broken number.
@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "compare_import.h"
-#include "image_io.h"
+#include "compare/compare_import.h"
+#include "io/image_io.h"
 
 namespace {
 

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
-#include "compare.h"
-#include "conv2d.h"
-#include "cpu_conv2d.h"
-#include "cpu_parallel.h"
-#include "cpu_scalar.h"
-#include "image_io.h"
-#include "lesson.h"
-#include "simd_math.h"
+#include "backends/backend.h"
+#include "ops/tensor_compare.h"
+#include "ops/conv2d.h"
+#include "backends/conv2d/cpu_conv2d.h"
+#include "backends/cpu_parallel.h"
+#include "backends/cpu_scalar.h"
+#include "io/image_io.h"
+#include "lesson/lesson.h"
+#include "backends/simd/simd_math.h"
 #include "workloads/conv2d_workload.h"
 
 using namespace gpulab;

@@ -18,15 +18,15 @@
 #include <thread>
 #include <vector>
 
-#include "backend.h"
-#include "compare.h"
-#include "cpu_onednn.h"
-#include "cpu_parallel.h"
-#include "cpu_scalar.h"
-#include "simd_math.h"
-#include "stats.h"
-#include "thread_pool.h"
-#include "thread_priority.h"
+#include "backends/backend.h"
+#include "ops/tensor_compare.h"
+#include "backends/cpu_onednn.h"
+#include "backends/cpu_parallel.h"
+#include "backends/cpu_scalar.h"
+#include "backends/simd/simd_math.h"
+#include "measure/stats.h"
+#include "runtime/thread_pool.h"
+#include "runtime/thread_priority.h"
 
 using namespace gpulab;
 

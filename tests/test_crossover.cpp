@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "crossover.h"
+#include "measure/crossover.h"
 
 using namespace gpulab::core;
 

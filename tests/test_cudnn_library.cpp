@@ -1,4 +1,4 @@
-// cuDNN is loaded at run time (kernels/cudnn_library.cpp), so a binary built with cuDNN support
+// cuDNN is loaded at run time (kernels/libraries/cudnn_library.cpp), so a binary built with cuDNN support
 // starts on machines without it and says why the cudnn backend is unavailable. These tests reach the
 // loader's "missing" and "wrong major version" paths by pointing it at folders the test controls.
 #include <doctest/doctest.h>

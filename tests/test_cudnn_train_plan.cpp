@@ -1,4 +1,4 @@
-// The host side of the cudnn training engine (kernels/cudnn_train_plan.h), on every machine: the
+// The host side of the cudnn training engine (kernels/train/cudnn_train_plan.h), on every machine: the
 // descriptor shapes it gives cuDNN for the article's model, the refusal of a batch beyond cuDNN's
 // int sizes, which measured algorithm it keeps, and the cublasSgemm arguments of the dense layers
 // run through the BLAS definition of sgemm against cpu-scalar's dense layers. Also the cuBLAS
@@ -10,10 +10,10 @@
 #include <random>
 #include <vector>
 
-#include "cudnn_train_engine.h"
-#include "cudnn_train_plan.h"
+#include "train/cudnn_train_engine.h"
+#include "train/cudnn_train_plan.h"
 #include "gpu_backends.h"
-#include "image_io.h"
+#include "io/image_io.h"
 #include "train/cpu_layers.h"
 #include "train/model.h"
 

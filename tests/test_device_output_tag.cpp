@@ -1,8 +1,8 @@
-// core/device_output_tag.h: the convolution and activation views read a GPU backend's output buffer
+// core/backends/device_output_tag.h: the convolution and activation views read a GPU backend's output buffer
 // only while it still holds their own run (issue 13, item 1).
 #include <doctest/doctest.h>
 
-#include "device_output_tag.h"
+#include "backends/device_output_tag.h"
 
 using gpulab::core::DeviceOutputTag;
 

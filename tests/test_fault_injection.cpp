@@ -1,4 +1,4 @@
-// Injected failures (core/fault_injection.h): a backend that fails in the middle of a run leaves
+// Injected failures (core/backends/fault_injection.h): a backend that fails in the middle of a run leaves
 // the workload running with the message in that backend's report, and a sticky "context lost"
 // takes every GPU backend down with the reason while the CPU backends keep working.
 #include <doctest/doctest.h>
@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "backend.h"
-#include "cuda_sim_backend.h"
-#include "fault_injection.h"
+#include "backends/backend.h"
+#include "sim/cuda_sim_backend.h"
+#include "backends/fault_injection.h"
 #include "workloads/activation_workload.h"
 
 using namespace gpulab::core;

@@ -1,19 +1,19 @@
 // The GPU backends against the reference: cuda-kernel and cudnn must give cpu-scalar's answer.
 // The kernel's correctness bodies also run on cuda-sim, the same kernel source on the SIMT
-// simulator, on every machine (kernels/cuda_sim_backend.h): those cases are never skipped.
+// simulator, on every machine (kernels/sim/cuda_sim_backend.h): those cases are never skipped.
 //
 // "gpu" suite: needs a CUDA device; without one each test prints
 //   SKIPPED: no CUDA device (<probe reason, verbatim>)   or   SKIPPED: CUDA not compiled in
 // and returns, which CTest reports as skipped (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
 // The gpu suite also runs NaN, the infinities and the float extremes through every backend (the
-// NaN policy of core/hd_math.h; cudnn's CUDNN_PROPAGATE_NAN), and 2^26 + 5 elements followed by 33
+// NaN policy of core/ops/hd_math.h; cudnn's CUDNN_PROPAGATE_NAN), and 2^26 + 5 elements followed by 33
 // (cuDNN's descriptor at the size TARGETS.md measures, and buffers reused after growing).
 // "backends" suite: runs on every machine: the GPU backends are always listed, and when they
 // cannot run they say why and fail softly instead of throwing.
 //
 // Tolerances (pass when |gpu - ref| <= abs + rel * |ref| for every element):
 //   relu, leaky ReLU   abs 1e-6, rel 1e-5: a compare or one multiply, identical on both sides.
-//   sigmoid, tanh, GELU, cuda-kernel   abs 2e-6, rel 1e-5: the same formula (core/hd_math.h), but
+//   sigmoid, tanh, GELU, cuda-kernel   abs 2e-6, rel 1e-5: the same formula (core/ops/hd_math.h), but
 //       CUDA's expf/tanhf are accurate to 2 ulp and glibc's to about 1, and nvcc may fuse the
 //       GELU cubic into an FMA; near 1.0 a few ulp is ~2.4e-7, well inside 2e-6.
 //   sigmoid, tanh, cudnn   abs 5e-6, rel 1e-5: cuDNN uses its own formulas (not ours), documented
@@ -27,16 +27,16 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
-#include "compare.h"
-#include "cpu_scalar.h"
-#include "cuda_sim_backend.h"
-#include "gl_interop.h"
+#include "backends/backend.h"
+#include "ops/tensor_compare.h"
+#include "backends/cpu_scalar.h"
+#include "sim/cuda_sim_backend.h"
+#include "interop/gl_interop.h"
 #include "gpu_backends.h"
 #include "gpu_test_support.h"
 #include "gpu_testing.h"
-#include "op_desc.h"
-#include "tensor.h"
+#include "ops/op_desc.h"
+#include "ops/tensor.h"
 
 using namespace gpulab;
 using testing::find_backend;
@@ -115,7 +115,7 @@ void check_equal_to_reference(core::Backend& b, core::Activation a, core::Tolera
 }
 
 // NaN, the infinities, the largest finite values, -0 and a denormal, repeated past 33 elements so
-// they land in the scalar head, the float4 body and the tail. The NaN policy (core/hd_math.h) is
+// they land in the scalar head, the float4 body and the tail. The NaN policy (core/ops/hd_math.h) is
 // NaN in, NaN out; cudnn gets the same policy from CUDNN_PROPAGATE_NAN.
 core::Tensor make_special_input() {
     constexpr float kInf = std::numeric_limits<float>::infinity();

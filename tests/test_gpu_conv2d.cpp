@@ -28,14 +28,14 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
-#include "compare.h"
-#include "conv2d.h"
-#include "cuda_sim_backend.h"
+#include "backends/backend.h"
+#include "ops/tensor_compare.h"
+#include "ops/conv2d.h"
+#include "sim/cuda_sim_backend.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
+#include "gpu_model/gpu_model.h"
 #include "gpu_test_support.h"
-#include "tensor.h"
+#include "ops/tensor.h"
 #include "workloads/conv2d_workload.h"
 
 using namespace gpulab;
@@ -219,7 +219,7 @@ void check_conv_refusals(core::Backend& b) {
 TEST_SUITE("gpu") {
     TEST_CASE("the device's occupancy of the tiled kernel equals the estimate from nvcc's register count") {
         if (!gpu_ready()) return;
-        // The conv lesson's H100 example and the canvas without a GPU use core/gpu_model.h's register
+        // The conv lesson's H100 example and the canvas without a GPU use core/gpu_model/gpu_model.h's register
         // count; on a GPU the device answers. Where they differ, the register table needs updating.
         const gpu::GpuProbe& p = gpu::probe();
         const int device = gpu::conv2d_tiled_blocks_per_sm(3, 1);

@@ -1,4 +1,4 @@
-// The divergence kernel (kernels/divergence.h) against the SIMT emulator (core/workloads/simd_mimd.h).
+// The divergence kernel (kernels/probes/divergence.h) against the SIMT emulator (core/workloads/simd_mimd.h).
 //
 // "gpu" suite: needs a CUDA device; without one each test prints
 //   SKIPPED: no CUDA device (<probe reason, verbatim>)   or   SKIPPED: CUDA not compiled in
@@ -16,10 +16,10 @@
 #include <string>
 #include <utility>
 
-#include "divergence.h"
+#include "probes/divergence.h"
 #include "gpu_backends.h"
 #include "gpu_test_support.h"
-#include "simt.h"
+#include "ops/simt.h"
 #include "workloads/simd_mimd.h"
 
 using namespace gpulab;

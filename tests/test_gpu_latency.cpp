@@ -1,4 +1,4 @@
-// The GPU's fixed costs (kernels/latency_probe.h) and the launch time the staged backends report.
+// The GPU's fixed costs (kernels/probes/latency_probe.h) and the launch time the staged backends report.
 //
 // "gpu" suite: needs a CUDA device; without one each test prints
 //   SKIPPED: no CUDA device (<probe reason, verbatim>)   or   SKIPPED: CUDA not compiled in
@@ -16,12 +16,12 @@
 #include <string>
 #include <string_view>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "gpu_backends.h"
 #include "gpu_test_support.h"
-#include "latency_probe.h"
-#include "op_desc.h"
-#include "tensor.h"
+#include "probes/latency_probe.h"
+#include "ops/op_desc.h"
+#include "ops/tensor.h"
 
 using namespace gpulab;
 using testing::gpu_ready;

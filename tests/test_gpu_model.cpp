@@ -1,8 +1,8 @@
-// core/gpu_model.h against the CUDA programming guide's per-compute-capability figures and the
+// core/gpu_model/gpu_model.h against the CUDA programming guide's per-compute-capability figures and the
 // occupancy arithmetic worked by hand.
 #include <doctest/doctest.h>
 
-#include "gpu_model.h"
+#include "gpu_model/gpu_model.h"
 
 using namespace gpulab::core;
 

@@ -1,4 +1,4 @@
-// core/gpu_model.h, inside one SM: warp schedulers per compute capability, resident warps, and the
+// core/gpu_model/gpu_model.h, inside one SM: warp schedulers per compute capability, resident warps, and the
 // illustrative issue schedule the convolution lesson animates (at most one warp instruction per
 // scheduler per cycle; a warp that issued its load waits for it; enough warps keep every scheduler
 // busy, too few leave issue slots empty).
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "gpu_model.h"
+#include "gpu_model/gpu_model.h"
 
 using namespace gpulab::core;
 

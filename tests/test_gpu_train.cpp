@@ -30,7 +30,7 @@
 
 #include "gpu_test_support.h"
 #include "gpu_train_engines.h"
-#include "image_io.h"  // core::InputError
+#include "io/image_io.h"  // core::InputError
 #include "train/cpu_layers.h"
 #include "train/engine.h"
 #include "train/sim_train_layers.h"

@@ -1,4 +1,4 @@
-// The cudnn training engine (kernels/cudnn_train_engine.h) against cpu-scalar on a CUDA device:
+// The cudnn training engine (kernels/train/cudnn_train_engine.h) against cpu-scalar on a CUDA device:
 // forward, backward and three SGD steps on the article's model, a smaller batch after a larger one
 // (new descriptors and a second Find), and a few steps that reduce the loss. Skipped, with the
 // reason, where there is no device or no cuDNN/cuBLAS: the host side is in
@@ -10,9 +10,9 @@
 #include <random>
 #include <vector>
 
-#include "cudnn_train_engine.h"
+#include "train/cudnn_train_engine.h"
 #include "gpu_test_support.h"
-#include "image_io.h"
+#include "io/image_io.h"
 #include "train/engine.h"
 #include "train/model.h"
 

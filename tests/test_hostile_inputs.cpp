@@ -11,10 +11,10 @@
 #include <fstream>
 #include <string>
 
-#include "compare_import.h"
-#include "image_io.h"
-#include "file_io.h"
-#include "lesson.h"
+#include "compare/compare_import.h"
+#include "io/image_io.h"
+#include "io/file_io.h"
+#include "lesson/lesson.h"
 
 using namespace gpulab::core;
 namespace fs = std::filesystem;

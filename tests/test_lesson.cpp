@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 using namespace gpulab::core;
 

@@ -5,12 +5,12 @@
 
 #include <string>
 
-#include "conv2d.h"
-#include "format.h"
-#include "gpu_model.h"
-#include "lesson.h"
-#include "simt.h"
-#include "thread_pool.h"
+#include "ops/conv2d.h"
+#include "measure/format.h"
+#include "gpu_model/gpu_model.h"
+#include "lesson/lesson.h"
+#include "ops/simt.h"
+#include "runtime/thread_pool.h"
 #include "train/article_figures.h"
 #include "train/model.h"
 #include "workloads/simd_mimd.h"
@@ -39,7 +39,7 @@ bool says(const std::string& text, const std::string& figure) { return text.find
 }  // namespace
 
 TEST_SUITE("lesson") {
-    TEST_CASE("the random pattern's paths per warp in simd-vs-mimd agree with core/simt.h") {
+    TEST_CASE("the random pattern's paths per warp in simd-vs-mimd agree with core/ops/simt.h") {
         const LessonStep& s = step("simd-vs-mimd", "Data-dependent branches");
         // The emulator's mean over many warps of the hash in simt.h, and the closed form
         // 8 (1 - (7/8)^32) the header gives: both 7.9.
@@ -51,7 +51,7 @@ TEST_SUITE("lesson") {
         CHECK_FALSE(says(s.body, "about five"));
     }
 
-    TEST_CASE("the H100 example of conv-sliding-window agrees with core/gpu_model.h") {
+    TEST_CASE("the H100 example of conv-sliding-window agrees with core/gpu_model/gpu_model.h") {
         const LessonStep& s = step("conv-sliding-window", "All at once: a GPU's way");
         const ExampleGpu& g = kExampleGpu;
         const int regs = tiled_conv_registers(g.cc_major, g.cc_minor);
@@ -93,7 +93,7 @@ TEST_SUITE("lesson") {
         CHECK(says(s.notes, format_fixed(layer.flops() / 1e9, 2) + " GFLOP"));
     }
 
-    TEST_CASE("the thread pool's inline range in latency-vs-throughput agrees with core/thread_pool.h") {
+    TEST_CASE("the thread pool's inline range in latency-vs-throughput agrees with core/runtime/thread_pool.h") {
         const LessonStep& s = step("latency-vs-throughput", "The size sweep");
         INFO(s.body);
         CHECK(says(s.body, format_count(cpu::kDefaultChunk) + " floats"));

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "image_io.h"
+#include "io/image_io.h"
 
 using namespace gpulab::core;
 namespace fs = std::filesystem;

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "file_io.h"
+#include "io/file_io.h"
 
 using namespace gpulab::core;
 namespace fs = std::filesystem;

@@ -1,9 +1,9 @@
-// The presenter's state machine (core/presenter.h) without a window: every key's transition,
+// The presenter's state machine (core/lesson/presenter.h) without a window: every key's transition,
 // the blank and help rules, the edges of a lesson and of the lesson list, repeats, and the
 // --script-keys parser.
 #include <doctest/doctest.h>
 
-#include "presenter.h"
+#include "lesson/presenter.h"
 
 using namespace gpulab::core;
 

@@ -1,4 +1,4 @@
-// core/publish_once.h: try_get() answers at once while another thread is still computing the value,
+// core/runtime/publish_once.h: try_get() answers at once while another thread is still computing the value,
 // the value is computed once, and every caller sees the same object.
 #include <doctest/doctest.h>
 
@@ -6,7 +6,7 @@
 #include <future>
 #include <thread>
 
-#include "publish_once.h"
+#include "runtime/publish_once.h"
 
 using gpulab::core::PublishOnce;
 

@@ -1,11 +1,11 @@
-// The busy-machine judgement (core/run_quality.h): other programs' share of the CPUs from two
+// The busy-machine judgement (core/measure/run_quality.h): other programs' share of the CPUs from two
 // samples, the threshold, short runs left unjudged, and the sentences.
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <thread>
 
-#include "run_quality.h"
+#include "measure/run_quality.h"
 
 using namespace gpulab::core;
 

@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "activation_launch.h"
-#include "conv2d_launch.h"
-#include "cancel.h"
-#include "cuda_sim_backend.h"
-#include "sim_bench.h"
-#include "sim_kernels.h"
-#include "sim_trace_runs.h"
-#include "tensor.h"
+#include "activation/activation_launch.h"
+#include "conv2d/conv2d_launch.h"
+#include "runtime/cancel.h"
+#include "sim/cuda_sim_backend.h"
+#include "sim/sim_bench.h"
+#include "sim/sim_kernels.h"
+#include "sim/sim_trace_runs.h"
+#include "ops/tensor.h"
 #include "workloads/activation_workload.h"
 #include "workloads/latency_sweep.h"
 
@@ -414,7 +414,7 @@ TEST_SUITE("sim") {
         MESSAGE("padded: " << padded.stats.shared_requests << " requests, " << padded.stats.shared_wavefronts
                            << " wavefronts; unpadded: " << unpadded.stats.shared_requests << " requests, "
                            << unpadded.stats.shared_wavefronts << " wavefronts");
-        // The numbers kernels/conv2d_kernels.cuh states. Per block: 12 store requests (the 324 tile
+        // The numbers kernels/conv2d/conv2d_kernels.cuh states. Per block: 12 store requests (the 324 tile
         // elements and 9 filter taps: 3 in warp 0, 2 in warps 1-2, 1 in the other five), then per warp
         // 9 window reads and 9 filter reads (a broadcast).
         CHECK(padded.stats.shared_requests == 16 * (12 + 8 * 18));
@@ -669,7 +669,7 @@ TEST_SUITE("sim") {
 }
 
 TEST_SUITE("sim") {
-    TEST_CASE("a stopped measurement stops a simulated kernel between blocks (core/cancel.h)") {
+    TEST_CASE("a stopped measurement stops a simulated kernel between blocks (core/runtime/cancel.h)") {
         sim::Buffer<float> in("in", 1 << 16), out("out", 1 << 16);
         core::OpDesc relu;
         relu.activation = core::Activation::Relu;

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "op_desc.h"
+#include "ops/op_desc.h"
 #include "workloads/simd_mimd.h"
 
 using namespace gpulab;

@@ -1,4 +1,4 @@
-// The SIMT warp emulator (core/workloads/simd_mimd.h over core/simt.h): for every divergence
+// The SIMT warp emulator (core/workloads/simd_mimd.h over core/ops/simt.h): for every divergence
 // pattern, the steps a warp takes and the active mask of each step, checked against masks worked
 // out by hand (bit i = lane i), and the theoretical slowdown factors the lesson quotes.
 #include <doctest/doctest.h>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <set>
 
-#include "simt.h"
+#include "ops/simt.h"
 #include "workloads/simd_mimd.h"
 
 using namespace gpulab;

@@ -1,8 +1,8 @@
 // Statistics of the measurement module: median, percentiles, spread, GB/s.
 #include <doctest/doctest.h>
 
-#include "format.h"
-#include "stats.h"
+#include "measure/format.h"
+#include "measure/stats.h"
 
 using namespace gpulab::core;
 

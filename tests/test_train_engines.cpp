@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "image_io.h"
+#include "io/image_io.h"
 #include "train/engine.h"
 #include "train/step_bench.h"
 #include "train/trainer.h"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "image_io.h"
+#include "io/image_io.h"
 #include "train/engine.h"
 #include "train/evaluation.h"
 #include "train/picture.h"

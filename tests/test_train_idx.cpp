@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "image_io.h"
+#include "io/image_io.h"
 #include "train/dataset.h"
 #include "train/idx.h"
 

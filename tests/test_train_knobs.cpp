@@ -8,9 +8,9 @@
 #include <memory>
 #include <string>
 
-#include "format.h"
-#include "image_io.h"
-#include "lesson.h"
+#include "measure/format.h"
+#include "io/image_io.h"
+#include "lesson/lesson.h"
 #include "train/article_figures.h"
 #include "train/evaluation.h"
 #include "train/learning_knobs.h"

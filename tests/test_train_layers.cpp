@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "train/cpu_layers.h"
-#include "train/train_gemm.h"
+#include "backends/simd/train_gemm.h"
 
 using namespace gpulab::train;
 

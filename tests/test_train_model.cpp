@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "image_io.h"
+#include "io/image_io.h"
 #include "train/model.h"
 
 using namespace gpulab;

@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "format.h"
-#include "lesson.h"
-#include "simd_math.h"
+#include "measure/format.h"
+#include "lesson/lesson.h"
+#include "backends/simd/simd_math.h"
 #include "train/article_figures.h"
 #include "train/machine_peak.h"
 #include "train/roofline.h"

@@ -1,4 +1,4 @@
-// core/wsl.h: WSL2 told apart from native Linux by the kernel release, and the Windows driver's
+// core/measure/wsl.h: WSL2 told apart from native Linux by the kernel release, and the Windows driver's
 // libcuda.so.1 looked for where WSL puts it. Stand-in files play /proc and /usr/lib/wsl/lib.
 #include <doctest/doctest.h>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "wsl.h"
+#include "measure/wsl.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 
 #include "shell/backend_set.h"
 #include "cli.h"
-#include "image_io.h"
-#include "op_desc.h"
+#include "io/image_io.h"
+#include "ops/op_desc.h"
 
 namespace gpulab::app {
 

@@ -15,9 +15,9 @@
 
 #include "shell/backend_set.h"
 #include "cli.h"
-#include "conv2d.h"
-#include "image_io.h"
-#include "memory.h"
+#include "ops/conv2d.h"
+#include "io/image_io.h"
+#include "runtime/memory.h"
 #include "workloads/conv2d_workload.h"
 
 namespace gpulab::app {

@@ -14,10 +14,10 @@
 #include "cli_bench_train.h"
 #include "cli_bench_latency.h"
 #include "cli_bench_simd.h"
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
 #include "json_out.h"
-#include "machine_info.h"
+#include "measure/machine_info.h"
 #include "workloads/activation_workload.h"
 
 namespace gpulab::app {

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
 #include "json_out.h"
 #include "workloads/conv2d_workload.h"

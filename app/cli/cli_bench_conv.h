@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "cli.h"
 
 namespace gpulab::app {

@@ -6,10 +6,10 @@
 
 #include "cli.h"
 #include "cli_bench_latency.h"
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
 #include "json_out.h"
-#include "latency_probe.h"
+#include "probes/latency_probe.h"
 #include "workloads/latency_sweep.h"
 
 namespace gpulab::app {

@@ -1,5 +1,5 @@
 // `gpulab bench --suite sim`: how fast the SIMT simulator behind cuda-sim runs the real kernels at
-// the lessons' default sizes (kernels/sim_bench.h): simulated CUDA threads per second and barrier
+// the lessons' default sizes (kernels/sim/sim_bench.h): simulated CUDA threads per second and barrier
 // crossings per second. The simulator's own time on this CPU, never a GPU time: every line and
 // record says "simulated". Not part of `--suite all`. Numbers recorded in docs/benchmarks.md.
 #include <cstdio>
@@ -7,9 +7,9 @@
 
 #include "cli.h"
 #include "cli_bench_sim.h"
-#include "format.h"
+#include "measure/format.h"
 #include "json_out.h"
-#include "sim_bench.h"
+#include "sim/sim_bench.h"
 
 namespace gpulab::app {
 

@@ -9,10 +9,10 @@
 
 #include "cli.h"
 #include "cli_bench_simd.h"
-#include "divergence.h"
-#include "format.h"
+#include "probes/divergence.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
+#include "gpu_model/gpu_model.h"
 #include "json_out.h"
 #include "workloads/simd_mimd.h"
 

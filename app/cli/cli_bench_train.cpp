@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_train_engines.h"
 #include "json_out.h"
 #include "train/engine.h"

@@ -3,14 +3,14 @@
 
 #include "shell/backend_set.h"
 #include "cli.h"
-#include "format.h"
-#include "gl_interop.h"
+#include "measure/format.h"
+#include "interop/gl_interop.h"
 #include "gpu_backends.h"
-#include "machine_info.h"
+#include "measure/machine_info.h"
 #include "render/offscreen_context.h"
 #include "render/resources.h"
-#include "simd_math.h"
-#include "wsl.h"
+#include "backends/simd/simd_math.h"
+#include "measure/wsl.h"
 
 namespace gpulab::app {
 

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "shell/lesson_directories.h"
-#include "lesson.h"
+#include "lesson/lesson.h"
 #include "render/resources.h"
 
 namespace gpulab::app {

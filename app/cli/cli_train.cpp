@@ -10,9 +10,9 @@
 #include <fstream>
 #include <string>
 
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_train_engines.h"
-#include "image_io.h"
+#include "io/image_io.h"
 #include "json_out.h"
 #include "train/dataset.h"
 #include "train/engine.h"

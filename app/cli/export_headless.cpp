@@ -21,19 +21,19 @@
 #include <variant>
 
 #include "app_entry.h"
-#include "file_io.h"
+#include "io/file_io.h"
 #include "widgets/fonts.h"
 #include "widgets/presenter_palette.h"
 #include "render/gl_util.h"
 #include "gpu_backends.h"
 #include "json_out.h"
-#include "machine_info.h"
-#include "memory.h"
+#include "measure/machine_info.h"
+#include "runtime/memory.h"
 #include "layout_check.h"
 #include "render/offscreen_context.h"
-#include "run_quality.h"
+#include "measure/run_quality.h"
 #include "shell/shell.h"
-#include "simd_math.h"
+#include "backends/simd/simd_math.h"
 
 namespace gpulab::app {
 

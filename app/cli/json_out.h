@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "simd_math.h"
+#include "backends/simd/simd_math.h"
 
 namespace gpulab::app {
 

@@ -1,6 +1,6 @@
 // Counters for app/render/gl_objects.h. Atomic although GL calls happen on the main thread only:
 // the stats log may be read from a test on another thread, and the cost is nothing next to a GL call.
-#include "render/gl_objects.h"
+#include "gl_objects.h"
 
 #include <array>
 #include <atomic>

@@ -21,7 +21,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "gl_interop.h"
+#include "interop/gl_interop.h"
 #include "gl_objects.h"
 #include "gl_util.h"
 #include "gpu_timer.h"

@@ -1,6 +1,6 @@
 // Shows a 2D float tensor as a colour-mapped picture: the floats go into a GL_R32F texture,
 // either by host upload through a pixel buffer object or, when the GL context runs on the CUDA
-// device, straight from device memory through CUDA-GL interop (kernels/gl_interop.h). A render
+// device, straight from device memory through CUDA-GL interop (kernels/interop/gl_interop.h). A render
 // pass with shaders/colormap.frag turns it into an RGBA texture that ImGui::Image can draw.
 // Both paths are timed, and the path in use is reported with its reason.
 //

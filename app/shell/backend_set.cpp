@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "cuda_sim_backend.h"
-#include "fault_injection.h"
+#include "sim/cuda_sim_backend.h"
+#include "backends/fault_injection.h"
 #include "gpu_backends.h"
 
 namespace gpulab::app {
@@ -13,7 +13,7 @@ core::BackendList make_all_backends() {
     for (auto& b : gpu::make_backends()) list.push_back(std::move(b));
     // Last, on every machine (CPU-only builds too): the CUDA kernel, simulated on the CPU.
     list.push_back(sim::make_cuda_sim_backend());
-    // Test-only: GPULAB_INJECT_FAULT="<backend>:<run>:<alloc|fault|lost>" (core/fault_injection.h).
+    // Test-only: GPULAB_INJECT_FAULT="<backend>:<run>:<alloc|fault|lost>" (core/backends/fault_injection.h).
     if (const std::string error = core::inject_fault_from_environment(list); !error.empty())
         std::fprintf(stderr, "gpulab: %s (ignored)\n", error.c_str());
     return list;

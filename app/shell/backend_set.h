@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "backend.h"
+#include "backends/backend.h"
 
 namespace gpulab::app {
 

@@ -4,10 +4,10 @@
 #include <cstdio>
 
 #include "backend_set.h"
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
-#include "machine_info.h"
+#include "gpu_model/gpu_model.h"
+#include "measure/machine_info.h"
 #include "shell.h"
 #include "widgets/ui_helpers.h"
 

@@ -29,7 +29,7 @@
 #include "widgets/fonts.h"
 #include "render/gl_util.h"
 #include "render/gpu_timer.h"
-#include "presenter.h"
+#include "lesson/presenter.h"
 #include "frame_stats.h"
 #include "presenter_view_window.h"
 #include "presenter_warmup.h"
@@ -126,7 +126,7 @@ constexpr int kScriptKeyEveryFrames = 6;
 // The shortest frame while a measurement runs: 4 a second, enough for a progress line. The window
 // must not compete with what it measures: llvmpipe (and a laptop's integrated GPU) draws on the same
 // cores and memory; drawing 30 frames a second, with the measurement at nice 10, a step measured
-// 2-5x slower in the window than headless (issue 25; core/thread_priority.h has the other half).
+// 2-5x slower in the window than headless (issue 25; core/runtime/thread_priority.h has the other half).
 // A key or a click still answers at once (wait_for_input_or).
 constexpr std::chrono::milliseconds kBusyFrameInterval{250};
 
@@ -513,7 +513,7 @@ int run_gui(const GuiOptions& options) {
             }
         }
         // While a measurement runs, at most 4 frames a second: the window has the higher priority
-        // (core/thread_priority.h), so what it draws comes out of the measurement's cores. Without
+        // (core/runtime/thread_priority.h), so what it draws comes out of the measurement's cores. Without
         // vsync (Xvfb, some drivers) it would otherwise draw as fast as it can.
         if (shell->busy()) wait_for_input_or(frame_began + kBusyFrameInterval, events);
         if (shell->take_fullscreen_toggle()) toggle = true;

@@ -1,4 +1,4 @@
-// The Shell's presenter-mode state: keys go through core/presenter.h's state machine, and its
+// The Shell's presenter-mode state: keys go through core/lesson/presenter.h's state machine, and its
 // effects become the shell's ordinary commands (select a lesson, enter a step, run, export).
 // Verified by tests/test_presenter.cpp (the state machine) and the presenter GUI test, which
 // drives these functions with --script-keys and checks the printed summary.

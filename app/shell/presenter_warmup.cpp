@@ -3,12 +3,12 @@
 
 #include <chrono>
 
-#include "format.h"
-#include "gpu_model.h"
+#include "measure/format.h"
+#include "gpu_model/gpu_model.h"
 #include "gpu_backends.h"
-#include "latency_probe.h"
-#include "op_desc.h"
-#include "tensor.h"
+#include "probes/latency_probe.h"
+#include "ops/op_desc.h"
+#include "ops/tensor.h"
 
 namespace gpulab::app {
 

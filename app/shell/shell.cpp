@@ -16,8 +16,8 @@
 #include "views/simd_mimd/simd_mimd_view.h"
 #include "views/train/train_view.h"
 #include "render/resources.h"
-#include "thread_pool.h"
-#include "thread_priority.h"
+#include "runtime/thread_pool.h"
+#include "runtime/thread_priority.h"
 
 namespace gpulab::app {
 

@@ -15,13 +15,13 @@
 #include <vector>
 
 #include "background_export.h"
-#include "backend.h"
+#include "backends/backend.h"
 #include "views/export.h"
 #include "widgets/fonts.h"
 #include "views/jobs.h"
-#include "lesson.h"
+#include "lesson/lesson.h"
 #include "views/lesson_view.h"
-#include "presenter.h"
+#include "lesson/presenter.h"
 
 namespace gpulab::app {
 
@@ -116,7 +116,7 @@ public:
     // The presenter view window is open: the speaker notes stay off the slide (N says where they are).
     void set_presenter_view_open(bool open) { presenter_view_open_ = open; }
     // The window's measurement threads (the job worker and the cpu-parallel pool) take
-    // cpu::kMeasurementNice (core/thread_priority.h, 0 today: see why there). Headless export and the
+    // cpu::kMeasurementNice (core/runtime/thread_priority.h, 0 today: see why there). Headless export and the
     // command line keep normal priority.
     void set_measurement_priority();
     // Headless pictures freeze the animation at a moment that shows both sides mid-way.
@@ -125,7 +125,7 @@ public:
     }
 
     // [SECTION] presenter mode (app/shell/presenter_shell.cpp, app/shell/presenter_frame.cpp)
-    // One key through the presenter's state machine (core/presenter.h); true when it acted.
+    // One key through the presenter's state machine (core/lesson/presenter.h); true when it acted.
     bool handle_presenter_key(core::PresenterKey key, bool repeat);
     void set_presenting(bool on);
     void set_presenter_scale_index(int index);

@@ -8,9 +8,9 @@
 #include <ctime>
 #include <string>
 
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "machine_info.h"
+#include "measure/machine_info.h"
 #include "shell.h"
 #include "widgets/ui_helpers.h"
 

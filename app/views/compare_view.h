@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compare_import.h"
+#include "compare/compare_import.h"
 #include "lesson_view.h"
 
 namespace gpulab::app {

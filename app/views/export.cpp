@@ -15,15 +15,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "run_quality.h"
-#include "file_io.h"
+#include "measure/run_quality.h"
+#include "io/file_io.h"
 #include "widgets/fonts.h"
-#include "format.h"
+#include "measure/format.h"
 #include "render/gl_util.h"
-#include "machine_info.h"
+#include "measure/machine_info.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
-#include "simd_math.h"
+#include "gpu_model/gpu_model.h"
+#include "backends/simd/simd_math.h"
 
 namespace gpulab::app {
 
@@ -53,10 +53,8 @@ bool write_pixels(const std::string& path, Pixels rgba, int width, int height, s
 bool render_timing_png(const ExportInput& in, const std::vector<std::string>& caption, const std::string& path,
                        std::string& error) {
     return render_panel_png(in.ui_scale, 1100, path, error, [&](const Fonts& fonts, float scale) {
-        ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-        ImGui::Text(in.other ? "%s: measured timings, this machine vs another" : "%s: measured timings",
-                    in.lesson_title.c_str());
-        ImGui::PopFont();
+        draw_export_heading(fonts, in.lesson_title + (in.other ? ": measured timings, this machine vs another"
+                                                                : ": measured timings"));
         draw_caption_block(caption);
         ImGui::Spacing();
         draw_timing_panel(in.run, *in.history, 200.0f * scale, in.other);
@@ -67,6 +65,12 @@ bool render_timing_png(const ExportInput& in, const std::vector<std::string>& ca
 
 // Draws in a fresh ImGui context into a framebuffer and reads the window's rectangle back. Frames
 // are repeated because auto-sized windows settle over 2-3.
+void draw_export_heading(const Fonts& fonts, const std::string& text) {
+    ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopFont();
+}
+
 bool render_panel_png(float ui_scale, int logical_width, const std::string& path, std::string& error,
                       const std::function<void(const Fonts&, float)>& draw) {
     ImGuiContext* previous = ImGui::GetCurrentContext();
@@ -166,7 +170,7 @@ std::vector<std::string> machine_caption_lines(std::string_view lesson_title, in
         lines.push_back("no GPU: " + (plain.empty() ? g.reason : plain));
     }
     lines.push_back(gpu::version_summary());
-    // How much of the machine the last run had (core/run_quality.h), once a run has finished.
+    // How much of the machine the last run had (core/measure/run_quality.h), once a run has finished.
     if (const core::RunQuality q = core::last_run_quality(); q.seconds > 0) lines.push_back("measurement: " + q.summary());
     return lines;
 }

@@ -40,8 +40,11 @@ std::string summary_csv(const core::ActivationRun& run, const std::vector<std::s
 
 // The first lines of every lesson's caption, which say where and when the numbers were measured:
 // "gpulab <version>  |  <lesson>  |  <date>", "CPU: <model> (<n> threads), <os>", the GPU (or
-// "no GPU: <reason>") and the library versions. core/compare_import.cpp reads them back.
+// "no GPU: <reason>") and the library versions. core/compare/compare_import.cpp reads them back.
 std::vector<std::string> machine_caption_lines(std::string_view lesson_title, int64_t started_unix_s);
+
+// A picture's heading in the bold font: the first line of every exported panel.
+void draw_export_heading(const Fonts& fonts, const std::string& text);
 
 // Draws one auto-sized window with `draw` in a fresh ImGui context (fonts and style at
 // `ui_scale`, at least 1) into an offscreen framebuffer `logical_width` * scale pixels wide and

@@ -5,9 +5,9 @@
 #include <thread>
 #include <utility>
 
-#include "cancel.h"
-#include "clock.h"
-#include "thread_priority.h"
+#include "runtime/cancel.h"
+#include "measure/clock.h"
+#include "runtime/thread_priority.h"
 
 namespace gpulab::app {
 
@@ -34,7 +34,7 @@ void JobRunner::cancel() {
         cancel_stage_ = stage_;
     }
     cancel_requested_ = true;
-    core::set_cancel_requested(true);  // for loops with no progress callback (core/cancel.h)
+    core::set_cancel_requested(true);  // for loops with no progress callback (core/runtime/cancel.h)
 }
 
 int64_t JobRunner::take_cancel_latency_ns() {

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "run_quality.h"
+#include "measure/run_quality.h"
 #include "workloads/activation_workload.h"
 
 namespace gpulab::app {
@@ -43,8 +43,8 @@ public:
     // What the job was doing when the last cancel() came ("measuring cpu-scalar (3 samples)").
     std::string cancel_stage() const;
 
-    // The worker runs each next job at this nice value (core/thread_priority.h): the window asks for
-    // cpu::kMeasurementNice (core/thread_priority.h says why it is 0 today).
+    // The worker runs each next job at this nice value (core/runtime/thread_priority.h): the window asks for
+    // cpu::kMeasurementNice (core/runtime/thread_priority.h says why it is 0 today).
     void set_worker_nice(int nice) { worker_nice_ = nice; }
 
     // Main thread, once per frame drawn: counted into the running job's quality.

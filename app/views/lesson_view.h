@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "export.h"
 #include "widgets/fonts.h"
 #include "jobs.h"
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 namespace gpulab::app {
 
@@ -99,7 +99,7 @@ class LessonView {
     // Live mode (continuous short re-runs) on or off, for views that have one; the soak's script
     // (scripts/soak.sh) drives it through --script-keys Live.
     virtual void toggle_live() {}
-    // Another machine's export of this lesson (its CSV, read by core/compare_import.h) to show
+    // Another machine's export of this lesson (its CSV, read by core/compare/compare_import.h) to show
     // beside the live measurement, both machines named ("this lab machine vs my laptop"). False with
     // a one-line `error` when the file is unusable or another lesson's export; a comparison already
     // shown stays.

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "file_io.h"
+#include "io/file_io.h"
 
 namespace gpulab::app {
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "jobs.h"
-#include "lesson.h"
-#include "op_desc.h"
+#include "lesson/lesson.h"
+#include "ops/op_desc.h"
 
 namespace gpulab::app {
 
@@ -14,7 +14,7 @@ namespace gpulab::app {
 bool draw_run_row(JobRunner& jobs, const char* run_label, const char* tip, const char* cancel_tip,
                   const char* idle_text);
 
-// One sentence when the last run shared the machine with other programs (core/run_quality.h):
+// One sentence when the last run shared the machine with other programs (core/measure/run_quality.h):
 // its times are slower than the machine can do; the tooltip has the figures. Nothing otherwise.
 void draw_busy_machine_warning(const JobRunner& jobs);
 

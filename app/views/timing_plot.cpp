@@ -8,10 +8,10 @@
 #include <filesystem>
 
 #include "compare_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
-#include "machine_info.h"
+#include "gpu_model/gpu_model.h"
+#include "measure/machine_info.h"
 #include "widgets/ui_helpers.h"
 #include "widgets/presenter_palette.h"
 

@@ -3,7 +3,7 @@
 // speed-ups against cpu-scalar, GB/s against the limit measured in the same run, and the
 // correctness verdict. The GUI and the exported PNG call the same functions, so the picture in a
 // report is the picture on screen (checked by the export test's PNG check and by eye). With an
-// imported summary from another machine (core/compare_import.h) each backend gets a second,
+// imported summary from another machine (core/compare/compare_import.h) each backend gets a second,
 // outlined and hatched bar beside the live one (tests/compare_tests.cmake).
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compare_import.h"
+#include "compare/compare_import.h"
 #include "workloads/activation_workload.h"
 
 namespace gpulab::app {

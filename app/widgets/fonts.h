@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "presenter.h"
+#include "lesson/presenter.h"
 
 namespace gpulab::app {
 

@@ -12,19 +12,14 @@
 #include <string_view>
 #include <vector>
 
-#include "conv2d.h"
-#include "op_desc.h"
-#include "tensor.h"
+#include "ops/conv2d.h"
+#include "ops/op_desc.h"
+#include "ops/tensor.h"
+#include "runtime/availability.h"
 
 namespace gpulab::core {
 
-// "No GPU" is a value with a reason, never a crash. The reason is shown verbatim.
-struct Availability {
-    bool ok = false;
-    std::string reason;
-};
-
-// Integer nanoseconds throughout; formatted only in core/format.h.
+// Integer nanoseconds throughout; formatted only in core/measure/format.h.
 // CPU backends report all their time as compute. GPU backends time each phase with CUDA events.
 struct PhaseTimes {
     int64_t upload_ns = 0;    // host -> device copy of the input
@@ -85,7 +80,7 @@ public:
     virtual const void* device_output() const { return nullptr; }
     // Counts the runs that may write or reallocate device_output()'s buffer, bumped before such a
     // run touches it; 0 for a backend without device output. Safe to read from any thread. See
-    // core/device_output_tag.h for why the views need it.
+    // core/backends/device_output_tag.h for why the views need it.
     virtual uint64_t output_generation() const { return 0; }
 
     // [SECTION] convolution (lesson conv-sliding-window). Backends that do not implement it keep

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "cancel.h"
-#include "clock.h"
+#include "runtime/cancel.h"
+#include "measure/clock.h"
 #include "cpu_parallel.h"
-#include "memory.h"
-#include "stats.h"
-#include "tensor.h"
-#include "thread_pool.h"
+#include "runtime/memory.h"
+#include "measure/stats.h"
+#include "ops/tensor.h"
+#include "runtime/thread_pool.h"
 
 namespace gpulab::cpu {
 

@@ -16,11 +16,11 @@
 
 #include <dnnl.hpp>
 
-#include "clock.h"
+#include "measure/clock.h"
 #include "cpu_scalar.h"
 #include "cpu_limit.h"
-#include "memory.h"
-#include "simd_math.h"
+#include "runtime/memory.h"
+#include "backends/simd/simd_math.h"
 
 namespace gpulab::cpu {
 

@@ -14,12 +14,12 @@
 #include <new>
 #include <string>
 
-#include "clock.h"
-#include "cpu_conv2d.h"
+#include "measure/clock.h"
+#include "backends/conv2d/cpu_conv2d.h"
 #include "cpu_scalar.h"
 #include "cpu_limit.h"
-#include "memory.h"
-#include "thread_pool.h"
+#include "runtime/memory.h"
+#include "runtime/thread_pool.h"
 
 namespace gpulab::cpu {
 

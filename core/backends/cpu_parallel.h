@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "backend.h"
-#include "simd_math.h"  // simd_isa(): which instruction set ran ("AVX-512", "AVX2+FMA", "SSE2")
+#include "backends/simd/simd_math.h"  // simd_isa(): which instruction set ran ("AVX-512", "AVX2+FMA", "SSE2")
 
 namespace gpulab::cpu {
 

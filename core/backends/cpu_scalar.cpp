@@ -2,10 +2,10 @@
 // Verified by tests/test_cpu_backends.cpp and tests/test_conv2d.cpp (hand-computed cases).
 #include "cpu_scalar.h"
 
-#include "clock.h"
+#include "measure/clock.h"
 #include "cpu_limit.h"
-#include "hd_math.h"
-#include "memory.h"
+#include "ops/hd_math.h"
+#include "runtime/memory.h"
 
 namespace gpulab::cpu {
 

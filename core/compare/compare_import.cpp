@@ -1,7 +1,7 @@
 // Parser for another machine's exported lesson CSV: see compare_import.h. The caption lines are the
 // ones each view writes (caption_lines, sweep_caption_lines, simd_caption_lines, conv_caption_lines
 // in app/) prefixed with "# "; the tables are summary_csv's, sweep_csv's, simd_csv's and conv_csv's.
-// This file holds the generic reader and the activation summary; core/compare_lessons.cpp the other
+// This file holds the generic reader and the activation summary; core/compare/compare_lessons.cpp the other
 // three lessons. Verified by tests/test_compare_import.cpp.
 #include "compare_import.h"
 
@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "compare_parse.h"
-#include "file_io.h"
-#include "image_io.h"
+#include "io/file_io.h"
+#include "io/image_io.h"
 
 namespace gpulab::core {
 

@@ -1,5 +1,5 @@
-// Small text helpers shared by the two halves of the comparison reader (core/compare_import.cpp,
-// core/compare_lessons.cpp): trimming, CSV fields with quotes, numbers that name their line when
+// Small text helpers shared by the two halves of the comparison reader (core/compare/compare_import.cpp,
+// core/compare/compare_lessons.cpp): trimming, CSV fields with quotes, numbers that name their line when
 // they are not numbers. Internal to core; verified through tests/test_compare_import.cpp.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Per-compute-capability limits, occupancy and waves: see gpu_model.h.
 #include "gpu_model.h"
 
-#include "format.h"
+#include "measure/format.h"
 
 #include <algorithm>
 

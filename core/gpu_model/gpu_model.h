@@ -37,7 +37,7 @@ struct ExampleGpu {
 };
 inline constexpr ExampleGpu kExampleGpu{};
 
-// Registers per thread of conv2d_tiled_kernel (kernels/conv2d.cu) as nvcc 13 reported them with
+// Registers per thread of conv2d_tiled_kernel (kernels/conv2d/conv2d.cu) as nvcc 13 reported them with
 // `-Xptxas -v` (the table is in gpu_model.cpp; 32 on an H100). A different compiler may allocate a few
 // more or fewer, so views label an occupancy derived from it as an estimate.
 int tiled_conv_registers(int cc_major, int cc_minor);

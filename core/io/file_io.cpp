@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "format.h"
+#include "measure/format.h"
 #include "image_io.h"
 
 namespace gpulab::core {

@@ -11,9 +11,9 @@
 #include <cstring>
 #include <limits>
 
-#include "format.h"
+#include "measure/format.h"
 #include "file_io.h"
-#include "memory.h"
+#include "runtime/memory.h"
 
 namespace gpulab::core {
 

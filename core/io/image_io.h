@@ -1,13 +1,13 @@
 // Loading pictures and .npy arrays as tensors, and writing .npy. Bad files raise InputError with
 // a message naming the file and what is wrong with it (tests/test_npy.cpp, tests/test_image_io.cpp);
 // only regular files are read, sizes are checked against the file's length before allocating
-// (core/input_file.h), and tests/fuzz/ fuzzes both readers.
+// (core/io/file_io.h), and tests/fuzz/ fuzzes both readers.
 #pragma once
 
 #include <stdexcept>
 #include <string>
 
-#include "tensor.h"
+#include "ops/tensor.h"
 
 namespace gpulab::core {
 

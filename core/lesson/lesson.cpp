@@ -15,9 +15,9 @@
 #include <sstream>
 #include <utility>
 
-#include "file_io.h"
-#include "image_io.h"
-#include "op_desc.h"
+#include "io/file_io.h"
+#include "io/image_io.h"
+#include "ops/op_desc.h"
 
 namespace gpulab::core {
 

@@ -29,7 +29,7 @@ struct Tensor {
     std::vector<int64_t> shape;
     FloatBuffer data;
 
-    // Allocates; callers check the size against memory first (see core/memory.h).
+    // Allocates; callers check the size against memory first (see core/runtime/memory.h).
     static Tensor zeros(std::vector<int64_t> shape);
 
     int64_t size() const { return static_cast<int64_t>(data.size()); }

@@ -1,4 +1,4 @@
-#include "compare.h"
+#include "tensor_compare.h"
 
 #include <cmath>
 #include <cstdio>

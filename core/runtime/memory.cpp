@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "format.h"
+#include "measure/format.h"
 
 namespace gpulab::core {
 

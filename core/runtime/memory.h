@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "backend.h"
+#include "availability.h"
 
 namespace gpulab::core {
 

@@ -56,7 +56,7 @@ public:
     // The process-wide pool, sized to the hardware, created on first use.
     static ThreadPool& shared();
 
-    // Every worker sets its own nice value (core/thread_priority.h) before its next chunk; the
+    // Every worker sets its own nice value (core/runtime/thread_priority.h) before its next chunk; the
     // calling thread keeps its own. The GUI runs its measurements below the window's priority.
     void set_worker_nice(int nice);
 

@@ -1,7 +1,7 @@
 // The article's sentences, built from ArticleFigures: see article_figures.h.
-#include "train/article_figures.h"
+#include "article_figures.h"
 
-#include "format.h"
+#include "measure/format.h"
 
 namespace gpulab::train {
 

@@ -1,6 +1,6 @@
 // The partial maps of one output filter, and the file of learned parameters. See channel_partials.h;
 // verified by tests/test_channel_partials.cpp.
-#include "train/channel_partials.h"
+#include "channel_partials.h"
 
 #include <unistd.h>
 
@@ -12,11 +12,11 @@
 #include <filesystem>
 #include <sstream>
 
-#include "format.h"
-#include "image_io.h"
-#include "file_io.h"
-#include "train/cpu_layers.h"
-#include "train/engine.h"
+#include "measure/format.h"
+#include "io/image_io.h"
+#include "io/file_io.h"
+#include "cpu_layers.h"
+#include "engine.h"
 
 namespace gpulab::train {
 

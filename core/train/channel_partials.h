@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "train/dataset.h"
-#include "train/model.h"
-#include "train/race.h"
+#include "dataset.h"
+#include "model.h"
+#include "race.h"
 
 namespace gpulab::train {
 

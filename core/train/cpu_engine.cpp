@@ -6,12 +6,13 @@
 #include <cstring>
 #include <utility>
 
-#include "clock.h"
-#include "image_io.h"
-#include "thread_pool.h"
-#include "train/cpu_layers.h"
-#include "train/onednn_train_engine.h"
-#include "train/train_gemm.h"
+#include "measure/clock.h"
+#include "io/image_io.h"
+#include "runtime/thread_pool.h"
+#include "cpu_layers.h"
+#include "host_train_engine.h"
+#include "onednn_train_engine.h"
+#include "backends/simd/train_gemm.h"
 
 namespace gpulab::train {
 
@@ -19,7 +20,7 @@ namespace {
 
 using core::InputError;
 
-class CpuTrainEngine final : public TrainEngine {
+class CpuTrainEngine final : public HostTrainEngine {
 public:
     CpuTrainEngine(const CpuLayerOps& ops, std::string_view description, std::string implementation,
                    bool slice_batch)
@@ -27,25 +28,11 @@ public:
 
     std::string_view name() const override { return ops_.name; }
     std::string_view description() const override { return description_; }
-    core::Availability availability() const override { return {true, ""}; }
     std::string implementation() const override { return implementation_; }
 
     void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
-        check_setup_arguments(model, params, max_batch);
-        model_ = model;
-        max_batch_ = max_batch;
-        params_ = params;
-        grads_.assign(params.size(), 0.0f);
-        velocity_.assign(params.size(), 0.0f);
-        input_.assign(static_cast<std::size_t>(max_batch * model.input.size()), 0.0f);
-        outputs_.clear();
-        for (const Layer& l : model.layers) outputs_.emplace_back(static_cast<std::size_t>(max_batch * l.out.size()));
-        const auto largest = static_cast<std::size_t>(max_batch * model.max_activation());
-        grad_in_.assign(largest, 0.0f);
-        grad_out_.assign(largest, 0.0f);
+        setup_host_buffers(model, params, max_batch);
         dlogits_.assign(static_cast<std::size_t>(max_batch * model.classes), 0.0f);
-        times_.assign(model.layers.size(), {});
-        n_ = 0;
     }
 
     void forward(const float* images, std::int64_t n) override {
@@ -125,13 +112,6 @@ public:
                           grads_.data());
     }
 
-    std::vector<float> logits() const override {
-        const auto count = static_cast<std::ptrdiff_t>(n_ * model_.classes);
-        return {outputs_.back().begin(), outputs_.back().begin() + count};
-    }
-    std::vector<float> gradients() const override { return grads_; }
-    std::vector<float> params() const override { return params_; }
-    std::vector<LayerTime> layer_times() const override { return times_; }
 
 private:
     struct Slice {
@@ -195,14 +175,7 @@ private:
     const CpuLayerOps& ops_;
     std::string description_;
     std::string implementation_;
-    ModelDesc model_;
-    std::int64_t max_batch_ = 0;
-    std::int64_t n_ = 0;
-    std::vector<float> params_, grads_, velocity_, input_;
-    std::vector<std::vector<float>> outputs_;  // outputs_[i]: layer i's output for the last batch
-    std::vector<float> grad_in_, grad_out_;     // ping-pong buffers for the backward pass
     std::vector<float> dlogits_;                // the loss's gradient, n x classes
-    std::vector<LayerTime> times_;
     bool slice_batch_ = false;
     std::vector<std::vector<float>> slice_grads_;  // one weight-gradient buffer per slice
 };

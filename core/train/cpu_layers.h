@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "train/engine.h"
+#include "engine.h"
 
 namespace gpulab::train {
 

@@ -25,10 +25,10 @@
 #include <cstring>
 #include <vector>
 
-#include "cpu_conv2d.h"
-#include "thread_pool.h"
-#include "train/cpu_layers.h"
-#include "train/train_gemm.h"
+#include "backends/conv2d/cpu_conv2d.h"
+#include "runtime/thread_pool.h"
+#include "cpu_layers.h"
+#include "backends/simd/train_gemm.h"
 
 namespace gpulab::train {
 

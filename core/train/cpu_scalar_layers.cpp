@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "train/cpu_layers.h"
+#include "cpu_layers.h"
 
 namespace gpulab::train {
 

@@ -1,10 +1,10 @@
 // Loading the four IDX files of an MNIST-layout data set: see dataset.h.
-#include "train/dataset.h"
+#include "dataset.h"
 
 #include <sys/stat.h>
 
-#include "image_io.h"
-#include "train/idx.h"
+#include "io/image_io.h"
+#include "idx.h"
 
 namespace gpulab::train {
 

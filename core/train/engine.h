@@ -1,6 +1,6 @@
 // The training-engine interface: one object per backend that trains a whole model (forward pass,
 // backward pass and SGD step as a unit, every layer inside), rather than one virtual per op in
-// core/backend.h. Why (docs/architecture.md, "Training engines"): training is about ten ops on
+// core/backends/backend.h. Why (docs/architecture.md, "Training engines"): training is about ten ops on
 // five backends, and an engine must own its state between calls anyway (activations kept for the
 // backward pass, gradients, momentum, and on a GPU all of it resident in device memory, so a step
 // moves only a batch of images in). Per-op virtuals would copy every tensor across the interface
@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "backend.h"
-#include "train/model.h"
+#include "backends/backend.h"
+#include "model.h"
 
 namespace gpulab::train {
 

@@ -1,11 +1,11 @@
 // Confusion matrix, softmax confidence and the evaluation loop: see evaluation.h.
-#include "train/evaluation.h"
+#include "evaluation.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "train/trainer.h"
+#include "trainer.h"
 
 namespace gpulab::train {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "train/dataset.h"
-#include "train/engine.h"
+#include "dataset.h"
+#include "engine.h"
 
 namespace gpulab::train {
 

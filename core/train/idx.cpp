@@ -1,5 +1,5 @@
 // IDX reader: see idx.h. zlib does the inflating (Debian's zlib1g); this file only checks sizes.
-#include "train/idx.h"
+#include "idx.h"
 
 #include <zlib.h>
 
@@ -9,9 +9,9 @@
 #include <limits>
 #include <optional>
 
-#include "file_io.h"
-#include "format.h"
-#include "image_io.h"
+#include "io/file_io.h"
+#include "measure/format.h"
+#include "io/image_io.h"
 
 namespace gpulab::train {
 

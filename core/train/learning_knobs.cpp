@@ -1,12 +1,12 @@
 // Learning rate range, updates per epoch, one picture's cross-entropy: see learning_knobs.h.
-#include "train/learning_knobs.h"
+#include "learning_knobs.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-#include "format.h"
+#include "measure/format.h"
 
 namespace gpulab::train {
 

@@ -1,5 +1,5 @@
 // The shared live training log: see live_log.h.
-#include "train/live_log.h"
+#include "live_log.h"
 
 namespace gpulab::train {
 

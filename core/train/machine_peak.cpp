@@ -3,7 +3,7 @@
 // One source for every ISA: GCC's vector types (a vector of 16, 8 or 4 floats) and a per-function
 // `target` attribute, so the loop compiles as AVX-512, AVX2+FMA or SSE2 code in this one file
 // without per-file flags, and runs only where simd_math.h says the CPU has that ISA.
-#include "train/machine_peak.h"
+#include "machine_peak.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,11 +11,11 @@
 #include <thread>
 #include <vector>
 
-#include "cancel.h"
-#include "clock.h"
-#include "cpu_limit.h"
-#include "format.h"
-#include "simd_math.h"
+#include "runtime/cancel.h"
+#include "measure/clock.h"
+#include "backends/cpu_limit.h"
+#include "measure/format.h"
+#include "backends/simd/simd_math.h"
 
 namespace gpulab::train {
 

@@ -1,6 +1,6 @@
 // This machine's two roofline numbers, measured rather than looked up: the FP32 peak (a loop of
 // independent fused multiply-adds on every hardware thread, in the widest vectors the SIMD choice
-// of core/simd_math.h allows, so nothing waits on memory or on a previous result) and the memory
+// of core/backends/simd/simd_math.h allows, so nothing waits on memory or on a previous result) and the memory
 // bandwidth (the fastest parallel copy of a buffer far larger than the caches, reusing
 // cpu::measure_parallel_copy_limit, read + write bytes counted).
 //
@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string>
 
-#include "train/roofline.h"
+#include "roofline.h"
 
 namespace gpulab::train {
 

@@ -1,5 +1,5 @@
 // The model description: see model.h.
-#include "train/model.h"
+#include "model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <random>
 #include <sstream>
 
-#include "image_io.h"
+#include "io/image_io.h"
 
 namespace gpulab::train {
 

@@ -1,7 +1,7 @@
 // cpu-onednn for training when gpulab was built without oneDNN: an engine that reports why and
 // refuses to run (see onednn_train_engine.h). GPULAB_ONEDNN_WHY comes from core/CMakeLists.txt.
-#include "image_io.h"
-#include "train/onednn_train_engine.h"
+#include "io/image_io.h"
+#include "onednn_train_engine.h"
 
 namespace gpulab::train {
 

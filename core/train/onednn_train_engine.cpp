@@ -9,7 +9,7 @@
 // that are timed with the layer. A whole net kept in blocked layouts would save those reorders: not
 // done yet. implementation() names the kernels that ran.
 // dnnl::error becomes std::runtime_error("oneDNN: ...") for the trainer to report.
-#include "train/onednn_train_engine.h"
+#include "onednn_train_engine.h"
 
 #include <map>
 #include <optional>
@@ -17,9 +17,10 @@
 
 #include <dnnl.hpp>
 
-#include "clock.h"
-#include "image_io.h"
-#include "train/cpu_layers.h"
+#include "measure/clock.h"
+#include "io/image_io.h"
+#include "cpu_layers.h"
+#include "host_train_engine.h"
 
 namespace gpulab::train {
 
@@ -46,31 +47,17 @@ struct Net {
     std::vector<LayerPrims> layers;
 };
 
-class OnednnTrainEngine final : public TrainEngine {
+class OnednnTrainEngine final : public HostTrainEngine {
 public:
     OnednnTrainEngine() : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {}
 
     std::string_view name() const override { return "cpu-onednn"; }
     std::string_view description() const override { return "oneDNN's training primitives: the CPU library peer"; }
-    core::Availability availability() const override { return {true, ""}; }
     std::string implementation() const override { return implementation_; }
 
     void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
-        check_setup_arguments(model, params, max_batch);
-        model_ = model;
-        max_batch_ = max_batch;
-        params_ = params;
-        grads_.assign(params.size(), 0.0f);
-        velocity_.assign(params.size(), 0.0f);
-        input_.assign(static_cast<std::size_t>(max_batch * model.input.size()), 0.0f);
-        outputs_.clear();
-        for (const Layer& l : model.layers) outputs_.emplace_back(static_cast<std::size_t>(max_batch * l.out.size()));
-        const auto largest = static_cast<std::size_t>(max_batch * model.max_activation());
-        grad_a_.assign(largest, 0.0f);
-        grad_b_.assign(largest, 0.0f);
-        times_.assign(model.layers.size(), {});
+        setup_host_buffers(model, params, max_batch);
         nets_.clear();
-        n_ = 0;
         guarded([&] { net(max_batch); });
     }
 
@@ -111,8 +98,8 @@ public:
         for (std::int64_t m = 0; m < n_; ++m)
             if (labels[m] >= model_.classes)
                 throw core::InputError("label " + std::to_string(labels[m]) + " is not one of the model's classes");
-        float* dy = grad_a_.data();
-        float* dx = grad_b_.data();
+        float* dy = grad_in_.data();
+        float* dx = grad_out_.data();
         const BatchResult result =
             parallel_layer_ops().softmax_cross_entropy(n_, model_.classes, outputs_.back().data(), labels, dy);
         guarded([&] {
@@ -160,12 +147,6 @@ public:
                                           velocity_.data(), grads_.data());
     }
 
-    std::vector<float> logits() const override {
-        return {outputs_.back().begin(), outputs_.back().begin() + n_ * model_.classes};
-    }
-    std::vector<float> gradients() const override { return grads_; }
-    std::vector<float> params() const override { return params_; }
-    std::vector<LayerTime> layer_times() const override { return times_; }
 
 private:
     template <class Fn>
@@ -331,11 +312,6 @@ private:
 
     dnnl::engine engine_;
     dnnl::stream stream_;
-    ModelDesc model_;
-    std::int64_t max_batch_ = 0, n_ = 0;
-    std::vector<float> params_, grads_, velocity_, input_, grad_a_, grad_b_;
-    std::vector<std::vector<float>> outputs_;
-    std::vector<LayerTime> times_;
     std::map<std::int64_t, Net> nets_;
     std::string implementation_;
 };

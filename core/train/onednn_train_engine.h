@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "train/engine.h"
+#include "engine.h"
 
 namespace gpulab::train {
 

@@ -1,10 +1,10 @@
 // Scaling a dropped picture to the model's input: see picture.h.
-#include "train/picture.h"
+#include "picture.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "image_io.h"
+#include "io/image_io.h"
 
 namespace gpulab::train {
 

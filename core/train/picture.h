@@ -1,14 +1,14 @@
 // A picture a student drops on the window, made to look like the data set the model learnt from:
 // grey, 28x28, the object light on a dark background (Fashion-MNIST's convention; a photo of a shoe
 // on a white table is inverted first), the whole picture fitted in the square with its aspect kept.
-// Plain C++; the file is read by core/image_io.h. Verified by tests/test_train_evaluation.cpp.
+// Plain C++; the file is read by core/io/image_io.h. Verified by tests/test_train_evaluation.cpp.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "tensor.h"
+#include "ops/tensor.h"
 
 namespace gpulab::train {
 

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "train/dataset.h"
-#include "train/engine.h"
-#include "train/trainer.h"
+#include "dataset.h"
+#include "engine.h"
+#include "trainer.h"
 
 namespace gpulab::train {
 

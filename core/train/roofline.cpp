@@ -1,10 +1,10 @@
 // Peaks from published parts, bytes per layer, the roofline: see roofline.h.
-#include "train/roofline.h"
+#include "roofline.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "format.h"
+#include "measure/format.h"
 
 namespace gpulab::train {
 

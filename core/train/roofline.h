@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "train/model.h"
+#include "model.h"
 
 namespace gpulab::train {
 

@@ -1,10 +1,10 @@
 // Timing training steps: see step_bench.h.
-#include "train/step_bench.h"
+#include "step_bench.h"
 
 #include <random>
 #include <vector>
 
-#include "clock.h"
+#include "measure/clock.h"
 
 namespace gpulab::train {
 

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <string>
 
-#include "stats.h"
-#include "train/engine.h"
-#include "train/model.h"
+#include "measure/stats.h"
+#include "engine.h"
+#include "model.h"
 
 namespace gpulab::train {
 

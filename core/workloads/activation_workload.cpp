@@ -8,12 +8,12 @@
 #include <cmath>
 #include <exception>
 
-#include "cancel.h"
-#include "clock.h"
-#include "cpu_scalar.h"
-#include "format.h"
-#include "image_io.h"
-#include "memory.h"
+#include "runtime/cancel.h"
+#include "measure/clock.h"
+#include "backends/cpu_scalar.h"
+#include "measure/format.h"
+#include "io/image_io.h"
+#include "runtime/memory.h"
 
 namespace gpulab::core {
 

@@ -14,12 +14,12 @@
 #include <string_view>
 #include <vector>
 
-#include "backend.h"
-#include "lesson.h"
-#include "compare.h"
-#include "op_desc.h"
-#include "stats.h"
-#include "tensor.h"
+#include "backends/backend.h"
+#include "lesson/lesson.h"
+#include "ops/tensor_compare.h"
+#include "ops/op_desc.h"
+#include "measure/stats.h"
+#include "ops/tensor.h"
 
 namespace gpulab::core {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
-#include "conv2d.h"
-#include "workloads/activation_workload.h"
+#include "backends/backend.h"
+#include "ops/conv2d.h"
+#include "activation_workload.h"
 
 namespace gpulab::core {
 
@@ -26,7 +26,7 @@ Tensor make_test_image_rgb(int64_t height, int64_t width);
 
 // Named filters: identity, box, gaussian, sharpen, sobel-x, sobel-y, laplacian, emboss.
 // `kernel` is the size for box / gaussian (odd, 3..7); the others are 3x3. Shape (1, 1, R, S).
-// Throws InputError (core/image_io.h) for an unknown name or an even / out-of-range size.
+// Throws InputError (core/io/image_io.h) for an unknown name or an even / out-of-range size.
 Tensor make_named_filter(const std::string& name, int64_t kernel = 3);
 std::vector<std::string> named_filters();
 

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <sstream>
 
-#include "crossover.h"
-#include "format.h"
-#include "memory.h"
+#include "measure/crossover.h"
+#include "measure/format.h"
+#include "runtime/memory.h"
 
 namespace gpulab::core {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
-#include "stats.h"
-#include "workloads/activation_workload.h"
+#include "backends/backend.h"
+#include "measure/stats.h"
+#include "activation_workload.h"
 
 namespace gpulab::core {
 
@@ -78,7 +78,7 @@ SweepCrossover sweep_crossover(const SweepResult& result);
 // One row per size and backend, with the phase columns, under `caption` as "# " lines. The app
 // passes sweep_caption_lines (app/views/latency/sweep_plot.h: gpulab version | lesson | date, CPU, GPU or why
 // none, op and range), since the GPU's name comes from kernels/, which core does not include; the
-// same caption lets core/compare_import.h read the file back as another machine's sweep.
+// same caption lets core/compare/compare_import.h read the file back as another machine's sweep.
 std::string sweep_csv(const SweepResult& result, const std::vector<std::string>& caption);
 
 }  // namespace gpulab::core

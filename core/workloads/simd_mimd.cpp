@@ -14,13 +14,13 @@
 
 #include <sched.h>
 
-#include "cancel.h"
-#include "clock.h"
-#include "compare.h"
-#include "cpu_scalar.h"
-#include "format.h"
-#include "memory.h"
-#include "simd_math.h"
+#include "runtime/cancel.h"
+#include "measure/clock.h"
+#include "ops/tensor_compare.h"
+#include "backends/cpu_scalar.h"
+#include "measure/format.h"
+#include "runtime/memory.h"
+#include "backends/simd/simd_math.h"
 
 namespace gpulab::core {
 

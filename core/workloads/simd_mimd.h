@@ -3,7 +3,7 @@
 //    vectorised (cpu::activation_simd), one thread, with the instruction set that ran;
 //  - MIMD: several threads doing DIFFERENT work at the same time, each recording real
 //    timestamps, for a per-core timeline;
-//  - SIMT: a CPU emulator of one warp running the divergent kernel's branch logic (core/simt.h)
+//  - SIMT: a CPU emulator of one warp running the divergent kernel's branch logic (core/ops/simt.h)
 //    with an active mask, stepping paths one after another (a GPU since Volta may interleave them;
 //    the masks and the cost, about the sum of the paths, are the same).
 // Verified by tests/test_simd_mimd.cpp and tests/test_simt.cpp.
@@ -16,10 +16,10 @@
 #include <string_view>
 #include <vector>
 
-#include "op_desc.h"
-#include "simt.h"
-#include "stats.h"
-#include "workloads/activation_workload.h"
+#include "ops/op_desc.h"
+#include "ops/simt.h"
+#include "measure/stats.h"
+#include "activation_workload.h"
 
 namespace gpulab::core {
 

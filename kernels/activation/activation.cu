@@ -20,8 +20,8 @@
 #include <mutex>
 #include <string>
 
-#include "cuda_check.cuh"
-#include "cuda_device_env.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/cuda_device_env.cuh"
 
 #include "activation_kernel.cuh"
 #include "activation_launch.h"

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "op_desc.h"
+#include "ops/op_desc.h"
 
 namespace gpulab::cuda {
 

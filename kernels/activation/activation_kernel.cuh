@@ -3,7 +3,7 @@
 // GPU), sim_kernels.cpp after sim/sim_device_env.h (the host compiler, the SIMT simulator). No
 // runtime-API calls here; the launch configuration is activation_launch.h.
 //
-// What it computes: exactly the per-element formula of core/hd_math.h (gpulab::hd::relu, ...), the
+// What it computes: exactly the per-element formula of core/ops/hd_math.h (gpulab::hd::relu, ...), the
 // header cpu-scalar also calls, so the GPU and the reference share one formula and differ only in
 // how the compilers round expf/tanhf (a few ulp; the tests state the tolerance).
 //
@@ -28,8 +28,8 @@
 
 #include <cstdint>
 
-#include "hd_math.h"
-#include "op_desc.h"
+#include "ops/hd_math.h"
+#include "ops/op_desc.h"
 
 namespace gpulab::kern {
 

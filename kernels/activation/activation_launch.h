@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "launch_shape.h"
+#include "cuda/launch_shape.h"
 
 namespace gpulab::kern {
 

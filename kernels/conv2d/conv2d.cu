@@ -10,8 +10,8 @@
 
 #include <string>
 
-#include "cuda_check.cuh"
-#include "cuda_device_env.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/cuda_device_env.cuh"
 
 #include "conv2d_kernels.cuh"
 

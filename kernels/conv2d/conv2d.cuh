@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "conv2d.h"
+#include "ops/conv2d.h"
 #include "conv2d_launch.h"
 
 namespace gpulab::cuda {

@@ -1,4 +1,4 @@
-// Two CUDA kernels for 2D convolution (cross-correlation, core/conv2d.h), the lesson's pair. One
+// Two CUDA kernels for 2D convolution (cross-correlation, core/ops/conv2d.h), the lesson's pair. One
 // source, two compilers: conv2d.cu includes this header after cuda_device_env.cuh (nvcc, the GPU),
 // sim_kernels.cpp after sim/sim_device_env.h (the host compiler, the SIMT simulator). No runtime-API
 // calls here; grids and shared memory come from conv2d_launch.h.
@@ -81,7 +81,7 @@
 
 #include <cstdint>
 
-#include "conv2d.h"
+#include "ops/conv2d.h"
 #include "conv2d_launch.h"
 
 namespace gpulab::kern {

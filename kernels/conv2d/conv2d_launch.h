@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "conv2d.h"
-#include "launch_shape.h"
+#include "ops/conv2d.h"
+#include "cuda/launch_shape.h"
 
 namespace gpulab::kern {
 

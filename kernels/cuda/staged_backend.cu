@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "clock.h"
+#include "measure/clock.h"
 #include "cuda_check.cuh"
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "memory.h"
-#include "stats.h"
+#include "runtime/memory.h"
+#include "measure/stats.h"
 
 namespace gpulab::cuda {
 

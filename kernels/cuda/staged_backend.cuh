@@ -39,7 +39,7 @@
 #include <memory>
 #include <string>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "device_buffer.cuh"
 
 namespace gpulab::cuda {
@@ -100,7 +100,7 @@ private:
     PinnedBuffer<float> h_in_, h_out_, h_filters_;
     DeviceBuffer<float> d_in_, d_out_, d_filters_;
     bool has_output_ = false;
-    // Bumped by run() and run_conv2d() before they touch d_out_ (core/device_output_tag.h).
+    // Bumped by run() and run_conv2d() before they touch d_out_ (core/backends/device_output_tag.h).
     std::atomic<uint64_t> output_generation_{0};
 };
 

@@ -1,5 +1,5 @@
 // CUDA-OpenGL interop: show a tensor that lives on the GPU in a GL texture without a trip through
-// host memory. Implements kernels/gl_interop.h.
+// host memory. Implements kernels/interop/gl_interop.h.
 //
 // The steps, in order (as cuda-samples' simpleGL and postProcessGL do them):
 //   1. A GL context is current on this thread (the app made it; GL calls stay on the main thread).
@@ -31,8 +31,8 @@
 #include <mutex>
 #include <string>
 
-#include "cuda_check.cuh"
-#include "device_buffer.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/device_buffer.cuh"
 #include "gl_interop.h"
 #include "gpu_backends.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cudnn_train_engine.h"
+#include "gpu_backends.h"
 
 namespace gpulab::cuda {
 

@@ -15,7 +15,7 @@
 // is its own; we only choose the descriptors and the stream.
 //
 // [convolution] cudnnConvolutionForward on packed NCHW floats (x: N,C,H,W; w: K,C,R,S; y: N,K,P,Q),
-// mode CUDNN_CROSS_CORRELATION (what CNNs and core/conv2d.h compute: the filter is not flipped),
+// mode CUDNN_CROSS_CORRELATION (what CNNs and core/ops/conv2d.h compute: the filter is not flipped),
 // padding and stride from the Conv2dDesc, dilation 1, compute type float.
 //   Math type: CUDNN_FMA_MATH, i.e. plain FP32 fused multiply-adds. CUDNN_DEFAULT_MATH would let
 //   cuDNN use TF32 tensor cores on Ampere and newer GPUs: faster, but TF32 keeps only 10 mantissa
@@ -46,13 +46,13 @@
 #include <tuple>
 #include <vector>
 
-#include "conv2d.cuh"
-#include "cuda_check.cuh"
+#include "conv2d/conv2d.cuh"
+#include "cuda/cuda_check.cuh"
 #include "cudnn_library.h"
-#include "device_buffer.cuh"
-#include "format.h"
+#include "cuda/device_buffer.cuh"
+#include "measure/format.h"
 #include "gpu_internal.h"
-#include "staged_backend.cuh"
+#include "cuda/staged_backend.cuh"
 
 namespace gpulab::cuda {
 
@@ -173,7 +173,7 @@ public:
     ActivationDesc& operator=(const ActivationDesc&) = delete;
     ~ActivationDesc() { cudnn_api().cudnnDestroyActivationDescriptor(d_); }
     cudnnActivationDescriptor_t get() const { return d_; }
-    // PROPAGATE_NAN: NaN in gives NaN out, the policy of core/hd_math.h. coef is used only by
+    // PROPAGATE_NAN: NaN in gives NaN out, the policy of core/ops/hd_math.h. coef is used only by
     // clipped ReLU and ELU; 0 for the modes we use.
     void set_mode(cudnnActivationMode_t mode) {
         if (mode == mode_ && set_) return;

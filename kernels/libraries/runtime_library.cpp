@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cuda_check.cuh"
+#include "cuda/cuda_check.cuh"
 
 namespace gpulab::cuda::runtime_library_detail {
 

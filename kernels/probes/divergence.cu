@@ -1,5 +1,5 @@
 // Warp divergence, measured: one kernel whose threads branch on a key read from memory, timed for
-// every pattern of core/simt.h and traced for the first warps, so the lesson can put the
+// every pattern of core/ops/simt.h and traced for the first warps, so the lesson can put the
 // hardware's own active masks next to the CPU emulator's (core/workloads/simd_mimd.cpp).
 //
 // Thread mapping: one thread per element, 256 threads per block, so warp w of the grid holds
@@ -57,12 +57,12 @@
 #include <string>
 #include <vector>
 
-#include "cuda_check.cuh"
-#include "device_buffer.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/device_buffer.cuh"
 #include "gpu_backends.h"
-#include "simt.h"
-#include "staged_backend.cuh"
-#include "stats.h"
+#include "ops/simt.h"
+#include "cuda/staged_backend.cuh"
+#include "measure/stats.h"
 
 namespace gpulab::cuda {
 

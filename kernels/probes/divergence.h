@@ -1,5 +1,5 @@
 // The divergence kernel of the SIMD-vs-MIMD lesson behind plain C++ types. Each thread reads its
-// branch key from memory (core/simt.h pattern_key), runs that path's body (equal-cost,
+// branch key from memory (core/ops/simt.h pattern_key), runs that path's body (equal-cost,
 // structurally different work that the compiler cannot merge into a select), and, for the first
 // warps, records per path the clock64() stamps and __activemask(). Implemented in divergence.cu;
 // gpu_absent.cpp answers "CUDA not compiled in". Never throws.
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "simt.h"
-#include "stats.h"
+#include "ops/simt.h"
+#include "measure/stats.h"
 
 namespace gpulab::gpu {
 

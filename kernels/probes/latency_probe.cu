@@ -41,14 +41,14 @@
 #include <utility>
 #include <vector>
 
-#include "clock.h"
-#include "cuda_check.cuh"
-#include "device_buffer.cuh"
-#include "format.h"
+#include "measure/clock.h"
+#include "cuda/cuda_check.cuh"
+#include "cuda/device_buffer.cuh"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "memory.h"
-#include "staged_backend.cuh"
-#include "stats.h"
+#include "runtime/memory.h"
+#include "cuda/staged_backend.cuh"
+#include "measure/stats.h"
 
 namespace gpulab::cuda {
 

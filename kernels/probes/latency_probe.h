@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "stats.h"
+#include "measure/stats.h"
 
 namespace gpulab::gpu {
 

@@ -9,8 +9,8 @@
 #include <exception>
 #include <string>
 
-#include "conv2d_launch.h"
-#include "memory.h"
+#include "conv2d/conv2d_launch.h"
+#include "runtime/memory.h"
 #include "sim_kernels.h"
 
 namespace gpulab::sim {
@@ -38,7 +38,7 @@ public:
                         "fiber, __syncthreads a real barrier, every access checked. Its results are real; its time "
                         "is the simulator's, not a GPU speed.";
     }
-    // Not Gpu: its results count, its time never does (core/backend.h).
+    // Not Gpu: its results count, its time never does (core/backends/backend.h).
     core::BackendKind kind() const override { return core::BackendKind::Simulated; }
     core::Availability availability() const override { return {true, ""}; }
     bool supports(const core::OpDesc& op) const override { return !naive_ && op.kind == core::OpKind::Activation; }

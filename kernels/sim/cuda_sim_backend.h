@@ -13,7 +13,7 @@
 
 #include <memory>
 
-#include "backend.h"
+#include "backends/backend.h"
 
 namespace gpulab::sim {
 

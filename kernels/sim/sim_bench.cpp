@@ -6,7 +6,7 @@
 #include <ctime>
 #include <functional>
 
-#include "conv2d_launch.h"
+#include "conv2d/conv2d_launch.h"
 #include "sim_kernels.h"
 
 namespace gpulab::sim {

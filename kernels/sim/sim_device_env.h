@@ -1,7 +1,7 @@
 // The device environment for the host compiler: what a kernel header (activation_kernel.cuh,
 // conv2d_kernels.cuh) needs from CUDA, supplied by the SIMT simulator. Include it first, then the
 // kernel headers, in a translation unit that includes no CUDA header. Its twin for nvcc is
-// kernels/cuda_device_env.cuh; the kernel headers compile unchanged against either.
+// kernels/cuda/cuda_device_env.cuh; the kernel headers compile unchanged against either.
 //
 //   CUDA                      here
 //   __global__ __device__     nothing: a kernel is a plain function, run once per fiber
@@ -26,7 +26,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "sim/sim_runtime.h"
+#include "sim_runtime.h"
 
 #define __global__
 #define __device__

@@ -4,11 +4,11 @@
 //
 // Verified by tests/test_gpu_backends.cpp and tests/test_gpu_conv2d.cpp (cuda-sim equal to
 // cpu-scalar) and tests/test_sim.cpp.
-#include "sim/sim_device_env.h"
+#include "sim_device_env.h"
 
-#include "activation_kernel.cuh"
-#include "activation_launch.h"
-#include "conv2d_kernels.cuh"
+#include "activation/activation_kernel.cuh"
+#include "activation/activation_launch.h"
+#include "conv2d/conv2d_kernels.cuh"
 #include "sim_kernels.h"
 
 namespace gpulab::sim {
@@ -58,9 +58,9 @@ std::string divergence_kernel_refusal() {
                             out.ptr());
     if (r.ok) return "";  // the simulator learned to model both; the lesson may then run it
     return r.error +
-           ". The lesson's divergence kernel reads the active mask and clock64() with inline PTX (kernels/divergence.cu), "
+           ". The lesson's divergence kernel reads the active mask and clock64() with inline PTX (kernels/probes/divergence.cu), "
            "which only a GPU runs; "
-           "the warp emulator (core/simt.h) gives the theory instead.";
+           "the warp emulator (core/ops/simt.h) gives the theory instead.";
 }
 
 Result run_conv2d(kern::Conv2dKernel which, const kern::ConvShape& s, GlobalPtr<const float> in,

@@ -6,10 +6,10 @@
 
 #include <cstdint>
 
-#include "conv2d.h"
-#include "conv2d_launch.h"
-#include "op_desc.h"
-#include "sim/sim_runtime.h"
+#include "ops/conv2d.h"
+#include "conv2d/conv2d_launch.h"
+#include "ops/op_desc.h"
+#include "sim_runtime.h"
 
 namespace gpulab::sim {
 
@@ -26,7 +26,7 @@ Result run_activation(const core::OpDesc& op, GlobalPtr<const float> in, GlobalP
 Result run_conv2d(kern::Conv2dKernel which, const kern::ConvShape& s, GlobalPtr<const float> in,
                   GlobalPtr<const float> filters, GlobalPtr<float> out, const Options& options = {});
 
-// Why cuda-sim does not run the SIMD-vs-MIMD lesson's divergence kernel (kernels/divergence.cu):
+// Why cuda-sim does not run the SIMD-vs-MIMD lesson's divergence kernel (kernels/probes/divergence.cu):
 // one sentence, from the simulator's own refusal of a stand-in kernel that makes the same two reads
 // (the warp's active mask, the SM's cycle counter), plus where the real kernel does them.
 std::string divergence_kernel_refusal();

@@ -2,7 +2,7 @@
 // model). Fibers are Boost.Context's `fiber` with a pooled fixed-size stack per OS thread: creating a
 // fiber is then a few pointer moves instead of an mmap, which on the dev box is the difference
 // between ~55 ms and ~1.1 s for the 262,144 threads of a 512x512 convolution.
-#include "sim/sim_runtime.h"
+#include "sim_runtime.h"
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
@@ -14,8 +14,8 @@
 #include <mutex>
 #include <vector>
 
-#include "cancel.h"
-#include "thread_pool.h"
+#include "runtime/cancel.h"
+#include "runtime/thread_pool.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -724,7 +724,7 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
         b.launch = &l;
         t_block = &b;
         detail::t_count_global = o.count_global_sectors || o.trace != nullptr;
-        // Between blocks: a failure anywhere, or the measurement being stopped (core/cancel.h; a
+        // Between blocks: a failure anywhere, or the measurement being stopped (core/runtime/cancel.h; a
         // traced block is one block for a picture, never a measurement, so it always runs).
         for (int64_t i = begin;
              i < end && !l.failed.load(std::memory_order_relaxed) && (o.trace != nullptr || !core::cancel_requested());

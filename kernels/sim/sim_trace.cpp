@@ -1,7 +1,7 @@
 // Warp requests from a block trace: see sim_trace.h. The pairing (the k-th access of each lane in
 // one barrier interval) and the costs are those of flush_bank_log and flush_global_log in
 // sim_runtime.cpp, here kept per request so a view can show which lanes cost what.
-#include "sim/sim_trace.h"
+#include "sim_trace.h"
 
 #include <algorithm>
 #include <map>

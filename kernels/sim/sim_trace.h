@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/sim_runtime.h"
+#include "sim_runtime.h"
 
 namespace gpulab::sim {
 

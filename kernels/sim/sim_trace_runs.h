@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "activation_launch.h"
-#include "conv2d.h"
-#include "conv2d_launch.h"
-#include "op_desc.h"
-#include "sim/sim_trace.h"
-#include "tensor.h"
+#include "activation/activation_launch.h"
+#include "ops/conv2d.h"
+#include "conv2d/conv2d_launch.h"
+#include "ops/op_desc.h"
+#include "sim_trace.h"
+#include "ops/tensor.h"
 
 namespace gpulab::sim {
 

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda_check.cuh"
-#include "device_buffer.cuh"
-#include "launch_shape.h"
+#include "cuda/cuda_check.cuh"
+#include "cuda/device_buffer.cuh"
+#include "cuda/launch_shape.h"
 
 namespace gpulab::cuda {
 

@@ -3,12 +3,12 @@
 // Available where gpu::probe() found a usable device; otherwise availability() gives the probe's
 // reason verbatim and setup() refuses with it. Also the per-layer table the tests use
 // (cuda_train_layer_ops, train/layer_table.h).
-#include "cuda_device_env.cuh"
+#include "cuda/cuda_device_env.cuh"
 
 #include "gpu_backends.h"
-#include "train/cuda_device.cuh"
-#include "train/kernel_train_engine.h"
-#include "train/layer_table.h"
+#include "cuda_device.cuh"
+#include "kernel_train_engine.h"
+#include "layer_table.h"
 
 #include "gpu_train_engines.h"
 

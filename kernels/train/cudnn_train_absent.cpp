@@ -3,7 +3,8 @@
 // the same sentence, and check_cublas_library answers it too (cublas_library.cpp is not built).
 // GPULAB_CUDNN_TRAIN_WHY comes from kernels/CMakeLists.txt.
 #include "cudnn_train_engine.h"
-#include "image_io.h"
+#include "gpu_backends.h"
+#include "io/image_io.h"
 
 namespace gpulab::gpu {
 

@@ -41,24 +41,24 @@
 #include <utility>
 #include <vector>
 
-#include "cublas_library.h"
-#include "cuda_check.cuh"
-#include "cudnn_library.h"
+#include "libraries/cublas_library.h"
+#include "cuda/cuda_check.cuh"
+#include "libraries/cudnn_library.h"
 #include "cudnn_train_engine.h"
 #include "cudnn_train_plan.h"
-#include "device_buffer.cuh"
-#include "format.h"
+#include "cuda/device_buffer.cuh"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "image_io.h"
-#include "staged_backend.cuh"
+#include "io/image_io.h"
+#include "cuda/staged_backend.cuh"
 
 // Our loss and update kernels (the cuda-train branch's), compiled here by nvcc: the device
 // environment first, then the kernel headers, launch shapes from the same functions cuda-kernel
 // and the simulator use.
-#include "cuda_device_env.cuh"
-#include "train/loss_kernels.cuh"
-#include "train/sgd_kernel.cuh"
-#include "train/train_launch.h"
+#include "cuda/cuda_device_env.cuh"
+#include "loss_kernels.cuh"
+#include "sgd_kernel.cuh"
+#include "train_launch.h"
 
 namespace gpulab::cuda {
 

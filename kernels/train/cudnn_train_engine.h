@@ -13,16 +13,11 @@
 #include <memory>
 #include <string>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "train/engine.h"
 
 namespace gpulab::gpu {
 
 std::unique_ptr<train::TrainEngine> make_cudnn_train_engine();
-
-// Tries to load libcublas.so.13 (the dense layers' library) from exactly `dir`, like
-// check_cudnn_library in gpu_backends.h: ok with its version ("13.1.0"), or the sentence the
-// engine would show. "CUDA not compiled in" in a build without CUDA (gpu_absent.cpp).
-core::Availability check_cublas_library(const std::string& dir);
 
 }  // namespace gpulab::gpu

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "image_io.h"
+#include "io/image_io.h"
 
 namespace gpulab::cuda::train_plan {
 

@@ -3,7 +3,7 @@
 #include "gpu_train_engines.h"
 
 #include "cudnn_train_engine.h"
-#include "train/sim_train_engine.h"
+#include "sim_train_engine.h"
 
 namespace gpulab::gpu {
 

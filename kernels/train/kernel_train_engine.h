@@ -32,11 +32,11 @@
 #include <utility>
 #include <vector>
 
-#include "backend.h"
-#include "image_io.h"  // core::InputError
+#include "backends/backend.h"
+#include "io/image_io.h"  // core::InputError
 #include "train/engine.h"
-#include "train/train_launch.h"
-#include "train/train_layers.h"
+#include "train_launch.h"
+#include "train_layers.h"
 
 namespace gpulab::kern {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "train/cpu_layers.h"
-#include "train/train_layers.h"
+#include "train_layers.h"
 
 namespace gpulab::kern {
 

@@ -34,7 +34,7 @@
 
 #include <cstdint>
 
-#include "train/train_launch.h"
+#include "train_launch.h"
 
 namespace gpulab::kern {
 

@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "launch_shape.h"
+#include "cuda/launch_shape.h"
 #include "sim/sim_runtime.h"
 
 namespace gpulab::sim {

@@ -3,10 +3,10 @@
 // environment. See sim_train_engine.h.
 #include "sim/sim_device_env.h"
 
-#include "train/sim_device.h"
-#include "train/kernel_train_engine.h"
+#include "sim_device.h"
+#include "kernel_train_engine.h"
 
-#include "train/sim_train_engine.h"
+#include "sim_train_engine.h"
 
 namespace gpulab::sim {
 

@@ -3,10 +3,10 @@
 // compile with the host compiler; the launches are the same template code the GPU engine runs.
 #include "sim/sim_device_env.h"
 
-#include "train/sim_device.h"
-#include "train/layer_table.h"
+#include "sim_device.h"
+#include "layer_table.h"
 
-#include "train/sim_train_layers.h"
+#include "sim_train_layers.h"
 
 namespace gpulab::sim {
 

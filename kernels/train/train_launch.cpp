@@ -1,5 +1,5 @@
 // The training kernels' launch configurations (train_launch.h). Plain C++, in every build.
-#include "train/train_launch.h"
+#include "train_launch.h"
 
 #include <algorithm>
 

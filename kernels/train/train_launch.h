@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "launch_shape.h"
+#include "cuda/launch_shape.h"
 
 namespace gpulab::kern {
 

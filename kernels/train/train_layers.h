@@ -10,12 +10,12 @@
 
 #include <cstdint>
 
-#include "train/conv_train_kernels.cuh"
-#include "train/loss_kernels.cuh"
-#include "train/matmul_kernel.cuh"
-#include "train/pool_relu_kernels.cuh"
-#include "train/sgd_kernel.cuh"
-#include "train/train_launch.h"
+#include "conv_train_kernels.cuh"
+#include "loss_kernels.cuh"
+#include "matmul_kernel.cuh"
+#include "pool_relu_kernels.cuh"
+#include "sgd_kernel.cuh"
+#include "train_launch.h"
 
 namespace gpulab::kern::layers {
 

@@ -1,12 +1,12 @@
-// libFuzzer target for the comparison CSV importer (core/compare_import.cpp,
-// core/compare_lessons.cpp): parse_compare_file, then the accessor of whichever lesson the file
+// libFuzzer target for the comparison CSV importer (core/compare/compare_import.cpp,
+// core/compare/compare_lessons.cpp): parse_compare_file, then the accessor of whichever lesson the file
 // claims to come from. Only InputError may leave; anything else is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "compare_import.h"
-#include "image_io.h"
+#include "compare/compare_import.h"
+#include "io/image_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace gpulab::core;

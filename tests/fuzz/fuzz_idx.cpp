@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "image_io.h"
+#include "io/image_io.h"
 #include "train/idx.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,4 +1,4 @@
-// libFuzzer target for picture loading (core/image_io.cpp decode_image_gray): the project's size
+// libFuzzer target for picture loading (core/io/image_io.cpp decode_image_gray): the project's size
 // and memory checks around stb_image. stb_image itself comes from Debian's libstb without coverage
 // instrumentation, so this target guards our side of the call (sizes, allocation, conversion);
 // ASan still sees any bad access in the pixels stb hands back.
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "image_io.h"
+#include "io/image_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string bytes(reinterpret_cast<const char*>(data), size);

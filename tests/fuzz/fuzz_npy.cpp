@@ -1,4 +1,4 @@
-// libFuzzer target for read_npy (core/image_io.cpp). The input is written to a memfd and read back
+// libFuzzer target for read_npy (core/io/image_io.cpp). The input is written to a memfd and read back
 // through /proc/self/fd/N, so the fuzzer drives the same path as a file on disk: the regular-file
 // and size checks, the header, the shape, and the data length. Any exception other than InputError,
 // any crash, leak or allocation past -rss_limit_mb is a bug.
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "image_io.h"
+#include "io/image_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const int fd = memfd_create("fuzz.npy", MFD_CLOEXEC);

@@ -20,8 +20,8 @@
 
 #include <unistd.h>
 
-#include "backend.h"
-#include "gl_interop.h"
+#include "backends/backend.h"
+#include "interop/gl_interop.h"
 #include "render/gl_util.h"
 #include "gpu_backends.h"
 #include "render/gpu_timer.h"

@@ -9,9 +9,9 @@
 
 #include "activation_view.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
-#include "format.h"
-#include "hd_math.h"
+#include "gpu_model/gpu_model.h"
+#include "measure/format.h"
+#include "ops/hd_math.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {

@@ -1,5 +1,5 @@
-// "One warp's loads": the real activation kernel (kernels/activation_kernel.cuh) run on the SIMT
-// simulator with block 0's accesses recorded (kernels/sim_trace_runs.h), for three placements of
+// "One warp's loads": the real activation kernel (kernels/activation/activation_kernel.cuh) run on the SIMT
+// simulator with block 0's accesses recorded (kernels/sim/sim_trace_runs.h), for three placements of
 // the buffers: 256-byte aligned; in and out both one float past it (in step: a scalar head, then
 // aligned float4s); in one float and out two floats past it (out of step: no head aligns both, so
 // every element goes through the scalar loop). For each, the first 640 bytes of the input buffer

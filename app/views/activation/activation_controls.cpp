@@ -4,7 +4,7 @@
 #include <string>
 
 #include "activation_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "views/run_row.h"
 #include "widgets/ui_helpers.h"
 

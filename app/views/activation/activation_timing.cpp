@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "activation_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {

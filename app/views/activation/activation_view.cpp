@@ -9,9 +9,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "format.h"
-#include "gpu_model.h"
-#include "image_io.h"
+#include "measure/format.h"
+#include "gpu_model/gpu_model.h"
+#include "io/image_io.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -210,9 +210,7 @@ ExportResult ActivationView::export_files(const ViewExport& v) {
         const std::string png = (std::filesystem::path(v.out_dir) / (v.lesson_id + "-coalescing.png")).string();
         std::string error;
         if (render_panel_png(v.ui_scale, 1100, png, error, [&](const Fonts& fonts, float) {
-                ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-                ImGui::TextUnformatted((v.lesson_title + ": one warp's loads, traced").c_str());
-                ImGui::PopFont();
+                draw_export_heading(fonts, v.lesson_title + ": one warp's loads, traced");
                 draw_coalescing(ImGui::GetContentRegionAvail().x);
             })) {
             result.files.push_back(png);

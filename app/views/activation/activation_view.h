@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "device_output_tag.h"
+#include "backends/device_output_tag.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
-#include "sim_trace_runs.h"
+#include "sim/sim_trace_runs.h"
 #include "views/timing_plot.h"
 #include "workloads/activation_workload.h"
 
@@ -79,7 +79,7 @@ private:
     std::string other_error_;  // why the last file to compare with was refused, shown in the Timing panel
     SampleHistory history_;
     bool textures_dirty_ = false;
-    // Device outputs are read only while they still hold last_run_'s run (core/device_output_tag.h).
+    // Device outputs are read only while they still hold last_run_'s run (core/backends/device_output_tag.h).
     core::DeviceOutputTag device_output_tag_;
     std::unique_ptr<TensorTexture> input_tex_, output_tex_;
     std::string display_backend_;    // which backend's output the right picture shows

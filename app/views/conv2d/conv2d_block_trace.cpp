@@ -1,5 +1,5 @@
-// "Inside one block": one block of the real tiled convolution kernel (kernels/conv2d_kernels.cuh)
-// run on the SIMT simulator with every access recorded (kernels/sim_trace_runs.h), drawn from that
+// "Inside one block": one block of the real tiled convolution kernel (kernels/conv2d/conv2d_kernels.cuh)
+// run on the SIMT simulator with every access recorded (kernels/sim/sim_trace_runs.h), drawn from that
 // record, not from a model of it:
 //   1. the T x T shared tile, each cell coloured by the warp of the thread that stored it and
 //      labelled with that thread's index (the cooperative load: thread t fetches elements t, t+256);
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "conv2d_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {

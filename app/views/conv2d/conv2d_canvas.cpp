@@ -15,8 +15,8 @@
 #include <cstdio>
 
 #include "conv2d_view.h"
-#include "format.h"
-#include "gpu_model.h"
+#include "measure/format.h"
+#include "gpu_model/gpu_model.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {

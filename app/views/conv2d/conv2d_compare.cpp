@@ -9,7 +9,7 @@
 
 #include "views/compare_view.h"
 #include "conv2d_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
 

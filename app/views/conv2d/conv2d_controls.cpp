@@ -10,8 +10,8 @@
 #include <string>
 
 #include "conv2d_view.h"
-#include "format.h"
-#include "gpu_model.h"
+#include "measure/format.h"
+#include "gpu_model/gpu_model.h"
 #include "views/run_row.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"

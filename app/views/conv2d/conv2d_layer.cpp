@@ -13,7 +13,7 @@
 #include <string>
 
 #include "conv2d_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {

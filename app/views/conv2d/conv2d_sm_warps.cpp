@@ -5,7 +5,7 @@
 // waiting, the others are ready and wait their turn. "All at once" thus reads as "all resident,
 // interleaved to hide latency", the CUDA C++ Programming Guide's "Hardware Multithreading": every
 // resident warp keeps its context on the SM, so a scheduler can switch to any ready warp at no
-// cost. The numbers drawn (warps, schedulers) come from core/gpu_model.h for this machine's GPU or
+// cost. The numbers drawn (warps, schedulers) come from core/gpu_model/gpu_model.h for this machine's GPU or
 // the labelled H100 example; the schedule is core::illustrative_warp_states, labelled on screen as
 // an illustration, not a trace of a real GPU. Its rules are tested in tests/test_gpu_model_sm.cpp;
 // the picture is checked by eye in the step's export (gpulab export --all-steps).
@@ -15,7 +15,7 @@
 #include <string>
 
 #include "conv2d_view.h"
-#include "gpu_model.h"
+#include "gpu_model/gpu_model.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {

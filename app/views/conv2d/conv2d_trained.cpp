@@ -19,8 +19,8 @@
 #include <string>
 
 #include "conv2d_view.h"
-#include "format.h"
-#include "image_io.h"
+#include "measure/format.h"
+#include "io/image_io.h"
 #include "workloads/conv2d_workload.h"
 #include "widgets/ui_helpers.h"
 

@@ -18,11 +18,11 @@
 
 #include "render/gl_objects.h"
 #include "views/compare_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
-#include "image_io.h"
-#include "machine_info.h"
+#include "gpu_model/gpu_model.h"
+#include "io/image_io.h"
+#include "measure/machine_info.h"
 #include "widgets/ui_helpers.h"
 #include "views/timing_plot.h"
 
@@ -598,12 +598,7 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
     const bool pictures = !run.params.layer_mode && result_ && input_tex_.id() != 0 && output_tex_;
     const bool colour = pictures && per_channel_result() && recombined_tex_.id() != 0;
     const bool ok = render_panel_png(in.ui_scale, 1200, png.string(), error, [&](const Fonts& fonts, float scale) {
-        auto heading = [&](const std::string& text) {
-            ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-            ImGui::TextUnformatted(text.c_str());
-            ImGui::PopFont();
-        };
-        heading(in.lesson_title + ": one filter, every output pixel independent");
+        draw_export_heading(fonts, in.lesson_title + ": one filter, every output pixel independent");
         draw_caption_block(caption);
         ImGui::Spacing();
         if (pictures) {
@@ -641,11 +636,11 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
             }
         }
         ImGui::Spacing();
-        heading("Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");
+        draw_export_heading(fonts, "Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");
         draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
         if (other_) {
             ImGui::Spacing();
-            heading("This machine vs the other machine (longer bars are faster)");
+            draw_export_heading(fonts, "This machine vs the other machine (longer bars are faster)");
             draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
         }
     });
@@ -655,9 +650,7 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         const std::filesystem::path trace_png = out.path("-block-trace.png");
         const bool traced =
             render_panel_png(in.ui_scale, 1100, trace_png.string(), error, [&](const Fonts& fonts, float) {
-                ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-                ImGui::TextUnformatted((in.lesson_title + ": inside one block of the tiled kernel").c_str());
-                ImGui::PopFont();
+                draw_export_heading(fonts, in.lesson_title + ": inside one block of the tiled kernel");
                 draw_caption_block(caption);
                 ImGui::Spacing();
                 draw_block_trace(ImGui::GetContentRegionAvail().x, false);

@@ -24,10 +24,10 @@
 #include <string>
 #include <vector>
 
-#include "device_output_tag.h"
+#include "backends/device_output_tag.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
-#include "sim_trace_runs.h"
+#include "sim/sim_trace_runs.h"
 #include "train/channel_partials.h"
 #include "workloads/conv2d_workload.h"
 
@@ -41,10 +41,10 @@ struct ConvMeasurement {
 };
 
 // How a GPU would schedule the tiled kernel over `planes` output planes of P x Q (N*K: one per
-// picture and filter): the numbers the "all at once" tab draws. kernels/conv2d.cu launches a grid
+// picture and filter): the numbers the "all at once" tab draws. kernels/conv2d/conv2d.cu launches a grid
 // of ceil(Q/16) x ceil(P/16) x planes blocks (z capped at 65,535, each z-block then looping over
 // planes). From gpu::probe() and the device's occupancy query when a device exists, else an example
-// GPU with the occupancy estimated from the register count nvcc reported (core/gpu_model.h).
+// GPU with the occupancy estimated from the register count nvcc reported (core/gpu_model/gpu_model.h).
 struct BlockSchedule {
     static constexpr int kTile = 16;  // the tiled kernel's block: 16 x 16 threads, one output each
     static constexpr int64_t kMaxGridZ = 65535;
@@ -56,7 +56,7 @@ struct BlockSchedule {
     int64_t wave = 0;       // sm_count * blocks_per_sm
     int64_t waves = 0;
     bool example = false;  // true: not this machine (no GPU here); `gpu_name` names the example
-    int cc_major = 0, cc_minor = 0;  // of that GPU: schedulers and FP32 lanes per SM (core/gpu_model.h)
+    int cc_major = 0, cc_minor = 0;  // of that GPU: schedulers and FP32 lanes per SM (core/gpu_model/gpu_model.h)
     std::string gpu_name;
     std::string why;  // why the example is used
 };
@@ -237,7 +237,7 @@ class Conv2dView : public LessonView {
     std::unique_ptr<core::ImportedConv> other_;            // another machine's export; null: none
     bool textures_dirty_ = false;
     // The backends are shared with every lesson and the worker: a device output is shown only while
-    // it still holds result_'s run and no job is running (core/device_output_tag.h).
+    // it still holds result_'s run and no job is running (core/backends/device_output_tag.h).
     core::DeviceOutputTag device_output_tag_;
     PictureTexture input_tex_;  // colour in per-channel mode
     std::unique_ptr<TensorTexture> output_tex_, pooled_tex_;  // the current plane's output and pooling

@@ -1,5 +1,5 @@
 // The analogy panel: a few "mathematicians" (the CPU's FP32 lanes: hardware threads x floats per
-// vector instruction) against many "students" (the GPU's SMs x FP32 lanes per SM, core/gpu_model.h),
+// vector instruction) against many "students" (the GPU's SMs x FP32 lanes per SM, core/gpu_model/gpu_model.h),
 // like for like, working through one pile of tiny sums. Nothing here is invented: the
 // pile is a size the sweep measured, each side's speed is that size's measured median (the
 // fastest CPU backend; the GPU round trip with copies), and the GPU's fixed cost is its measured
@@ -10,12 +10,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
+#include "gpu_model/gpu_model.h"
 #include "latency_view.h"
-#include "machine_info.h"
-#include "simd_math.h"
+#include "measure/machine_info.h"
+#include "backends/simd/simd_math.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
 #include "latency_view.h"
 #include "views/timing_plot.h"

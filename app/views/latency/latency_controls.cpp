@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "format.h"
+#include "measure/format.h"
 #include "latency_view.h"
 #include "views/run_row.h"
 #include "views/timing_plot.h"

@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "views/compare_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -285,9 +285,7 @@ ExportResult LatencyView::export_files(const ViewExport& in) {
     const std::optional<std::size_t> bi = size_index_near(breakdown_exp_);
     const gpu::LaunchCosts launch = result_->launch;
     const bool ok = render_panel_png(in.ui_scale, 1100, png.string(), error, [&](const Fonts& fonts, float scale) {
-        ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-        ImGui::Text("%s: time and throughput against size", in.lesson_title.c_str());
-        ImGui::PopFont();
+        draw_export_heading(fonts, in.lesson_title + ": time and throughput against size");
         draw_caption_block(caption);
         ImGui::Spacing();
         const float w = ImGui::GetContentRegionAvail().x;

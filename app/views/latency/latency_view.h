@@ -1,6 +1,6 @@
 // The latency-vs-throughput lesson's view. One job on the worker measures everything the panels
 // show: the size sweep on every backend (core/workloads/latency_sweep.h), then the GPU's fixed
-// costs (kernels/latency_probe.h: launch overhead, CUDA Graphs, pinned vs pageable copies, cold
+// costs (kernels/probes/latency_probe.h: launch overhead, CUDA Graphs, pinned vs pageable copies, cold
 // start). The canvas has four panels: the sweep (time and throughput, log-log, crossover), the
 // phase breakdown at one size, "one task vs many tasks" with the fixed-cost tables, and the
 // mathematicians-vs-students analogy driven by the measured speeds. A step's predict prompt is
@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "latency_probe.h"
+#include "probes/latency_probe.h"
 #include "views/lesson_view.h"
 #include "sweep_plot.h"
 #include "workloads/latency_sweep.h"

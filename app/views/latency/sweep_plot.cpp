@@ -9,10 +9,10 @@
 #include <optional>
 
 #include "views/export.h"
-#include "format.h"
-#include "gpu_model.h"
+#include "measure/format.h"
+#include "gpu_model/gpu_model.h"
 #include "gpu_backends.h"
-#include "machine_info.h"
+#include "measure/machine_info.h"
 #include "views/timing_plot.h"
 #include "widgets/presenter_palette.h"
 
@@ -58,7 +58,7 @@ struct Curve {
     Marker marker = Marker::Circle;
 };
 
-// Another machine's medians for one backend at its own sizes (core/compare_import.h), drawn
+// Another machine's medians for one backend at its own sizes (core/compare/compare_import.h), drawn
 // thinner and lighter with hollow dots over this machine's curves in the same backend colour.
 struct OtherCurve {
     ImU32 colour;

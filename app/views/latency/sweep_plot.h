@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "compare_import.h"
-#include "latency_probe.h"
+#include "compare/compare_import.h"
+#include "probes/latency_probe.h"
 #include "workloads/latency_sweep.h"
 
 namespace gpulab::app {

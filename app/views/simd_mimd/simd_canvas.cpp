@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format.h"
+#include "measure/format.h"
 #include "simd_mimd_view.h"
 #include "widgets/ui_helpers.h"
 
@@ -135,7 +135,7 @@ void SimdMimdView::draw_warp_panel() {
             ImGui::PushTextWrapPos(lh * 28.0f);
             ImGui::TextUnformatted(
                 "Without a GPU the warp is stepped by a CPU emulator that runs the kernel's own branch logic "
-                "(core/simt.h) with an active mask, as the hardware does. The masks are the same; the timings "
+                "(core/ops/simt.h) with an active mask, as the hardware does. The masks are the same; the timings "
                 "are missing.");
             if (result_ && !result_->gpu_error.empty() && result_->gpu_error != result_->gpu_reason)
                 ImGui::TextUnformatted(result_->gpu_error.c_str());

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "views/compare_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "simd_mimd_view.h"
 #include "widgets/ui_helpers.h"
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "format.h"
+#include "measure/format.h"
 #include "views/run_row.h"
 #include "simd_mimd_view.h"
 #include "widgets/ui_helpers.h"

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <map>
 
-#include "format.h"
+#include "measure/format.h"
 #include "simd_mimd_view.h"
 #include "widgets/ui_helpers.h"
 

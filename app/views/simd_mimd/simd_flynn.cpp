@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <map>
 
-#include "format.h"
-#include "machine_info.h"
+#include "measure/format.h"
+#include "measure/machine_info.h"
 #include "simd_mimd_view.h"
 #include "widgets/ui_helpers.h"
 

@@ -14,13 +14,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "cancel.h"
+#include "runtime/cancel.h"
 #include "views/compare_view.h"
-#include "format.h"
+#include "measure/format.h"
 #include "gpu_backends.h"
-#include "gpu_model.h"
-#include "machine_info.h"
-#include "sim_kernels.h"
+#include "gpu_model/gpu_model.h"
+#include "measure/machine_info.h"
+#include "sim/sim_kernels.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -58,7 +58,7 @@ std::shared_ptr<const SimdMimdMeasurement> measure(core::Activation activation, 
     m->started_unix_s = static_cast<int64_t>(std::time(nullptr));
     cancelled = false;
     auto step = [&](float f, const std::string& stage) {
-        // A stop can also come from inside a loop with no progress callback (core/cancel.h).
+        // A stop can also come from inside a loop with no progress callback (core/runtime/cancel.h).
         if ((progress && !progress(f, stage)) || (progress && core::cancel_requested())) cancelled = true;
         return !cancelled;
     };
@@ -383,39 +383,34 @@ ExportResult SimdMimdView::export_files(const ViewExport& in) {
     const std::filesystem::path png = out.path("-simd.png");
     const simt::Pattern pattern = pattern_;
     const bool ok = render_panel_png(in.ui_scale, 1200, png.string(), error, [&](const Fonts& fonts, float scale) {
-        auto heading = [&](const std::string& text) {
-            ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-            ImGui::TextUnformatted(text.c_str());
-            ImGui::PopFont();
-        };
-        heading(in.lesson_title + ": one instruction on many data, many instruction streams, warps of 32 threads");
+        draw_export_heading(fonts, in.lesson_title + ": one instruction on many data, many instruction streams, warps of 32 threads");
         draw_caption_block(caption);
         const float w = ImGui::GetContentRegionAvail().x;
         ImGui::Spacing();
-        heading("SIMD on one core: the same loop, scalar and vectorised");
+        draw_export_heading(fonts, "SIMD on one core: the same loop, scalar and vectorised");
         if (m.simd.ok)
             draw_simd_bars(m.simd, w);
         else
             ImGui::TextColored(kErrorColour, "not measured: %s", m.simd.error.c_str());
         ImGui::Spacing();
-        heading("MIMD: " + std::to_string(m.mimd.threads) + " threads, each its own instruction stream");
+        draw_export_heading(fonts, "MIMD: " + std::to_string(m.mimd.threads) + " threads, each its own instruction stream");
         if (m.mimd.ok)
             draw_mimd_timeline(m.mimd, {w, (60.0f + 34.0f * static_cast<float>(m.mimd.threads)) * scale}, -1.0f);
         else
             ImGui::TextColored(kErrorColour, "not measured: %s", m.mimd.error.c_str());
         ImGui::Spacing();
-        heading("One warp, " + std::string(core::pattern_label(pattern)) +
+        draw_export_heading(fonts, "One warp, " + std::string(core::pattern_label(pattern)) +
                 (m.gpu_ran ? ": recorded on the GPU" : ": emulated on the CPU, no GPU measurement"));
         const std::vector<WarpReplay> warps = warp_replays(&m, pattern, kTraceWarps);
         int steps = 1;
         for (const auto& r : warps) steps = std::max(steps, static_cast<int>(r.steps.size()));
         draw_warp_grid(warps, 1e9f, {w, std::min(40.0f + 18.0f * static_cast<float>(steps), 460.0f) * scale});
         ImGui::Spacing();
-        heading("Divergence cost per pattern");
+        draw_export_heading(fonts, "Divergence cost per pattern");
         draw_cost_table(m, pattern);
         if (other_) {
             ImGui::Spacing();
-            heading("This machine vs the other machine");
+            draw_export_heading(fonts, "This machine vs the other machine");
             draw_comparison(w, false);
         }
     });

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "divergence.h"
+#include "probes/divergence.h"
 #include "views/lesson_view.h"
 #include "workloads/simd_mimd.h"
 

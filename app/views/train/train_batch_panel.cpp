@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "format.h"
-#include "gpu_model.h"
+#include "measure/format.h"
+#include "gpu_model/gpu_model.h"
 #include "views/timing_plot.h"
 #include "train_plot.h"
 #include "train_view.h"

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <functional>
 
-#include "clock.h"
-#include "format.h"
+#include "measure/clock.h"
+#include "measure/format.h"
 #include "gpu_train_engines.h"
 #include "train/learning_knobs.h"
 #include "train/machine_peak.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "format.h"
+#include "measure/format.h"
 #include "views/timing_plot.h"
 #include "train_draw.h"
 #include "train_view.h"

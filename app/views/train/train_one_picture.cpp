@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "format.h"
+#include "measure/format.h"
 #include "train/evaluation.h"
 #include "train/learning_knobs.h"
 #include "train_draw.h"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "format.h"
-#include "gpu_model.h"
+#include "measure/format.h"
+#include "gpu_model/gpu_model.h"
 #include "views/timing_plot.h"
 #include "train_plot.h"
 #include "train_view.h"
@@ -145,7 +145,7 @@ void TrainView::draw_race_panel(float width) {
                 ImGui::TableNextColumn();
                 ImGui::TableNextColumn();
                 ImGui::TableNextColumn();
-                // The driver's words go to the tooltip; the table says it plainly (core/gpu_model.h).
+                // The driver's words go to the tooltip; the table says it plainly (core/gpu_model/gpu_model.h).
                 const std::string plain = core::plain_gpu_reason(l.reason);
                 ImGui::TextColored(kMutedColour, "not available: %s", (plain.empty() ? l.reason : plain).c_str());
                 if (!plain.empty()) hover_tip(l.reason.c_str());

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "format.h"
+#include "measure/format.h"
 #include "train_draw.h"
 #include "train_view.h"
 #include "widgets/ui_helpers.h"

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "format.h"
+#include "measure/format.h"
 #include "train/article_figures.h"
 #include "train_draw.h"
 #include "train_plot.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "format.h"
+#include "measure/format.h"
 #include "train_draw.h"
 #include "train_view.h"
 #include "widgets/ui_helpers.h"

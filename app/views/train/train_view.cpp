@@ -9,8 +9,8 @@
 #include <ctime>
 #include <filesystem>
 
-#include "format.h"
-#include "image_io.h"
+#include "measure/format.h"
+#include "io/image_io.h"
 #include "train/learning_knobs.h"
 #include "views/export.h"
 #include "widgets/ui_helpers.h"
@@ -258,9 +258,7 @@ ExportResult TrainView::export_files(const ViewExport& in) {
     const std::filesystem::path png = out.path("-train.png");
     std::string error;
     bool ok = render_panel_png(in.ui_scale, 1200, png.string(), error, [&](const Fonts& fonts, float) {
-        ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-        ImGui::Text("%s: the model and training", in.lesson_title.c_str());
-        ImGui::PopFont();
+        draw_export_heading(fonts, in.lesson_title + ": the model and training");
         draw_caption_block(caption);
         const float w = ImGui::GetContentRegionAvail().x;
         if (!data_) {
@@ -275,9 +273,7 @@ ExportResult TrainView::export_files(const ViewExport& in) {
     if (train_) {
         const std::filesystem::path results_png = out.path("-results.png");
         ok = render_panel_png(in.ui_scale, 1200, results_png.string(), error, [&](const Fonts& fonts, float) {
-            ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-            ImGui::Text("%s: what it learnt", in.lesson_title.c_str());
-            ImGui::PopFont();
+            draw_export_heading(fonts, in.lesson_title + ": what it learnt");
             draw_caption_block(caption);
             draw_results_panel(ImGui::GetContentRegionAvail().x);
         });
@@ -286,9 +282,7 @@ ExportResult TrainView::export_files(const ViewExport& in) {
     if (race_ || batch_) {
         const std::filesystem::path race_png = out.path("-race.png");
         ok = render_panel_png(in.ui_scale, 1200, race_png.string(), error, [&](const Fonts& fonts, float) {
-            ImGui::PushFont(fonts.bold ? fonts.bold : fonts.regular);
-            ImGui::Text("%s: the race, where the time goes, batch size", in.lesson_title.c_str());
-            ImGui::PopFont();
+            draw_export_heading(fonts, in.lesson_title + ": the race, where the time goes, batch size");
             draw_caption_block(caption);
             const float w = ImGui::GetContentRegionAvail().x;
             if (race_) {

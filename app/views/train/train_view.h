@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "compare_import.h"
+#include "compare/compare_import.h"
 #include "train/article_figures.h"
 #include "train/dataset.h"
 #include "train/evaluation.h"

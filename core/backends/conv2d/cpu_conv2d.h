@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "conv2d.h"
-#include "simd_math.h"
-#include "tensor.h"
+#include "ops/conv2d.h"
+#include "backends/simd/simd_math.h"
+#include "ops/tensor.h"
 
 namespace gpulab::cpu {
 

@@ -28,7 +28,7 @@
 #define GPULAB_CONV_CH_X86 1
 #endif
 
-#include "simd_math.h"
+#include "backends/simd/simd_math.h"
 
 namespace gpulab::cpu::conv_detail {
 

@@ -23,8 +23,8 @@
 #include <cstring>
 #include <vector>
 
-#include "thread_pool.h"
-#include "train/train_gemm.h"
+#include "runtime/thread_pool.h"
+#include "backends/simd/train_gemm.h"
 
 namespace gpulab::cpu {
 

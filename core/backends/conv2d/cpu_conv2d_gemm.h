@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "conv2d.h"
-#include "simd_math.h"
+#include "ops/conv2d.h"
+#include "backends/simd/simd_math.h"
 
 namespace gpulab::cpu {
 

@@ -4,7 +4,10 @@
 // only these functions are compiled with AVX-512 or AVX2 instructions and the rest of the program
 // (and every inline library function) stays baseline x86-64: the binary runs on any CPU and picks
 // the widest kernel the CPU has at run time. Intrinsics, not auto-vectorisation, because the
-// register blocking (which values stay in registers across the tap loop) is the point.
+// register blocking (which values stay in registers across the tap loop) is the point. It is also
+// why each kernel here and in cpu_conv2d_channels.cpp is written twice, once per ISA: code shared by
+// the two regions (a template over the vector type) would be compiled outside both, for baseline
+// x86-64, and the twins must stay twins.
 // Verified by tests/test_conv2d.cpp (every usable ISA against cpu-scalar, odd shapes, strides).
 #include "cpu_conv2d.h"
 
@@ -20,7 +23,7 @@
 
 #include "cpu_conv2d_gemm.h"
 #include "cpu_conv2d_row.h"
-#include "thread_pool.h"
+#include "runtime/thread_pool.h"
 
 namespace gpulab::cpu {
 

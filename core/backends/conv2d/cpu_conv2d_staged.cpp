@@ -14,7 +14,7 @@
 
 #include "cpu_conv2d.h"
 #include "cpu_conv2d_row.h"
-#include "thread_pool.h"
+#include "runtime/thread_pool.h"
 
 namespace gpulab::cpu {
 

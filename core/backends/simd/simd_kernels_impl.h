@@ -20,7 +20,7 @@
 // and rcp + one Newton step instead of the division (three more FMA-pipe operations than the
 // divider's one).
 //
-// NaN policy (same as core/hd_math.h): NaN in, NaN out. Masks come from comparisons, which are
+// NaN policy (same as core/ops/hd_math.h): NaN in, NaN out. Masks come from comparisons, which are
 // false for NaN, so a NaN always takes the arithmetic path and stays NaN.
 //
 // Accuracy against cpu-scalar (libm expf / tanhf), checked by tests/test_cpu_backends.cpp and
@@ -225,7 +225,7 @@ inline F tanh_v(F x) {
     return (F)(((U)t & ~kSignBit) | ((U)x & kSignBit));
 }
 
-// GELU, the tanh approximation of core/hd_math.h:
+// GELU, the tanh approximation of core/ops/hd_math.h:
 //   0.5 x (1 + tanh(u)),  u = sqrt(2/pi) (x + 0.044715 x^3)
 // Since 0.5 (1 + tanh(u)) = sigmoid(2u), this is x * sigmoid(2u): one exp, one division, and no
 // cancellation for negative x. Where e^2u underflows (x below about -10) the result is x * 0 = -0,

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "op_desc.h"
+#include "ops/op_desc.h"
 
 namespace gpulab::cpu {
 

@@ -1,9 +1,9 @@
 // Picks the matrix product for this CPU: the same instruction set as the activation kernels
 // (cpu::best_simd_isa, so GPULAB_ISA caps both), falling back to the baseline.
-#include "train/train_gemm.h"
+#include "train_gemm.h"
 
 #include "simd_math.h"
-#include "train/gemm_isa.h"
+#include "gemm_isa.h"
 
 namespace gpulab::train {
 

@@ -7,7 +7,7 @@
 // a 6-row x 16-column block of C stays in vector registers (6 AVX-512 registers, 12 AVX2) while
 // the inner dimension streams through, so each B vector loaded feeds 6 FMAs. The instruction set
 // is the one the activation kernels use (cpu::best_simd_isa: AVX-512, AVX2+FMA or SSE2).
-// Also the matrix product of cpu-parallel's im2col convolution (core/cpu_conv2d_gemm.cpp), so the
+// Also the matrix product of cpu-parallel's im2col convolution (core/backends/conv2d/cpu_conv2d_gemm.cpp), so the
 // lesson's convolution and training's share one.
 // Verified by tests/test_train_layers.cpp against a plain triple loop, odd sizes included.
 #pragma once
