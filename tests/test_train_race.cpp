@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/cancel.h"
 #include "train/live_log.h"
 #include "train/race.h"
 
@@ -121,6 +122,35 @@ TEST_CASE("training for a budget: epochs - batch limits and the callback end it 
     const LaneResult refused = train_with_budget(*e, d, bad);
     CHECK_FALSE(refused.ran);
     CHECK_FALSE(refused.reason.empty());
+}
+
+TEST_CASE("the stop request ends training inside a batch: no test pass, what was learnt stays, nothing left raised") {
+    const Dataset d = toy_data();
+    for (const char* name : {"cpu-scalar", "cpu-parallel"}) {
+        CAPTURE(name);
+        auto e = make_train_engine(name);
+        // Raised from the third batch's callback, as the window's Stop does: the engine's next layer
+        // throws core::Cancelled, the epoch ends there without its test pass, the lane keeps its
+        // batches and parameters and says "stopped".
+        const LaneResult lane = train_with_budget(*e, d, small_config(), [&](const LaneResult&, const BatchProgress& p) {
+            if (p.batch == 3) core::set_cancel_requested(true);
+            return true;
+        });
+        core::set_cancel_requested(false);
+        CHECK(lane.ran);
+        CHECK(lane.stopped);
+        CHECK(lane.reason == "stopped");
+        CHECK(lane.images == 60);       // 3 batches of 20 counted; the fourth was cut off
+        CHECK(lane.points.empty());     // the epoch's test pass was not made
+        CHECK(lane.params.size() == static_cast<std::size_t>(make_model("conv8,pool,dense10", {1, 12, 12}).parameter_count));
+
+        // Time per image by batch size: the batches so far stand.
+        core::set_cancel_requested(true);
+        const BatchTiming t = time_batch_size(*e, d, small_config().train, 200, 0);
+        core::set_cancel_requested(false);
+        CHECK(t.reason == "stopped");
+    }
+    CHECK_FALSE(core::cancel_requested());
 }
 
 TEST_CASE("every engine's batch losses lie on one curve: same weights and same batches") {

@@ -8,6 +8,7 @@
 
 #include "measure/clock.h"
 #include "io/image_io.h"
+#include "runtime/cancel.h"
 #include "runtime/thread_pool.h"
 #include "cpu_layers.h"
 #include "host_train_engine.h"
@@ -43,6 +44,9 @@ public:
         std::memcpy(input_.data(), images, static_cast<std::size_t>(n * model_.input.size()) * sizeof(float));
         run_slices([&](const Slice& sl, std::vector<LayerTime>& times) {
             for (std::size_t i = 0; i < model_.layers.size(); ++i) {
+                // A layer of cpu-scalar can take a quarter of a second: Stop or leaving the step
+                // ends the batch here rather than after it (issue 25).
+                if (core::cancel_requested()) throw core::Cancelled();
                 const Layer& l = model_.layers[i];
                 const float* x = layer_input(i) + sl.first * l.in.size();
                 float* y = outputs_[i].data() + sl.first * l.out.size();
@@ -80,6 +84,7 @@ public:
             float* dx = b;
             float* g = sl.grads;
             for (std::size_t i = model_.layers.size(); i-- > 0;) {
+                if (core::cancel_requested()) throw core::Cancelled();
                 const Layer& l = model_.layers[i];
                 const float* x = layer_input(i) + sl.first * l.in.size();
                 const std::int64_t t0 = core::now_ns();

@@ -1,12 +1,13 @@
 // Budgeted training, the race's bookkeeping and time per image by batch size: see race.h.
-#include "train/race.h"
+#include "race.h"
 
 #include <algorithm>
 #include <exception>
 
-#include "clock.h"
-#include "format.h"
-#include "image_io.h"
+#include "measure/clock.h"
+#include "runtime/cancel.h"
+#include "measure/format.h"
+#include "io/image_io.h"
 
 namespace gpulab::train {
 
@@ -75,6 +76,10 @@ LaneResult train_with_budget(TrainEngine& engine, const Dataset& data, const Bud
             for (std::size_t i = 0; i < r.layer_ns.size(); ++i) {
                 lane.layer_ns[i].forward_ns += r.layer_ns[i].forward_ns;
                 lane.layer_ns[i].backward_ns += r.layer_ns[i].backward_ns;
+            }
+            if (r.cancelled) {  // no test pass was made: no point to plot; what it learnt so far stays
+                lane.stopped = true;
+                break;
             }
             lane.points.push_back({static_cast<double>(lane.train_ns) * 1e-9, lane.images, r.loss, r.train_accuracy,
                                    r.test_accuracy});
@@ -171,6 +176,8 @@ BatchTiming time_batch_size(TrainEngine& engine, const Dataset& data, const Trai
                 break;
             }
         }
+    } catch (const core::Cancelled&) {  // the stop request, inside a batch: the batches so far stand
+        t.reason = "stopped";
     } catch (const std::exception& e) {
         t.ran = false;
         t.reason = e.what();

@@ -1,13 +1,14 @@
 // The epoch loop: see trainer.h.
-#include "train/trainer.h"
+#include "trainer.h"
 
 #include <algorithm>
 #include <numeric>
 #include <random>
 
-#include "clock.h"
-#include "image_io.h"
-#include "train/learning_knobs.h"
+#include "measure/clock.h"
+#include "runtime/cancel.h"
+#include "io/image_io.h"
+#include "learning_knobs.h"
 
 namespace gpulab::train {
 
@@ -58,8 +59,14 @@ EpochReport Trainer::run_epoch(const BatchCallback& on_batch) {
         const std::int64_t first = b * config_.batch;
         const std::int64_t n = std::min(config_.batch, data_.train.count - first);
         gather_batch(data_.train, order.data() + first, n, images_.data(), labels_.data());
-        engine_.forward(images_.data(), n);
-        const BatchResult br = engine_.backward(labels_.data());
+        BatchResult br;
+        try {
+            engine_.forward(images_.data(), n);
+            br = engine_.backward(labels_.data());
+        } catch (const core::Cancelled&) {
+            r.stopped = r.cancelled = true;
+            break;
+        }
         Sgd sgd = config_.sgd;
         if (config_.live_learning_rate) {
             const float live = config_.live_learning_rate->load(std::memory_order_relaxed);
@@ -85,6 +92,10 @@ EpochReport Trainer::run_epoch(const BatchCallback& on_batch) {
     r.train_ns = core::now_ns() - start;
     r.loss = r.batches ? loss_sum / static_cast<double>(r.batches) : 0.0;
     r.train_accuracy = r.images ? static_cast<double>(correct) / static_cast<double>(r.images) : 0.0;
+    // The test pass is a forward over every held-out image (seconds on cpu-scalar): not after a stop
+    // request, which would only interrupt it.
+    if (r.stopped && core::cancel_requested()) r.cancelled = true;
+    if (r.cancelled) return r;
     const std::int64_t t0 = core::now_ns();
     r.test_accuracy = accuracy(data_.test);
     r.test_ns = core::now_ns() - t0;

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "train/dataset.h"
-#include "train/engine.h"
-#include "train/model.h"
+#include "dataset.h"
+#include "engine.h"
+#include "model.h"
 
 namespace gpulab::train {
 
@@ -39,6 +39,9 @@ struct EpochReport {
     std::int64_t train_ns = 0;   // forward + backward + step of every batch, batch preparation included
     std::int64_t test_ns = 0;
     bool stopped = false;        // the callback asked to stop before the epoch's end
+    // The window's stop request (core::cancel_requested) ended the epoch inside a batch or before
+    // the test pass: that batch is not counted and test_accuracy was not measured (it stays 0).
+    bool cancelled = false;
     std::vector<LayerTime> layer_ns;  // per model layer, summed over the epoch's batches
     double images_per_second() const { return train_ns > 0 ? images * 1e9 / static_cast<double>(train_ns) : 0.0; }
 };
