@@ -141,6 +141,18 @@ if(GPULAB_XVFB_RUN)
                      "-DREJECT_REGEX=${gpulab_slow_stop}" -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.leaving_lesson_stops_run PROPERTIES LABELS gui
                          ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" TIMEOUT 180)
+    # A step whose settings this session has measured shows that result at once, without a run
+    # (core/measure/result_cache.h). SIMD vs MIMD: steps 2 and 4 both measure sigmoid over 2^18
+    # floats, step 3 ReLU over 2^24: three run steps, two runs. Convolution: step 4 shows Sobel x
+    # again after step 3's sharpen, so steps 1 to 4 take two runs. "runs=" counts the jobs accepted.
+    add_test(NAME gui.cached_step_shows_without_running
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;simd-vs-mimd;--script-keys;Right,Idle,Right,Idle,Right,Idle;--frames;40"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=lesson=simd-vs-mimd step=4 of [0-9]+ .* runs=2" -P ${GPULAB_RUN_CHECK})
+    add_test(NAME gui.cached_conv_step_shows_without_running
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;conv-sliding-window;--script-keys;Idle,Right,Right,Idle,Right,Idle;--frames;40"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=lesson=conv-sliding-window step=4 of [0-9]+ .* runs=2" -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.cached_step_shows_without_running gui.cached_conv_step_shows_without_running
+                         PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" TIMEOUT 180)
 endif()
 
 # F12 in the window, as a user presses it once the first measurement is done, then again at once:

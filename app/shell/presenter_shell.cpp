@@ -82,7 +82,7 @@ std::string Shell::presenter_summary() const {
     return "lesson=" + (lesson_id().empty() ? std::string("none") : lesson_id()) + " step=" +
            std::to_string(step_index_ + 1) + " of " + std::to_string(step_count()) +
            " presenting=" + yes_no(presenter_.presenting) + " blanked=" + yes_no(presenter_.blanked) +
-           " help=" + yes_no(presenter_.help_shown);
+           " help=" + yes_no(presenter_.help_shown) + " runs=" + std::to_string(jobs_.submitted());
 }
 
 }  // namespace gpulab::app

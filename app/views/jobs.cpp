@@ -55,6 +55,7 @@ bool JobRunner::submit(std::string label, Work work) {
     cancel_requested_ = false;
     core::set_cancel_requested(false);
     busy_ = true;
+    ++submitted_;
     wake_.notify_all();
     return true;
 }

@@ -236,4 +236,17 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
     return run;
 }
 
+std::string activation_config_key(const ActivationParams& p) {
+    std::string key = std::string(activation_name(p.activation));
+    if (p.activation == Activation::LeakyRelu) key += " alpha " + std::to_string(p.leaky_alpha);
+    key += p.image_path.empty() ? " generated " + std::to_string(p.elements) + " seed " + std::to_string(p.seed)
+                                : " image " + p.image_path;
+    return key;
+}
+
+std::size_t activation_run_bytes(const ActivationRun& run) {
+    const std::size_t floats = run.input.size() + run.reference_output.size() + run.simulated_output.size();
+    return floats * sizeof(float) + sizeof(ActivationRun);
+}
+
 }  // namespace gpulab::core

@@ -74,6 +74,11 @@ struct ActivationRun {
     int64_t started_unix_s = 0;
 };
 
+// The settings a run measured, written out: the results cache's key (core/measure/result_cache.h).
+std::string activation_config_key(const ActivationParams& p);
+// About how much memory a run holds (its pictures), for the cache's budget.
+std::size_t activation_run_bytes(const ActivationRun& run);
+
 // Reports progress in [0,1] with a short stage text; return false to cancel.
 using ProgressFn = std::function<bool(float fraction, std::string_view stage)>;
 

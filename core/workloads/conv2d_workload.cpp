@@ -467,4 +467,29 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
     return run;
 }
 
+std::string conv2d_config_key(const Conv2dParams& p) {
+    const std::string geometry = " kernel " + std::to_string(p.kernel) +
+                                 (p.padding == Padding::Zero ? " zero-padded" : " unpadded") + " stride " +
+                                 std::to_string(p.stride) + " seed " + std::to_string(p.seed);
+    if (p.layer_mode)
+        return "layer " + std::to_string(p.batch) + "x" + std::to_string(p.channels) + "x" + std::to_string(p.height) +
+               "x" + std::to_string(p.width) + " filters " + std::to_string(p.filters) + geometry;
+    std::string key = "image " + (p.image_path.empty() ? std::to_string(p.height) + "x" + std::to_string(p.width)
+                                                       : p.image_path);
+    key += p.per_channel ? " per channel" : " grey";
+    key += " filter " + p.filter;
+    if (p.filter == "custom") {
+        key += p.filter_path.empty() ? " values" : " " + p.filter_path;
+        if (p.filter_path.empty())
+            for (float v : p.custom_filter.data) key += " " + std::to_string(v);
+    }
+    return key + geometry;
+}
+
+std::size_t conv2d_run_bytes(const Conv2dRun& run) {
+    const std::size_t floats = run.input.size() + run.filters.size() + run.reference_output.size() +
+                               run.simulated_output.size();
+    return floats * sizeof(float) + sizeof(Conv2dRun);
+}
+
 }  // namespace gpulab::core

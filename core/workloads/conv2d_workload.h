@@ -74,6 +74,12 @@ struct Conv2dRun {
     int64_t started_unix_s = 0;
 };
 
+// The settings a run measured, written out (custom filter values included): the results cache's
+// key (core/measure/result_cache.h). Layer mode leaves out the picture and the named filter.
+std::string conv2d_config_key(const Conv2dParams& p);
+// About how much memory a run holds (its tensors), for the cache's budget.
+std::size_t conv2d_run_bytes(const Conv2dRun& run);
+
 // Builds the input and filters, refuses shapes that do not fit memory before allocating, runs
 // every backend that supports the shape (backends[0]: cpu-scalar, the reference). Never throws.
 Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backends, const MeasureConfig& config,

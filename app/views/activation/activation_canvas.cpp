@@ -115,7 +115,9 @@ void ActivationView::draw_canvas() {
         ImGui::BeginGroup();
         ImGui::TextUnformatted(title);
         const ImVec2 p = ImGui::GetCursorScreenPos();
-        if (tex && tex->rgba_texture() != 0) {
+        // No run for these settings yet (the step's own is measuring): no picture, rather than the
+        // last step's under this step's title.
+        if (tex && tex->rgba_texture() != 0 && last_run_) {
             ImVec2 sz = fit(static_cast<float>(tex->width()), static_cast<float>(tex->height()), box);
             // Centre inside the box so the three columns line up whatever the aspect ratio.
             ImGui::SetCursorScreenPos({p.x + (box.x - sz.x) * 0.5f, p.y + (box.y - sz.y) * 0.5f});
@@ -124,7 +126,7 @@ void ActivationView::draw_canvas() {
             ImGui::SetCursorScreenPos(p);
         } else {
             ImGui::GetWindowDrawList()->AddRect(p, {p.x + box.x, p.y + box.y}, IM_COL32(80, 80, 80, 255), 3.0f);
-            const char* msg = "press Run (R)";
+            const char* msg = host_.jobs->busy() ? "measuring..." : "press Run (R)";
             ImVec2 ts = ImGui::CalcTextSize(msg);
             ImGui::GetWindowDrawList()->AddText({p.x + (box.x - ts.x) * 0.5f, p.y + (box.y - ts.y) * 0.5f},
                                                 IM_COL32(150, 150, 150, 255), msg);

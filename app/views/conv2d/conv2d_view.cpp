@@ -240,16 +240,6 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
         position_ = 0.0;
         anim_time_ = 0.0f;
     }
-    // Every tab draws measured data, so a step measures when the result on screen is for other
-    // settings (or there is none yet for the mode the step shows).
-    const ConvMeasurement* m = params_.layer_mode ? layer_result_.get() : result_.get();
-    const core::Conv2dParams now = current_params();
-    const bool same = m && m->run.params.filter == now.filter && m->run.params.kernel == now.kernel &&
-                      m->run.params.padding == now.padding && m->run.params.stride == now.stride &&
-                      m->run.params.image_path == now.image_path && m->run.params.height == now.height &&
-                      m->run.params.width == now.width && m->run.params.channels == now.channels &&
-                      m->run.params.filters == now.filters && m->run.params.batch == now.batch &&
-                      (now.layer_mode || m->run.params.per_channel == now.per_channel);
     if (panel_ == Panel::Trained) {
         // The trained tab keeps its weights across steps: it loads or trains once.
         trained_playing_ = true;
@@ -257,7 +247,24 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
         run_on_step_ = trained_ == nullptr;
         return;
     }
-    if (step.action == "run" || !same) run_on_step_ = true;
+    // Every tab draws measured data, so a step measures when the result on screen is for other
+    // settings (or there is none yet for the mode the step shows), unless this session measured
+    // these settings already: then that result shows at once, labelled, and R measures again.
+    run_on_step_ = false;
+    const std::string key = core::conv2d_config_key(current_params());
+    if (const auto hit = cache_.find(key)) {
+        const ConvMeasurement* shown = params_.layer_mode ? layer_result_.get() : result_.get();
+        if (shown != hit->result.get()) show(hit->result, /*fresh=*/false);
+        host_.info = core::cached_result_line(hit->measured_unix_s);
+        return;
+    }
+    // Never the previous step's picture and numbers under this step's heading while it measures.
+    std::shared_ptr<const ConvMeasurement>& shown = params_.layer_mode ? layer_result_ : result_;
+    if (shown && core::conv2d_config_key(shown->run.params) != key) {
+        shown.reset();
+        textures_dirty_ = true;
+    }
+    if (step.action == "run" || !shown) run_on_step_ = true;
 }
 
 // [SECTION] runs
@@ -317,23 +324,34 @@ void Conv2dView::run_blocking(bool quick) {
 void Conv2dView::finish(std::shared_ptr<const ConvMeasurement> m) {
     if (!m->run.ok) {
         if (m->run.error == "cancelled")
-            host_.info = "measurement cancelled; the panels show the previous result";
+            host_.info = (m->run.params.layer_mode ? layer_result_ : result_)
+                             ? "measurement cancelled; the panels show the previous result"
+                             : "measurement cancelled";
         else
             host_.error = m->run.error;
         return;
     }
+    cache_.put(core::conv2d_config_key(m->run.params), m, core::conv2d_run_bytes(m->run), m->run.started_unix_s);
+    show(std::move(m), /*fresh=*/true);
+    host_.error.clear();
+}
+
+void Conv2dView::show(std::shared_ptr<const ConvMeasurement> m, bool fresh) {
     if (m->run.params.layer_mode) {
         layer_result_ = std::move(m);
         device_output_tag_.forget();
     } else {
         result_ = std::move(m);
-        std::vector<uint64_t> generations;
-        for (const core::Backend* b : backends_) generations.push_back(b->output_generation());
-        device_output_tag_.remember(std::move(generations), host_.jobs->busy());
+        if (fresh) {
+            std::vector<uint64_t> generations;
+            for (const core::Backend* b : backends_) generations.push_back(b->output_generation());
+            device_output_tag_.remember(std::move(generations), host_.jobs->busy());
+        } else {
+            device_output_tag_.forget();  // the GPU's buffers hold later runs' outputs now
+        }
         position_ = std::min(position_, static_cast<double>(std::max<int64_t>(positions() - 1, 0)));
         trace_block();  // one block of the tiled kernel on the new image: milliseconds
     }
-    host_.error.clear();
     textures_dirty_ = true;
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backends/device_output_tag.h"
+#include "measure/result_cache.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
 #include "sim/sim_trace_runs.h"
@@ -197,6 +198,8 @@ class Conv2dView : public LessonView {
     core::Conv2dParams current_params() const;
     bool start_run();
     void finish(std::shared_ptr<const ConvMeasurement> m);
+    // Puts a good result on screen, fresh from a run or from the cache (whose GPU buffers are gone).
+    void show(std::shared_ptr<const ConvMeasurement> m, bool fresh);
     void update_textures();
     bool try_load_image(const std::string& path);
     int64_t positions() const;  // output positions of the picture result, over all planes (0 when none)
@@ -234,6 +237,9 @@ class Conv2dView : public LessonView {
 
     std::shared_ptr<const ConvMeasurement> result_;        // single-channel picture
     std::shared_ptr<const ConvMeasurement> layer_result_;  // CNN-layer mode
+    // Every run of this session in either mode, by its settings: a step with the same settings shows
+    // it at once instead of measuring again (core/measure/result_cache.h).
+    core::ResultCache<const ConvMeasurement> cache_;
     std::unique_ptr<core::ImportedConv> other_;            // another machine's export; null: none
     bool textures_dirty_ = false;
     // The backends are shared with every lesson and the worker: a device output is shown only while

@@ -4,6 +4,7 @@
 #include "latency_view.h"
 
 #include <algorithm>
+#include <ctime>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -58,7 +59,19 @@ void LatencyView::enter_step(const core::LessonStep& step) {
     // Results stay while the sweep's parameters stay: a step asks for a sweep only when the one on
     // screen does not match. Panels that show measured numbers measure when nothing is measured.
     const bool needs_numbers = step.action == "sweep" || panel_ != Panel::Sweep;
-    if (needs_numbers && !result_matches_config()) sweep_on_step_ = true;
+    if (result_matches_config()) return;
+    if (const auto hit = cache_.find(config_key(sweep_config(false)))) {  // swept earlier in this session
+        result_ = hit->result;
+        host_.info = core::cached_result_line(hit->measured_unix_s);
+        return;
+    }
+    result_.reset();  // never another step's sweep under this heading
+    if (needs_numbers) sweep_on_step_ = true;
+}
+
+std::string LatencyView::config_key(const core::SweepConfig& c) {
+    return std::string(core::activation_name(c.activation)) + " 2^" + std::to_string(c.min_exp) + "..2^" +
+           std::to_string(c.max_exp);
 }
 
 // [SECTION] runs
@@ -160,13 +173,16 @@ void LatencyView::finish(std::shared_ptr<const LatencyMeasurement> m) {
     if (!m->sweep.ok || m->sweep.plan.sizes.empty()) {
         // The previous result stays on screen.
         if (m->sweep.error == "cancelled")
-            host_.info = "sweep cancelled; the plots show the previous sweep";
+            host_.info = result_ ? "sweep cancelled; the plots show the previous sweep" : "sweep cancelled";
         else
             host_.error = "sweep failed: " + (m->sweep.error.empty() ? m->sweep.plan.capped : m->sweep.error);
         return;
     }
     result_ = std::move(m);
-    if (!result_->sweep.error.empty()) host_.info = "sweep stopped early: " + result_->sweep.plan.capped;
+    if (result_->sweep.error.empty())
+        cache_.put(config_key(result_->config), result_, sizeof(LatencyMeasurement), std::time(nullptr));
+    else
+        host_.info = "sweep stopped early: " + result_->sweep.plan.capped;
 }
 
 void LatencyView::update(float dt) {

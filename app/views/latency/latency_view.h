@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "measure/result_cache.h"
 #include "probes/latency_probe.h"
 #include "views/lesson_view.h"
 #include "sweep_plot.h"
@@ -111,6 +112,10 @@ class LatencyView : public LessonView {
     bool reveal_now_ = false;  // the student asked to see the answer without picking
 
     std::shared_ptr<const LatencyMeasurement> result_;
+    // Every sweep of this session, by activation and sizes: a step with those settings shows it at
+    // once instead of sweeping again (core/measure/result_cache.h).
+    core::ResultCache<const LatencyMeasurement> cache_;
+    static std::string config_key(const core::SweepConfig& c);
     std::unique_ptr<core::ImportedSweep> other_;  // another machine's sweep; null: none
     float anim_time_ = 0.0f;
 };

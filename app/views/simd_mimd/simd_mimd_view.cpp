@@ -165,8 +165,20 @@ void SimdMimdView::enter_step(const core::LessonStep& step) {
     reveal_now_ = false;
     anim_time_ = 0.0f;
     // Every tab shows measured numbers (even Flynn's grid draws the vector width that ran and the
-    // MIMD task names), so a step measures whenever the result on screen does not match.
-    if (step.action == "run" || !result_matches_config()) run_on_step_ = true;
+    // MIMD task names), so a step measures whenever the result on screen does not match, unless
+    // this session has measured these settings already: then that result shows at once.
+    run_on_step_ = false;
+    if (const auto hit = cache_.find(config_key(activation_, elements_))) {
+        result_ = hit->result;
+        host_.info = core::cached_result_line(hit->measured_unix_s);
+        return;
+    }
+    if (!result_matches_config()) result_.reset();  // never another step's numbers under this heading
+    if (step.action == "run" || !result_) run_on_step_ = true;
+}
+
+std::string SimdMimdView::config_key(core::Activation activation, int64_t elements) {
+    return std::string(core::activation_name(activation)) + " x " + std::to_string(elements);
 }
 
 // [SECTION] runs
@@ -183,7 +195,8 @@ bool SimdMimdView::start_run() {
         auto m = measure(activation, elements, false, progress, cancelled);
         return std::function<void()>([this, m, cancelled] {
             if (cancelled)
-                host_.info = "measurement cancelled; the panels show the previous result";
+                host_.info = result_ ? "measurement cancelled; the panels show the previous result"
+                                     : "measurement cancelled";
             else
                 finish(m);
         });
@@ -214,6 +227,7 @@ void SimdMimdView::finish(std::shared_ptr<const SimdMimdMeasurement> m) {
         return;
     }
     result_ = std::move(m);
+    cache_.put(config_key(result_->activation, result_->elements), result_, sizeof(SimdMimdMeasurement), std::time(nullptr));
     host_.error.clear();
 }
 
