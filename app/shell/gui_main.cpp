@@ -144,14 +144,15 @@ void wait_for_input_or(std::chrono::steady_clock::time_point deadline, WindowEve
 // One item of --script-keys: a presenter key, or one of the soak's items that have no key of their
 // own: "Live" (live mode on/off, the checkbox), "Compare=PATH" (File > Compare with PATH),
 // "Wait" (nothing for one item's frames, so runs finish and quiet frames are measured), "Idle" (the
-// script holds until no measurement runs) and "F12" (the window's export key, pressed as a user
-// would, outside presenter mode too).
+// script holds until no measurement runs), "MeasureAll" (Lesson > Measure every step now) and "F12"
+// (the window's export key, pressed as a user would, outside presenter mode too).
 struct ScriptItem {
     std::optional<core::PresenterKey> key;
     bool live = false;
     std::string compare_path;
     bool f12 = false;
     bool idle = false;
+    bool measure_every_step = false;
 };
 
 bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::string& error) {
@@ -168,6 +169,8 @@ bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::st
             items.push_back({std::nullopt, false, {}, true});
         } else if (item == "Idle") {
             items.push_back({std::nullopt, false, {}, false, true});
+        } else if (item == "MeasureAll") {
+            items.push_back({std::nullopt, false, {}, false, false, true});
         } else if (item.rfind("Compare=", 0) == 0) {
             items.push_back({std::nullopt, false, std::string(item.substr(8))});
         } else if (!item.empty()) {
@@ -382,7 +385,7 @@ int run_gui(const GuiOptions& options) {
             events.dropped.clear();
         }
         if (script_next < script.size() && frames % kScriptKeyEveryFrames == kScriptKeyEveryFrames - 1 &&
-            !(script[script_next].idle && shell->busy())) {
+            !(script[script_next].idle && (shell->busy() || shell->measuring_every_step()))) {
             const ScriptItem& item = script[script_next++];
             if (item.key) {
                 events.keys.push_back(glfw_key_for(*item.key));
@@ -390,6 +393,8 @@ int run_gui(const GuiOptions& options) {
                 events.keys.push_back({GLFW_KEY_F12, false, 0});
             } else if (item.live) {
                 shell->toggle_live();
+            } else if (item.measure_every_step) {
+                shell->start_measuring_every_step();
             } else if (!item.compare_path.empty()) {
                 std::string why;
                 const bool loaded = shell->load_comparison(item.compare_path, why);

@@ -66,6 +66,14 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
         if (ImGui::MenuItem("Previous step", "Left / PageUp", false, step_index_ > 0)) prev_step();
         if (ImGui::MenuItem("Next step", "Right / PageDown")) next_step();
         ImGui::Separator();
+        if (every_step_.active) {
+            if (ImGui::MenuItem("Stop measuring every step")) request_stop();
+        } else if (ImGui::MenuItem("Measure every step now", nullptr, false, !jobs_.busy() && view_)) {
+            start_measuring_every_step();
+        }
+        hover_tip("Before class: every step of this lesson measures now, one after another, so that in class "
+                  "each shows its results at once (until gpulab closes).");
+        ImGui::Separator();
         if (ImGui::MenuItem("Key map", "?", presenter_.help_shown)) presenter_.help_shown = !presenter_.help_shown;
         ImGui::EndMenu();
     }

@@ -68,6 +68,13 @@ public:
     void request_run();
     // Stops the running measurement, as its Stop / Cancel button does; says so when none runs.
     void request_stop();
+    // Lesson > Measure every step now: before class, walks the lesson's steps and lets each measure
+    // what it would measure in class (skipping settings this session has measured), so that in class
+    // every step shows its results at once (app/shell/measure_every_step.cpp). Stopped by S / Cancel,
+    // by moving to another step or lesson, and by a failed run.
+    void start_measuring_every_step();
+    void stop_measuring_every_step(const std::string& why);
+    bool measuring_every_step() const { return every_step_.active; }
     void request_export() { export_requested_ = true; }
     bool take_export_request();
     bool take_fullscreen_toggle();
@@ -202,6 +209,16 @@ private:
     float presenter_message_age_ = 0.0f;  // seconds since the message appeared; it fades after a few
     std::string warmup_status_;
     bool cancelled_by_leaving_ = false;  // the running job was cancelled because its step was left
+    struct EveryStepRun {
+        bool active = false;
+        int step = 0;            // the step being measured
+        int return_step = 0;     // where the lesson was when it started
+        int runs_at_start = 0;   // the job count then, to say how many runs it took
+        int cancels_at_start = 0;
+        std::int64_t started_ns = 0;
+    };
+    EveryStepRun every_step_;
+    void continue_measuring_every_step();  // from update(), after the view's own
     int pending_scroll_lines_ = 0;       // Up / Down in presenter mode, applied in the next frame
     bool presenter_view_open_ = false;
 

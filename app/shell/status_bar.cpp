@@ -4,7 +4,6 @@
 // is not possible) sit behind one "details" item's tooltip and in the Devices panel, not on a
 // projector. Checked in the GUI screenshots and the exported step pictures.
 #include <algorithm>
-#include <algorithm>
 #include <ctime>
 #include <string>
 
@@ -28,6 +27,12 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
     ImGui::TextColored(kMutedColour, "%s", line.c_str());
     // The running measurement comes before the longer, optional items: on a narrow window the bar
     // cuts off its right end, and "is it still measuring?" is what a student looks here for.
+    if (every_step_.active) {
+        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+        ImGui::TextColored(kAccentColour, "measuring every step: step %d of %d", every_step_.step + 1, step_count());
+        hover_tip("Lesson > Measure every step now: each step measures what it shows in class. Cancel (S in presenter "
+                  "mode) stops it; the steps measured so far keep their results.");
+    }
     if (jobs_.busy()) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
         ImGui::TextColored(kAccentColour, "%s %.0f %%", jobs_.label().c_str(), 100.0f * jobs_.progress());

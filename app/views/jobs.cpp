@@ -29,6 +29,7 @@ void JobRunner::stop() {
 
 void JobRunner::cancel() {
     if (busy_ && !cancel_requested_) {
+        ++cancels_;
         cancel_at_ns_ = core::now_ns();
         std::lock_guard lock(mutex_);
         cancel_stage_ = stage_;

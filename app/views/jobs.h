@@ -57,6 +57,9 @@ public:
     // Jobs accepted since the start (main thread): a step shown from the results cache adds none,
     // which the presenter summary's "runs=" lets the GUI tests see.
     int submitted() const { return submitted_; }
+    // Running jobs cancelled since the start (main thread), whoever asked: the shell's walk through
+    // every step stops when one of its runs is cancelled.
+    int cancels() const { return cancels_; }
     float progress() const { return progress_; }
     std::string stage() const;
     std::string label() const;
@@ -79,6 +82,7 @@ private:
     std::atomic<int64_t> cancel_at_ns_{0};
     int64_t cancel_latency_ns_ = -1;  // under mutex_
     int submitted_ = 0;               // written and read on the main thread only
+    int cancels_ = 0;                 // the same
     std::string cancel_stage_;        // under mutex_: what the job was doing when cancel() came
     // Last: the thread starts in the constructor and must find every member above initialised.
     std::thread thread_;

@@ -126,7 +126,7 @@ void ActivationView::draw_canvas() {
             ImGui::SetCursorScreenPos(p);
         } else {
             ImGui::GetWindowDrawList()->AddRect(p, {p.x + box.x, p.y + box.y}, IM_COL32(80, 80, 80, 255), 3.0f);
-            const char* msg = host_.jobs->busy() ? "measuring..." : "press Run (R)";
+            const char* msg = host_.jobs->busy() || run_on_step_ ? "measuring..." : "press Run (R)";
             ImVec2 ts = ImGui::CalcTextSize(msg);
             ImGui::GetWindowDrawList()->AddText({p.x + (box.x - ts.x) * 0.5f, p.y + (box.y - ts.y) * 0.5f},
                                                 IM_COL32(150, 150, 150, 255), msg);
