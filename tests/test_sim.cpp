@@ -8,9 +8,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "activation/activation_launch.h"
 #include "conv2d/conv2d_launch.h"
@@ -160,6 +164,61 @@ __global__ void shuffle_outside_mask_kernel(GlobalPtr<int> out) {
     out[threadIdx.x] = v;
 }
 
+// [SECTION] the simulator's fixes of issue 28: exited lanes, shuffle segments, poisoned memory,
+// stack overflow, static shared arrays
+
+// Lanes 20-31 return first; the rest meet at warp operations with the full mask, which CUDA
+// completes with the lanes that have not exited. `read_exited`: a shuffle then reads an exited lane.
+__global__ void early_exit_warp_kernel(GlobalPtr<unsigned> ballots, GlobalPtr<int> all, GlobalPtr<int> got,
+                                       bool read_exited) {
+    const int t = threadIdx.x;
+    if (t >= 20) return;
+    ballots[t] = __ballot_sync(0xffffffffu, 1);
+    all[t] = __all_sync(0xffffffffu, t < 20);
+    got[t] = read_exited ? __shfl_down_sync(0xffffffffu, t, 16) : __shfl_sync(0xffffffffu, t, 7);
+}
+
+// Segments of 8: XOR with 8 points lanes 0-7 at the later segment (their own value comes back) and
+// lanes 8-15 at the earlier one (its lane's value).
+__global__ void xor_segments_kernel(GlobalPtr<int> out) {
+    const int t = threadIdx.x;
+    out[t] = __shfl_xor_sync(0xffffffffu, t, 8, 8);
+}
+
+// Writes only the even elements: the odd ones keep what the allocation held.
+__global__ void write_evens_kernel(GlobalPtr<float> out) {
+    const int t = threadIdx.x;
+    if (t % 2 == 0) out[t] = 1.0f;
+}
+
+// 64 KiB of locals on a 16 KiB stack.
+__global__ void big_local_array_kernel(GlobalPtr<int> out) {
+    volatile char big[64 * 1024];
+    for (int i = 0; i < static_cast<int>(sizeof big); ++i) big[i] = static_cast<char>(i);
+    out[threadIdx.x] = big[threadIdx.x * 7];
+}
+
+// A block sum through a static shared array; without the barrier the reads race the writes, and
+// `overrun` reads one element past the array.
+__global__ void static_shared_sum_kernel(GlobalPtr<const float> in, GlobalPtr<float> out, bool barrier, bool overrun) {
+    GPULAB_STATIC_SHARED(float, partial, 64);
+    const int t = threadIdx.x;
+    partial[t] = in[blockIdx.x * 64 + t];
+    if (barrier) __syncthreads();
+    if (t == 0) {
+        float sum = 0.0f;
+        for (int i = 0; i < (overrun ? 65 : 64); ++i) sum += partial[i];
+        out[blockIdx.x] = sum;
+    }
+}
+
+// 40 KiB of static shared memory: alone it fits, with 10 KiB of dynamic shared memory it does not.
+__global__ void big_static_shared_kernel(GlobalPtr<float> out) {
+    GPULAB_STATIC_SHARED(float, big, 10 * 1024);
+    big[threadIdx.x] = 1.0f;
+    out[threadIdx.x] = big[threadIdx.x];
+}
+
 }  // namespace
 
 TEST_SUITE("sim") {
@@ -224,6 +283,110 @@ TEST_SUITE("sim") {
         CHECK_FALSE(partial.ok);
         CHECK(contains(partial.error, "lane 16 does not exist (the block has 16 threads)"));
     }
+
+    TEST_CASE("warp operations complete with the lanes that have not exited; reading an exited lane is an error") {
+        sim::Buffer<unsigned> ballots("ballots", 32);
+        sim::Buffer<int> all("all", 32), got("got", 32);
+        const sim::Result ok = sim::launch("early_exit_warp_kernel", config(1, 32), {}, &early_exit_warp_kernel,
+                                           ballots.ptr(), all.ptr(), got.ptr(), false);
+        REQUIRE_MESSAGE(ok.ok, ok.error);
+        CHECK(ballots.data()[0] == 0x000fffffu);  // lanes 0-19 took part
+        CHECK(all.data()[5] == 1);                 // every lane that took part said yes
+        CHECK(got.data()[3] == 7);  // lane 7's value, broadcast
+        const sim::Result exited = sim::launch("early_exit_warp_kernel", config(1, 32), {}, &early_exit_warp_kernel,
+                                               ballots.ptr(), all.ptr(), got.ptr(), true);
+        CHECK_FALSE(exited.ok);
+        MESSAGE(exited.error);
+        CHECK(contains(exited.error, "lane 4 reads lane 20 through __shfl_down_sync(), which has already returned"));
+    }
+
+    TEST_CASE("__shfl_xor_sync with segments: an earlier segment is read, a later one gives the caller's value") {
+        sim::Buffer<int> out("out", 32);
+        const sim::Result r = sim::launch("xor_segments_kernel", config(1, 32), {}, &xor_segments_kernel, out.ptr());
+        REQUIRE_MESSAGE(r.ok, r.error);
+        CHECK(out.data()[3] == 3);    // 3 ^ 8 = 11 is in the later segment: its own value
+        CHECK(out.data()[11] == 3);   // 11 ^ 8 = 3 is in the earlier segment
+        CHECK(out.data()[20] == 20);  // 20 ^ 8 = 28, later
+        CHECK(out.data()[28] == 20);
+    }
+
+    TEST_CASE("device memory starts as garbage, not zeros: an output never written shows") {
+        sim::Buffer<float> out("out", 32);
+        sim::Buffer<int> counts("counts", 4);
+        CHECK(std::isnan(out.data()[1]));
+        CHECK(counts.data()[0] == -1);
+        const sim::Result r = sim::launch("write_evens_kernel", config(1, 32), {}, &write_evens_kernel, out.ptr());
+        REQUIRE_MESSAGE(r.ok, r.error);
+        CHECK(out.data()[0] == 1.0f);
+        CHECK(std::isnan(out.data()[1]));  // a reference with zeros would tell it apart at once
+        out.fill(0);                       // cudaMemset
+        CHECK(out.data()[1] == 0.0f);
+    }
+
+    TEST_CASE("a static shared array is per block, counted, bounds- and race-checked") {
+        constexpr unsigned kBlocks = 5;
+        sim::Buffer<float> in("in", kBlocks * 64), out("out", kBlocks);
+        for (std::size_t i = 0; i < in.size(); ++i) in.data()[i] = static_cast<float>(i % 64);
+        const sim::Result ok = sim::launch("static_shared_sum_kernel", config(kBlocks, 64), {},
+                                           &static_shared_sum_kernel, in.cptr(), out.ptr(), true, false);
+        REQUIRE_MESSAGE(ok.ok, ok.error);
+        for (unsigned b = 0; b < kBlocks; ++b) CHECK(out.data()[b] == 2016.0f);  // 0 + 1 + ... + 63
+        const sim::Result racy = sim::launch("static_shared_sum_kernel", config(kBlocks, 64), {},
+                                             &static_shared_sum_kernel, in.cptr(), out.ptr(), false, false);
+        CHECK_FALSE(racy.ok);
+        CHECK(contains(racy.error, "shared-memory race in static_shared_sum_kernel"));
+        const sim::Result over = sim::launch("static_shared_sum_kernel", config(kBlocks, 64), {},
+                                             &static_shared_sum_kernel, in.cptr(), out.ptr(), true, true);
+        CHECK_FALSE(over.ok);
+        MESSAGE(over.error);
+        CHECK(contains(over.error, "out-of-bounds shared read in static_shared_sum_kernel"));
+        CHECK(contains(over.error, "at byte offset 256 of the block's 256 bytes of shared memory"));
+
+        sim::Buffer<float> small("small", 32);
+        const sim::Result fits =
+            sim::launch("big_static_shared_kernel", config(2, 32), {}, &big_static_shared_kernel, small.ptr());
+        CHECK_MESSAGE(fits.ok, fits.error);
+        const sim::Result too_much = sim::launch("big_static_shared_kernel", config(2, 32, 10 * 1024), {},
+                                                 &big_static_shared_kernel, small.ptr());
+        CHECK_FALSE(too_much.ok);
+        MESSAGE(too_much.error);
+        CHECK(contains(too_much.error, "static shared array 'big' (40960 bytes) in big_static_shared_kernel: with the "
+                                       "10240 bytes of dynamic shared memory"));
+        CHECK(contains(too_much.error, "at most 49152 (48 KiB)"));
+    }
+
+#if !defined(__SANITIZE_ADDRESS__)
+    TEST_CASE("a kernel that overflows its stack stops the program with a sentence, not silent corruption") {
+        // In a child process, as a student's kernel runs: the guard page below the fiber's stack
+        // faults, the handler names the kernel and thread, and the child ends by SIGSEGV.
+        int err[2];
+        REQUIRE(pipe(err) == 0);
+        const pid_t child = fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            dup2(err[1], STDERR_FILENO);
+            close(err[0]);
+            sim::Buffer<int> out("out", 32);
+            sim::Options serial;
+            serial.parallel = false;  // the child has no pool threads
+            const sim::Result r = sim::launch("big_local_array_kernel", config(1, 32), serial, &big_local_array_kernel,
+                                              out.ptr());
+            _exit(r.ok ? 0 : 1);
+        }
+        close(err[1]);
+        std::string text;
+        char buf[512];
+        for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+        close(err[0]);
+        int status = 0;
+        REQUIRE(waitpid(child, &status, 0) == child);
+        MESSAGE(text);
+        CHECK(WIFSIGNALED(status));
+        if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGSEGV);
+        CHECK(contains(text, "the simulated kernel big_local_array_kernel: thread (0,0,0) of block (0,0,0) needed more "
+                             "than its stack"));
+    }
+#endif
 
     TEST_CASE("a correct kernel with barriers: shared memory per block - a real barrier") {
         constexpr unsigned kBlocks = 37, kThreads = 128;

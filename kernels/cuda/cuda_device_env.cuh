@@ -7,9 +7,15 @@
 //   dynamic_shared<T>()          the kernel's extern __shared__ array (a macro cannot rewrite
 //                                `extern __shared__`, so kernels ask this helper instead)
 //   as_float4(p)                 reinterpret_cast<float4*>(p)
+//   GPULAB_STATIC_SHARED(T, a, N)  __shared__ T a[N], used through a pointer of the same name (the
+//                                simulator's version is checked and counted toward 48 KiB)
 #pragma once
 
 #include <cuda_runtime.h>
+
+#define GPULAB_STATIC_SHARED(T, name, count) \
+    __shared__ T name##_gpulab_storage[count];  \
+    T* const name = name##_gpulab_storage
 
 namespace gpulab::kern {
 

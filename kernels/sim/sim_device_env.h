@@ -5,8 +5,9 @@
 //
 //   CUDA                      here
 //   __global__ __device__     nothing: a kernel is a plain function, run once per fiber
-//   __shared__ (static)       static thread_local: one copy per OS thread, which runs one block at a
-//                             time (unchecked: our kernels use dynamic shared memory instead)
+//   __shared__ T a[N]         GPULAB_STATIC_SHARED(T, a, N): the block's own array, checked and
+//                             counted like dynamic shared memory (a plain __shared__ is refused at
+//                             compile time: a macro cannot make a raw array checked)
 //   threadIdx blockIdx ...    the running fiber's built-in variables
 //   __syncthreads()           the block barrier of sim_runtime.cpp (records the line, for messages)
 //   GlobalPtr<T>, SharedPtr<T>  checked pointers (T* under nvcc)
@@ -33,7 +34,11 @@
 #define __host__
 #define __forceinline__ inline
 #define __restrict__
-#define __shared__ static thread_local
+#define __shared__ static_assert(false, "in the simulator, declare a static shared array with GPULAB_STATIC_SHARED(T, name, count)");
+// A name for the site of each declaration: one address per function (per template instantiation).
+#define GPULAB_STATIC_SHARED(T, name, count)            \
+    static constexpr char name##_gpulab_site = 0;          \
+    const ::gpulab::kern::SharedPtr<T> name = ::gpulab::sim::detail::static_shared<T>((count), &name##_gpulab_site, #name)
 #define __syncthreads() ::gpulab::sim::detail::sync_threads(__LINE__)
 
 using uint3 = ::gpulab::sim::U3;

@@ -1,15 +1,23 @@
 // The SIMT simulator's scheduler, barrier, shared memory and checks (see sim_runtime.h for the
-// model). Fibers are Boost.Context's `fiber` with a pooled fixed-size stack per OS thread: creating a
-// fiber is then a few pointer moves instead of an mmap, which on the dev box is the difference
-// between ~55 ms and ~1.1 s for the 262,144 threads of a 512x512 convolution.
+// model). Fibers are Boost.Context's `fiber` on fixed-size stacks that each OS thread maps once and
+// reuses: creating a fiber is then a few pointer moves instead of an mmap, which on the dev box is
+// the difference between ~55 ms and ~1.1 s for the 262,144 threads of a 512x512 convolution. Each
+// stack has a guard page below it, so a kernel whose locals overflow its stack stops the program
+// with a sentence instead of overwriting another CUDA thread's stack (Boost's own pooled stacks
+// have no guard page, and its protected ones cost an mmap per fiber).
 #include "sim_runtime.h"
 
 #include <boost/context/fiber.hpp>
-#include <boost/context/pooled_fixedsize_stack.hpp>
+#include <boost/context/stack_context.hpp>
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -61,25 +69,73 @@ void leaving(void**, const StackBounds&) {}
 void arrived(void*, StackBounds*) {}
 #endif
 
-// The pooled allocator, unpoisoning each stack it hands out or takes back, and remembering the last
-// one so the scheduler knows each fiber's bounds.
-class FiberStacks {
+// [SECTION] fiber stacks with guard pages
+
+std::size_t page_bytes() {
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return page;
+}
+
+// The stacks of one OS thread's fibers: each kStackBytes with an inaccessible page below it (stacks
+// grow down), mapped on first need and reused, unmapped when the thread ends. Unpoisons
+// each stack it hands out or takes back (ASan), and remembers the last one so the scheduler knows
+// each fiber's bounds.
+class StackPool {
 public:
-    explicit FiberStacks(StackBounds* last) : pool_(kStackBytes, 64), last_(last) {}
+    explicit StackPool(StackBounds* last) : last_(last) {}
+    StackPool(const StackPool&) = delete;
+    StackPool& operator=(const StackPool&) = delete;
+    ~StackPool() {
+        for (std::byte* m : mapped_) munmap(m, page_bytes() + kStackBytes);
+    }
     bctx::stack_context allocate() {
-        bctx::stack_context sc = pool_.allocate();
+        if (free_.empty()) map_one();
+        std::byte* guard = free_.back();
+        free_.pop_back();
+        bctx::stack_context sc;
+        sc.size = kStackBytes;
+        sc.sp = guard + page_bytes() + kStackBytes;
         unpoison(sc);
         *last_ = {static_cast<char*>(sc.sp) - sc.size, sc.size};
         return sc;
     }
     void deallocate(bctx::stack_context& sc) noexcept {
         unpoison(sc);
-        pool_.deallocate(sc);
+        free_.push_back(static_cast<std::byte*>(sc.sp) - kStackBytes - page_bytes());
+    }
+    // Whether `addr` lies in one of this thread's guard pages (read by the overflow handler).
+    bool in_guard(const void* addr) const {
+        const auto* a = static_cast<const std::byte*>(addr);
+        for (const std::byte* m : mapped_)
+            if (a >= m && a < m + page_bytes()) return true;
+        return false;
     }
 
 private:
-    bctx::pooled_fixedsize_stack pool_;
+    void map_one() {
+        void* m = mmap(nullptr, page_bytes() + kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) throw std::bad_alloc();
+        if (mprotect(m, page_bytes(), PROT_NONE) != 0) {
+            munmap(m, page_bytes() + kStackBytes);
+            throw std::bad_alloc();
+        }
+        mapped_.push_back(static_cast<std::byte*>(m));
+        free_.push_back(static_cast<std::byte*>(m));
+    }
+    std::vector<std::byte*> mapped_;  // every stack's guard page (the mapping's start)
+    std::vector<std::byte*> free_;
     StackBounds* last_;
+};
+
+// What Boost.Context keeps in each fiber: a copyable handle to the OS thread's pool.
+class FiberStacks {
+public:
+    explicit FiberStacks(StackPool* pool) : pool_(pool) {}
+    bctx::stack_context allocate() { return pool_->allocate(); }
+    void deallocate(bctx::stack_context& sc) noexcept { pool_->deallocate(sc); }
+
+private:
+    StackPool* pool_;
 };
 
 // Appends rather than `"(" + std::to_string(...)`, which trips GCC 12's false -Wrestrict warning.
@@ -157,8 +213,12 @@ struct alignas(256) SharedChunk {
 struct BlockRunner {
     LaunchState* launch = nullptr;
     std::vector<ThreadCtx> threads;
-    std::vector<SharedChunk> shared;
-    std::size_t shared_bytes = 0;
+    // The block's shared memory: the dynamic part from 0, then each static array in the order the
+    // block first declared them (GPULAB_STATIC_SHARED). Room for the 48 KiB a GPU allows.
+    std::vector<SharedChunk> shared = std::vector<SharedChunk>(DeviceLimits::kMaxSharedBytes / sizeof(SharedChunk));
+    std::size_t shared_bytes = 0;    // in use: dynamic plus the static arrays declared so far
+    std::size_t dynamic_bytes = 0;
+    std::vector<std::pair<const void*, std::size_t>> static_arrays;  // declaration site, offset
     std::vector<Shadow> shadow;
     uint32_t epoch = 0;  // bumped per block and per barrier, so the shadow never needs clearing
     int interval = 0;    // barriers crossed so far in this block
@@ -168,11 +228,104 @@ struct BlockRunner {
     StackBounds scheduler_stack;  // the OS thread's stack, learned on the first switch into a fiber
     StackBounds last_stack;
     void* scheduler_fake_stack = nullptr;
-    FiberStacks stacks{&last_stack};
+    StackPool stack_pool{&last_stack};
+    FiberStacks stacks{&stack_pool};
 };
 
 thread_local BlockRunner* t_block = nullptr;
 thread_local ThreadCtx* t_thread = nullptr;
+
+// [SECTION] a stack overflow, said in one sentence
+// A fault on a guard page means the running CUDA thread needed more than its stack. The handler
+// runs on this OS thread's alternate signal stack (the fiber's is used up), writes one sentence
+// naming the kernel, block and thread, and lets the fault end the process as it would have: a
+// student's kernel runs in a child process, whose parent turns its end into a message. Other
+// faults go to whatever handled SIGSEGV before. Not under AddressSanitizer, which reports stack
+// overflows itself. Large frames probe every page (-fstack-clash-protection, kernels/CMakeLists.txt),
+// so an array larger than the guard page cannot jump over it.
+#if !defined(__SANITIZE_ADDRESS__)
+struct sigaction g_previous_segv;
+
+void append_text(char*& out, const char* end, const char* text) {
+    while (*text != '\0' && out < end) *out++ = *text++;
+}
+void append_u3(char*& out, const char* end, const U3& v) {
+    const unsigned parts[3] = {v.x, v.y, v.z};
+    append_text(out, end, "(");
+    for (int i = 0; i < 3; ++i) {
+        char digits[12];
+        int n = 0;
+        unsigned x = parts[i];
+        do {
+            digits[n++] = static_cast<char>('0' + x % 10);
+            x /= 10;
+        } while (x != 0 && n < 11);
+        while (n > 0 && out < end) *out++ = digits[--n];
+        append_text(out, end, i < 2 ? "," : ")");
+    }
+}
+
+void on_segv(int sig, siginfo_t* info, void* context) {
+    if (t_block != nullptr && t_thread != nullptr && t_block->stack_pool.in_guard(info->si_addr)) {
+        char line[640];
+        char* out = line;
+        const char* end = line + sizeof line - 1;
+        append_text(out, end, "gpulab: the simulated kernel ");
+        append_text(out, end, t_block->launch->name.c_str());
+        append_text(out, end, ": thread ");
+        append_u3(out, end, t_thread->b.thread_idx);
+        append_text(out, end, " of block ");
+        append_u3(out, end, t_block->block_idx);
+        append_text(out, end,
+                     " needed more than its stack (a large local array, or deep recursion): the simulator stops "
+                     "the program here. On a GPU a thread's stack is small too: keep large arrays in global or "
+                     "shared memory.\n");
+        [[maybe_unused]] const ssize_t w = write(STDERR_FILENO, line, static_cast<std::size_t>(out - line));
+        signal(SIGSEGV, SIG_DFL);  // returning re-runs the faulting access, which now ends the process
+        return;
+    }
+    if ((g_previous_segv.sa_flags & SA_SIGINFO) != 0 && g_previous_segv.sa_sigaction != nullptr) {
+        g_previous_segv.sa_sigaction(sig, info, context);
+    } else if (g_previous_segv.sa_handler != SIG_DFL && g_previous_segv.sa_handler != SIG_IGN) {
+        g_previous_segv.sa_handler(sig);
+    } else {
+        signal(SIGSEGV, SIG_DFL);
+    }
+}
+
+// Before each launch: the handler, unless it is already the one (a test framework may have put its
+// own in front since, which then gets the faults that are not ours); once per OS thread that runs
+// blocks: its alternate signal stack.
+void prepare_overflow_report() {
+    const auto ours = [] {
+        struct sigaction now {};
+        sigaction(SIGSEGV, nullptr, &now);
+        return (now.sa_flags & SA_SIGINFO) != 0 && now.sa_sigaction == on_segv;
+    };
+    if (!ours()) {
+        static std::mutex installing;
+        std::lock_guard<std::mutex> lock(installing);
+        if (!ours()) {
+            struct sigaction sa {};
+            sa.sa_sigaction = on_segv;
+            sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGSEGV, &sa, &g_previous_segv);
+        }
+    }
+    thread_local std::unique_ptr<char[]> alternate;
+    if (!alternate) {
+        constexpr std::size_t kBytes = 64 * 1024;
+        alternate = std::make_unique<char[]>(kBytes);
+        stack_t ss{};
+        ss.ss_sp = alternate.get();
+        ss.ss_size = kBytes;
+        sigaltstack(&ss, nullptr);
+    }
+}
+#else
+void prepare_overflow_report() {}
+#endif
 
 std::string where_now() {
     if (t_block == nullptr || t_thread == nullptr) return "outside any kernel";
@@ -295,6 +448,9 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
             const std::string warp = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " +
                                      std::to_string(a) + " waits at " + first.op_name + " with mask " + hex(mask) +
                                      ", but lane ";
+            // CUDA's rule: the operation waits for the non-exited lanes of the mask. A lane that has
+            // returned takes no part (a ballot counts it as 0), so only `arrived` lanes must be here.
+            unsigned arrived = 0;
             for (int l = 0; l < DeviceLimits::kWarpSize; ++l) {
                 if (((mask >> l) & 1u) == 0) continue;
                 if (l >= lanes) {
@@ -303,8 +459,9 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                     return false;
                 }
                 const ThreadCtx& g = lane_ctx(l);
-                if (g.done) error = warp + std::to_string(l) + " returned without reaching it";
-                else if (g.wait == Wait::Barrier) {
+                if (g.done) continue;
+                arrived |= 1u << l;
+                if (g.wait == Wait::Barrier) {
                     error = warp + std::to_string(l) + " waits at the __syncthreads() on line " +
                             std::to_string(g.barrier_line);
                 } else if (g.op != first.op || g.op_mask != mask) {
@@ -318,10 +475,10 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
             }
             uint64_t ballot = 0;
             for (int l = 0; l < lanes; ++l) {
-                if (((mask >> l) & 1u) != 0 && lane_ctx(l).op_value != 0) ballot |= uint64_t{1} << l;
+                if (((arrived >> l) & 1u) != 0 && lane_ctx(l).op_value != 0) ballot |= uint64_t{1} << l;
             }
             for (int l = 0; l < lanes; ++l) {
-                if (((mask >> l) & 1u) == 0) continue;
+                if (((arrived >> l) & 1u) == 0) continue;
                 ThreadCtx& c = lane_ctx(l);
                 const int width = c.op_width;
                 const int base = l & ~(width - 1);
@@ -330,11 +487,16 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                     case WarpOp::SyncWarp: ++c.warp_syncs; break;
                     case WarpOp::Ballot: c.op_result = ballot; break;
                     case WarpOp::Any: c.op_result = ballot != 0; break;
-                    case WarpOp::All: c.op_result = ballot == mask; break;
+                    case WarpOp::All: c.op_result = ballot == arrived; break;
                     case WarpOp::Shfl: src = base + (c.op_arg & (width - 1)); break;
                     case WarpOp::ShflUp: src = l - base >= c.op_arg ? l - c.op_arg : l; break;
                     case WarpOp::ShflDown: src = l - base + c.op_arg < width ? l + c.op_arg : l; break;
-                    case WarpOp::ShflXor: src = ((l ^ c.op_arg) & ~(width - 1)) == base ? l ^ c.op_arg : l; break;
+                    case WarpOp::ShflXor: {
+                        // With width < 32 a lane may read an earlier segment; a later one gives its own value.
+                        const int target = l ^ c.op_arg;
+                        src = (target & ~(width - 1)) > base ? l : target;
+                        break;
+                    }
                 }
                 if (c.op == WarpOp::Shfl || c.op == WarpOp::ShflUp || c.op == WarpOp::ShflDown ||
                     c.op == WarpOp::ShflXor) {
@@ -344,11 +506,17 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                                 hex(mask) + ": on a GPU the value is undefined";
                         return false;
                     }
+                    if (((arrived >> src) & 1u) == 0) {
+                        error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
+                                " reads lane " + std::to_string(src) + " through " + c.op_name +
+                                ", which has already returned: on a GPU the value is undefined";
+                        return false;
+                    }
                     c.op_result = lane_ctx(src).op_value;
                 }
             }
             for (int l = 0; l < lanes; ++l) {
-                if (((mask >> l) & 1u) != 0) lane_ctx(l).wait = Wait::None;
+                if (((arrived >> l) & 1u) != 0) lane_ctx(l).wait = Wait::None;
             }
             released = true;
         }
@@ -417,10 +585,9 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
     const U3 bd = l.cfg.block;
     const int n = static_cast<int>(bd.x * bd.y * bd.z);
     if (b.threads.size() < static_cast<std::size_t>(n)) b.threads.resize(static_cast<std::size_t>(n));
-    const std::size_t words = (l.cfg.shared_bytes + 3) / 4;
-    if (b.shared.size() * sizeof(SharedChunk) < l.cfg.shared_bytes) b.shared.resize((l.cfg.shared_bytes + 255) / 256);
-    if (b.shadow.size() < words) b.shadow.resize(words);
-    b.shared_bytes = l.cfg.shared_bytes;
+    if (b.shadow.size() < DeviceLimits::kMaxSharedBytes / 4) b.shadow.resize(DeviceLimits::kMaxSharedBytes / 4);
+    b.shared_bytes = b.dynamic_bytes = l.cfg.shared_bytes;
+    b.static_arrays.clear();
     if (l.cfg.shared_bytes > 0) std::memset(b.shared.data(), 0xff, l.cfg.shared_bytes);  // NaN until written
     b.block_idx = block_idx;
     b.interval = 0;
@@ -520,6 +687,7 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
 
 BlockRunner& runner_for_this_thread() {
     thread_local BlockRunner runner;
+    prepare_overflow_report();
     return runner;
 }
 
@@ -632,7 +800,27 @@ void detail::refuse(const std::string& why) {
 
 void* detail::dynamic_shared_pointer() {
     if (t_block == nullptr) throw Fault{"dynamic shared memory asked for outside any kernel"};
-    return t_block->shared.empty() ? nullptr : t_block->shared.front().bytes;
+    return t_block->shared.front().bytes;
+}
+
+void* detail::static_shared_pointer(std::size_t bytes, std::size_t align, const void* site, const char* name) {
+    if (t_block == nullptr) throw Fault{std::string("static shared array '") + name + "' declared outside any kernel"};
+    BlockRunner& b = *t_block;
+    std::byte* base = b.shared.front().bytes;
+    for (const auto& [declared, offset] : b.static_arrays)
+        if (declared == site) return base + offset;
+    const std::size_t offset = (b.shared_bytes + align - 1) / align * align;
+    if (offset + bytes > DeviceLimits::kMaxSharedBytes) {
+        throw Fault{"static shared array '" + std::string(name) + "' (" + std::to_string(bytes) + " bytes) in " +
+                    b.launch->name + ": with the " + std::to_string(b.dynamic_bytes) +
+                    " bytes of dynamic shared memory and the static arrays before it, a block needs " +
+                    std::to_string(offset + bytes) + " bytes of shared memory; a GPU gives a kernel at most " +
+                    std::to_string(DeviceLimits::kMaxSharedBytes) + " (48 KiB) and refuses the launch"};
+    }
+    std::memset(base + b.shared_bytes, 0xff, offset + bytes - b.shared_bytes);  // NaN until written
+    b.shared_bytes = offset + bytes;
+    b.static_arrays.push_back({site, offset});
+    return base + offset;
 }
 
 uint64_t detail::warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* name) {

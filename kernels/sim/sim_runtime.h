@@ -19,7 +19,8 @@
 //
 // Checks, each ending the launch with a sentence (Result::error), never the process:
 //   - a launch the GPU would refuse (block over 1024 threads or a dimension over its maximum, grid
-//     dimension over its maximum, dynamic shared memory over 48 KiB), before anything runs;
+//     dimension over its maximum, dynamic shared memory over 48 KiB), before anything runs; static
+//     shared arrays that take the block over 48 KiB, when declared;
 //   - global accesses outside the buffer the pointer came from (Buffer hands out pointers that know
 //     their extent), and vector accesses not aligned to their size (a float4 needs 16 bytes);
 //   - shared accesses outside the block's shared memory;
@@ -30,10 +31,15 @@
 //   - barrier divergence: some threads wait at a barrier that others never reach (they returned, or
 //     wait at another __syncthreads): a hang on a GPU, an error naming the threads here;
 //   - warp intrinsics (__syncwarp, __ballot_sync, __any_sync, __all_sync, __shfl*_sync) are a
-//     rendezvous of the lanes in their mask, with CUDA's documented results; a lane of the mask
-//     that returned, waits at __syncthreads() or at a different warp operation, a caller outside
-//     its own mask, or a shuffle from a lane outside the mask ends the launch with a sentence.
-//     __syncwarp orders shared memory between the lanes it synchronises (race check);
+//     rendezvous of the non-exited lanes in their mask, with CUDA's documented results (a lane that
+//     has returned takes no part: a ballot counts it as 0; with a width under 32, __shfl_xor_sync
+//     reads earlier segments and gives the caller's own value for later ones); a lane of the mask
+//     that waits at __syncthreads() or at a different warp operation, a caller outside its own
+//     mask, or a shuffle from a lane outside the mask or one that has returned ends the launch with
+//     a sentence. __syncwarp orders shared memory between the lanes it synchronises (race check);
+//   - a CUDA thread that needs more than its 16 KiB stack hits a guard page: the program stops
+//     with a sentence naming the kernel and thread (sim_runtime.cpp), never overwriting another
+//     thread's stack;
 //   - intrinsics the simulator cannot model faithfully (__activemask, clock64) refuse the kernel
 //     with a sentence.
 // Counted: shared-memory bank conflicts (Options::count_bank_conflicts): the k-th shared access of
@@ -274,14 +280,16 @@ Ptr<To, S> reinterpret(const Ptr<From, S>& p) {
     return {reinterpret_cast<To*>(p.raw()), p.region()};
 }
 
-// Global memory as cudaMalloc gives it: 256-byte aligned, contents unspecified (here: zero).
-// Pointers from ptr() carry the extent [data(), data() + size()).
+// Global memory as cudaMalloc gives it: 256-byte aligned, contents unspecified. Here every byte is
+// 0xFF (a float reads NaN, an int -1) rather than zero, so an output a kernel forgot to write, or
+// an accumulator nobody cleared, shows as it would on a GPU instead of passing by luck; fill() is
+// cudaMemset. Pointers from ptr() carry the extent [data(), data() + size()).
 template <class T>
 class Buffer {
 public:
     Buffer(std::string name, std::size_t count)
         : count_(count), mem_(static_cast<T*>(::operator new(bytes_for(count), std::align_val_t{256}))) {
-        std::memset(static_cast<void*>(mem_), 0, bytes_for(count));
+        std::memset(static_cast<void*>(mem_), 0xff, bytes_for(count));
         region_ = std::make_unique<Region>();
         region_->begin = reinterpret_cast<const std::byte*>(mem_);
         region_->end = region_->begin + count * sizeof(T);
@@ -294,6 +302,8 @@ public:
     T* data() { return mem_; }
     const T* data() const { return mem_; }
     std::size_t size() const { return count_; }
+    // cudaMemset: every byte of the buffer set to `byte` (0 clears ints and floats).
+    void fill(unsigned char byte) { std::memset(static_cast<void*>(mem_), byte, count_ * sizeof(T)); }
     GlobalPtr<T> ptr() { return {mem_, region_.get()}; }
     GlobalPtr<const T> cptr() const { return {mem_, region_.get()}; }
     // A pointer `offset` elements in, with the buffer's whole extent (a cudaMalloc'ed pointer + k).
@@ -347,6 +357,15 @@ void* dynamic_shared_pointer();  // the running block's dynamic shared memory
 template <class T>
 SharedPtr<T> dynamic_shared_base() {
     return {static_cast<T*>(dynamic_shared_pointer()), nullptr};
+}
+// A static shared array of the running block: placed after the dynamic part the first time a
+// thread of the block reaches its declaration (`site` tells declarations apart), the same for every
+// thread after; the block's total over 48 KiB ends the launch with a sentence. Checked and counted
+// like dynamic shared memory (bounds, races, bank conflicts).
+void* static_shared_pointer(std::size_t bytes, std::size_t align, const void* site, const char* name);
+template <class T>
+SharedPtr<T> static_shared(std::size_t count, const void* site, const char* name) {
+    return {static_cast<T*>(static_shared_pointer(count * sizeof(T), alignof(T), site, name)), nullptr};
 }
 }  // namespace detail
 

@@ -49,10 +49,13 @@ public:
         std::shared_ptr<Buffer<T>> buf_;  // shared: an Array is a handle, like a device pointer
     };
 
+    // Zeroed, as the CUDA device's alloc does (cudaMalloc, then cudaMemset): the engine relies on
+    // it (the momentum starts at 0). Plain simulator buffers start poisoned (sim_runtime.h).
     template <class T>
     Array<T> alloc(const char* name, std::size_t count) {
         Array<T> a;
         a.buf_ = std::make_shared<Buffer<T>>(name, count);
+        a.buf_->fill(0);
         return a;
     }
     template <class T>
