@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GPULAB = $(BUILD_DIR)/app/gpulab
 
-.PHONY: all deps configure build run test test-sanitize test-tsan fuzz soak bench package clean
+.PHONY: all deps configure build run test test-sanitize test-tsan fuzz soak bench package clean gpu-check
 
 all: build
 
@@ -45,6 +45,12 @@ test-tsan: deps
 
 soak: build
 	scripts/soak.sh --minutes $(SOAK_MINUTES) --binary $(GPULAB)
+
+# Everything that needs an NVIDIA GPU, into one folder (scripts/gpu-check.sh): builds for this GPU
+# only, GPU tests required to run (not skipped), interop, bench JSON, every lesson exported. Without
+# a GPU it says so in one line. GPU_CHECK_OUT=DIR chooses the folder.
+gpu-check: deps
+	scripts/gpu-check.sh $(if $(GPU_CHECK_OUT),--out $(GPU_CHECK_OUT))
 
 # A .deb of this build (cmake/Package.cmake): apt install ./$(BUILD_DIR)/gpulab_*.deb
 package: build

@@ -6,6 +6,9 @@
 // simulator; every machine, never skipped) and on cuda-kernel (a CUDA device, else skipped).
 #pragma once
 
+#include <doctest/doctest.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <string_view>
 
@@ -15,14 +18,20 @@
 namespace gpulab::testing {
 
 // Prints "SKIPPED: CUDA not compiled in" or "SKIPPED: no CUDA device (<probe reason, verbatim>)"
-// and returns false when the GPU tests cannot run here.
+// and returns false when the GPU tests cannot run here. With GPULAB_REQUIRE_GPU=1 (make gpu-check,
+// on a computer with a GPU) that is a failure instead: a GPU present but unusable must not pass
+// as "skipped".
 inline bool gpu_ready() {
     const gpu::GpuProbe& p = gpu::probe();
+    const char* require = std::getenv("GPULAB_REQUIRE_GPU");
+    const bool required = require != nullptr && std::string_view(require) == "1";
     if (!p.compiled_in) {
+        if (required) FAIL_CHECK("GPULAB_REQUIRE_GPU=1 but CUDA is not compiled in");
         std::cout << "SKIPPED: CUDA not compiled in\n";
         return false;
     }
     if (!p.device_ok) {
+        if (required) FAIL_CHECK("GPULAB_REQUIRE_GPU=1 but no CUDA device: " << p.reason);
         std::cout << "SKIPPED: no CUDA device (" << p.reason << ")\n";
         return false;
     }

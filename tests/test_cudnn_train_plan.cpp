@@ -84,6 +84,12 @@ TEST_CASE("cudnn plan: the fastest FP32 algorithm that ran and fits is kept - el
     CHECK(choose_algorithm({algo(1, true, false, 10), algo(2, false, true, 0)}, 1000) == 0);  // no FMA: TF32 allowed
     CHECK(choose_algorithm({algo(1, true, true, 2000), algo(2, false, true, 0)}, 1000) == -1);
     CHECK(choose_algorithm({}, 1000) == -1);
+    // Find returns each algorithm twice, in FMA and in default math (TF32 on sm_80+), fastest
+    // first: with room for both (the engine asks for two results per algorithm), the TF32 ones that
+    // come first are passed over for the fastest FMA one.
+    CHECK(choose_algorithm({algo(1, true, false, 0), algo(0, true, false, 0), algo(1, true, true, 0),
+                            algo(0, true, true, 0)},
+                           1000) == 2);
 }
 
 TEST_CASE("cudnn plan: the dense layers' cublasSgemm arguments compute what cpu-scalar's dense layers do") {

@@ -29,6 +29,8 @@
 
 // Last: the device environment defines CUDA's keywords as macros for the kernels below.
 #include "sim/sim_device_env.h"
+#include "train/conv_train_kernels.cuh"
+#include "train/train_launch.h"
 
 using namespace gpulab;
 using kern::GlobalPtr;
@@ -219,6 +221,21 @@ __global__ void big_static_shared_kernel(GlobalPtr<float> out) {
     out[threadIdx.x] = big[threadIdx.x];
 }
 
+// The bias gradient's first version (issue 30): one thread per channel walking all N x P x Q values
+// alone. Kept here only to count what the block-per-channel kernel saves.
+__global__ void bias_gradient_one_thread_per_channel(GlobalPtr<const float> dy, GlobalPtr<float> db, int64_t images,
+                                                     int64_t channels, int64_t plane) {
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < channels; k += stride) {
+        float acc = 0.0f;
+        for (int64_t n = 0; n < images; ++n) {
+            const GlobalPtr<const float> g = dy + (n * channels + k) * plane;
+            for (int64_t i = 0; i < plane; ++i) acc += g[i];
+        }
+        db[k] = acc;
+    }
+}
+
 }  // namespace
 
 TEST_SUITE("sim") {
@@ -284,7 +301,7 @@ TEST_SUITE("sim") {
         CHECK(contains(partial.error, "lane 16 does not exist (the block has 16 threads)"));
     }
 
-    TEST_CASE("warp operations complete with the lanes that have not exited; reading an exited lane is an error") {
+    TEST_CASE("warp operations complete with the lanes that have not exited - reading an exited lane is an error") {
         sim::Buffer<unsigned> ballots("ballots", 32);
         sim::Buffer<int> all("all", 32), got("got", 32);
         const sim::Result ok = sim::launch("early_exit_warp_kernel", config(1, 32), {}, &early_exit_warp_kernel,
@@ -387,6 +404,39 @@ TEST_SUITE("sim") {
                              "than its stack"));
     }
 #endif
+
+    TEST_CASE("the bias gradient reads coalesced: a block per channel, not a thread walking the channel alone") {
+        // conv1 of the lesson's model at batch 8: 32 channels of 26 x 26.
+        const int64_t n = 8, k = 32, plane = 26 * 26;
+        sim::Buffer<float> dy("dy", static_cast<std::size_t>(n * k * plane)), db("db", k), old_db("old_db", k);
+        for (std::size_t i = 0; i < dy.size(); ++i) dy.data()[i] = static_cast<float>((i * 37) % 101) / 50.0f - 1.0f;
+        sim::Options counted;
+        counted.count_global_sectors = true;
+        const kern::LaunchShape l = kern::bias_gradient_launch(k);
+        const sim::Result now = sim::launch("bias_gradient_kernel", {{l.grid.x, 1, 1}, {l.block.x, 1, 1}, l.shared_bytes},
+                                            counted, &kern::bias_gradient_kernel, dy.cptr(), db.ptr(), n, k, plane);
+        REQUIRE_MESSAGE(now.ok, now.error);
+        const kern::LaunchShape e = kern::elementwise_launch(k);
+        const sim::Result before = sim::launch("bias_gradient_one_thread_per_channel", {{e.grid.x, 1, 1}, {e.block.x, 1, 1}, 0},
+                                               counted, &bias_gradient_one_thread_per_channel, dy.cptr(), old_db.ptr(),
+                                               n, k, plane);
+        REQUIRE_MESSAGE(before.ok, before.error);
+        for (int64_t c = 0; c < k; ++c) {
+            double sum = 0.0;
+            for (int64_t img = 0; img < n; ++img)
+                for (int64_t i = 0; i < plane; ++i) sum += dy.data()[(img * k + c) * plane + i];
+            CHECK(db.data()[c] == doctest::Approx(sum).epsilon(1e-4).scale(1.0));
+            CHECK(old_db.data()[c] == doctest::Approx(sum).epsilon(1e-4).scale(1.0));
+        }
+        MESSAGE("bias gradient, 8 x 32 x 26 x 26: one thread per channel " << before.stats.global_sectors
+                << " sectors for " << before.stats.global_requests << " warp loads (efficiency "
+                << before.stats.global_efficiency() << "); a block per channel " << now.stats.global_sectors
+                << " sectors for " << now.stats.global_requests << " (efficiency " << now.stats.global_efficiency()
+                << ")");
+        CHECK(before.stats.global_efficiency() < 0.2);  // a sector per lane: 4 of every 32 bytes used
+        CHECK(now.stats.global_efficiency() > 0.8);  // under 1 only where a warp spans two images
+        CHECK(now.stats.global_sectors * 4 < before.stats.global_sectors);
+    }
 
     TEST_CASE("a correct kernel with barriers: shared memory per block - a real barrier") {
         constexpr unsigned kBlocks = 37, kThreads = 128;

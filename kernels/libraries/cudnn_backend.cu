@@ -319,7 +319,9 @@ private:
     ConvChoice find_algorithm(const core::Conv2dDesc& d) {
         int max_count = 0;
         GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolutionForwardAlgorithmMaxCount(handle_->get(), &max_count));
-        std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(static_cast<std::size_t>(std::max(max_count, 1)));
+        // Two slots per algorithm: Find returns an FMA and a CUDNN_DEFAULT_MATH (TF32 on sm_80+)
+        // result for each, fastest first, and the TF32 ones must not crowd out every FMA one.
+        std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(static_cast<std::size_t>(2 * std::max(max_count, 1)));
         int returned = 0;
         GPULAB_CUDNN_CHECK(cudnn_api().cudnnFindConvolutionForwardAlgorithm(handle_->get(), conv_x_->get(), conv_w_->get(),
                                                                 conv_->get(), conv_y_->get(),

@@ -474,17 +474,24 @@ private:
 
     // The three Find calls for one conv layer (each times every algorithm on memory it allocates
     // itself), the choices, and each direction's descriptor set to its choice's math type.
+    // Room for two results per algorithm: Find times each algorithm in the descriptor's math type
+    // (FMA) and in CUDNN_DEFAULT_MATH, which lets TF32 run on sm_80+, and returns them as separate
+    // results, fastest first; with one slot per algorithm the faster TF32 ones could take every slot
+    // and leave no FMA result to choose (issue 30, item 1; Caffe2 doubles its counts for the same
+    // reason). choose_algorithm then keeps the fastest FMA one.
+    static std::size_t find_slots(int max_count) { return static_cast<std::size_t>(2 * std::max(max_count, 1)); }
+
     void find_algorithms(LayerState& st, const Layer& l, std::int64_t n, Net& nt) {
         const cudnnHandle_t h = cudnn_;
         int max_count = 0, returned = 0;
         GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolutionForwardAlgorithmMaxCount(h, &max_count));
-        std::vector<cudnnConvolutionFwdAlgoPerf_t> fwd(static_cast<std::size_t>(std::max(max_count, 1)));
+        std::vector<cudnnConvolutionFwdAlgoPerf_t> fwd(find_slots(max_count));
         GPULAB_CUDNN_CHECK(cudnn_api().cudnnFindConvolutionForwardAlgorithm(
             h, st.x.get(), st.w.get(), st.fwd.desc.get(), st.y.get(), static_cast<int>(fwd.size()), &returned, fwd.data()));
         st.fwd.choice = choose(fwd, returned, l, "forward", fwd_name, n);
 
         GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(h, &max_count));
-        std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> bf(static_cast<std::size_t>(std::max(max_count, 1)));
+        std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> bf(find_slots(max_count));
         GPULAB_CUDNN_CHECK(cudnn_api().cudnnFindConvolutionBackwardFilterAlgorithm(
             h, st.x.get(), st.y.get(), st.bwd_filter.desc.get(), st.w.get(), static_cast<int>(bf.size()), &returned,
             bf.data()));
@@ -494,7 +501,7 @@ private:
                             bwd_filter_name(st.bwd_filter.choice.algo);
         if (l.needs_input_gradient) {
             GPULAB_CUDNN_CHECK(cudnn_api().cudnnGetConvolutionBackwardDataAlgorithmMaxCount(h, &max_count));
-            std::vector<cudnnConvolutionBwdDataAlgoPerf_t> bd(static_cast<std::size_t>(std::max(max_count, 1)));
+            std::vector<cudnnConvolutionBwdDataAlgoPerf_t> bd(find_slots(max_count));
             GPULAB_CUDNN_CHECK(cudnn_api().cudnnFindConvolutionBackwardDataAlgorithm(
                 h, st.w.get(), st.y.get(), st.bwd_data.desc.get(), st.x.get(), static_cast<int>(bd.size()), &returned,
                 bd.data()));

@@ -17,6 +17,14 @@ LaunchShape elementwise_launch(int64_t count) {
     return l;
 }
 
+LaunchShape bias_gradient_launch(int64_t channels) {
+    LaunchShape l;
+    l.grid.x = static_cast<unsigned>(std::clamp<int64_t>(channels, 1, 65535));
+    l.block.x = kTrainThreads;
+    l.shared_bytes = kTrainThreads * sizeof(float);
+    return l;
+}
+
 LaunchShape matmul_launch(int64_t rows, int64_t cols) {
     LaunchShape l;
     l.grid.x = static_cast<unsigned>(std::max<int64_t>((cols + kMatmulTile - 1) / kMatmulTile, 1));

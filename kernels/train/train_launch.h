@@ -21,6 +21,10 @@ inline constexpr int kMatmulTile = 16;          // the tiled matrix multiply: 16
 // queue). At least one block, so a launch is never empty.
 LaunchShape elementwise_launch(int64_t count);
 
+// The bias gradient: one block of 256 threads per channel (at most 65535 blocks, which then take
+// several channels each) and 256 floats of shared memory for its sum.
+LaunchShape bias_gradient_launch(int64_t channels);
+
 // One thread per image: the loss kernels. The same shape as elementwise_launch(n); a name of its
 // own so a reader sees which mapping a call means.
 inline LaunchShape per_image_launch(int64_t n) { return elementwise_launch(n); }

@@ -359,6 +359,9 @@ TEST_SUITE("gpu") {
         GPULAB_REQUIRE_GL();
         const gpulab::gpu::GpuProbe& probe = gpulab::gpu::probe();
         if (!probe.device_ok) {
+            // make gpu-check sets GPULAB_REQUIRE_GPU=1: there a missing device is a failure.
+            const char* require = std::getenv("GPULAB_REQUIRE_GPU");
+            if (require != nullptr && std::string(require) == "1") FAIL("GPULAB_REQUIRE_GPU=1 but no CUDA device: " << probe.reason);
             std::printf("SKIPPED: no CUDA device (%s)\n", probe.reason.c_str());
             return;
         }

@@ -605,7 +605,7 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
     }
     ImGui::Spacing();
     if (s.example) {
-        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "No GPU on this machine.");
+        ImGui::TextColored(kWarnColour, "No GPU on this machine.");
         hover_tip(s.why.c_str());
         ImGui::TextWrapped(
             "An example, not this machine: an H100 SXM5 has %d SMs (published spec; the PCIe card 114). Our tiled "

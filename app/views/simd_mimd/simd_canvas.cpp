@@ -127,7 +127,7 @@ void SimdMimdView::draw_warp_panel() {
         ImGui::TextColored(kOkColour, "recorded on the GPU: __activemask() and clock64() per path");
     } else {
         const std::string why = result_ ? result_->gpu_reason : std::string("no GPU measurement yet");
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.35f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, static_cast<ImVec4>(kWarnColour));
         ImGui::TextWrapped("emulated: %s", why.c_str());
         ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
