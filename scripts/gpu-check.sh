@@ -5,7 +5,7 @@
 #   1. builds for that GPU only (its compute capability from nvidia-smi), Release, every core;
 #   2. runs the whole doctest suite with GPULAB_REQUIRE_GPU=1, so a GPU test that cannot use the
 #      GPU fails instead of printing SKIPPED, and the GL tests (CUDA-GL interop among them);
-#   3. runs every bench suite (`gpulab bench --json`, sim included) and `gpulab info --json`;
+#   3. runs every bench suite (`gpulab bench --json`, sim included) and `gpulab info`;
 #   4. exports every lesson headless, every step (`gpulab export --all-steps --quick`, to stay
 #      within about 8 minutes on one GPU with 16 cores);
 # and writes the logs, the JSON and the pictures into one folder (default gpu-check/<UTC time>),
