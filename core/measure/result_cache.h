@@ -24,9 +24,9 @@ public:
         std::int64_t measured_unix_s = 0;
     };
 
-    // 512 MiB per view holds every step of the activations lesson (its largest, 2^24 floats, keeps
-    // three 64 MiB pictures); the 2^26 slider setting is measured again when revisited.
-    explicit ResultCache(std::size_t max_bytes = std::size_t{512} << 20) : max_bytes_(max_bytes) {}
+    // The views pass core::results_cache_bytes() (runtime/memory.h): up to 512 MiB, which holds
+    // every step of the activations lesson (its largest, 2^24 floats, keeps three 64 MiB pictures).
+    explicit ResultCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 
     // Keeps `result` under `key`, replacing what was there. A result larger than the whole budget is
     // not kept (a later visit measures again), and older entries go until the rest fits.

@@ -12,6 +12,7 @@
 
 #include "backends/device_output_tag.h"
 #include "measure/result_cache.h"
+#include "runtime/memory.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
 #include "sim/sim_trace_runs.h"
@@ -78,7 +79,7 @@ private:
     std::shared_ptr<core::ActivationRun> last_full_run_;  // last run with limits measured
     // Every full run of this session, by its settings: a step with the same settings shows it at
     // once instead of measuring again (core/measure/result_cache.h).
-    core::ResultCache<core::ActivationRun> cache_;
+    core::ResultCache<core::ActivationRun> cache_{core::results_cache_bytes()};
     std::unique_ptr<core::ImportedRun> other_;            // another machine's summary; null: none
     std::string other_error_;  // why the last file to compare with was refused, shown in the Timing panel
     SampleHistory history_;

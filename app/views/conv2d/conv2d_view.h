@@ -26,6 +26,7 @@
 
 #include "backends/device_output_tag.h"
 #include "measure/result_cache.h"
+#include "runtime/memory.h"
 #include "views/lesson_view.h"
 #include "render/tensor_texture.h"
 #include "sim/sim_trace_runs.h"
@@ -239,7 +240,7 @@ class Conv2dView : public LessonView {
     std::shared_ptr<const ConvMeasurement> layer_result_;  // CNN-layer mode
     // Every run of this session in either mode, by its settings: a step with the same settings shows
     // it at once instead of measuring again (core/measure/result_cache.h).
-    core::ResultCache<const ConvMeasurement> cache_;
+    core::ResultCache<const ConvMeasurement> cache_{core::results_cache_bytes()};
     std::unique_ptr<core::ImportedConv> other_;            // another machine's export; null: none
     bool textures_dirty_ = false;
     // The backends are shared with every lesson and the worker: a device output is shown only while

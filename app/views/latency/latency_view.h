@@ -15,6 +15,7 @@
 #include <string>
 
 #include "measure/result_cache.h"
+#include "runtime/memory.h"
 #include "probes/latency_probe.h"
 #include "views/lesson_view.h"
 #include "sweep_plot.h"
@@ -114,7 +115,7 @@ class LatencyView : public LessonView {
     std::shared_ptr<const LatencyMeasurement> result_;
     // Every sweep of this session, by activation and sizes: a step with those settings shows it at
     // once instead of sweeping again (core/measure/result_cache.h).
-    core::ResultCache<const LatencyMeasurement> cache_;
+    core::ResultCache<const LatencyMeasurement> cache_{core::results_cache_bytes()};
     static std::string config_key(const core::SweepConfig& c);
     std::unique_ptr<core::ImportedSweep> other_;  // another machine's sweep; null: none
     float anim_time_ = 0.0f;

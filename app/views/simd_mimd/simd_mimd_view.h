@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "measure/result_cache.h"
+#include "runtime/memory.h"
 #include "probes/divergence.h"
 #include "views/lesson_view.h"
 #include "workloads/simd_mimd.h"
@@ -167,7 +168,7 @@ class SimdMimdView : public LessonView {
     std::shared_ptr<const SimdMimdMeasurement> result_;
     // Every result measured in this session, by activation and size: a step with the same settings
     // shows it at once (core/measure/result_cache.h).
-    core::ResultCache<const SimdMimdMeasurement> cache_;
+    core::ResultCache<const SimdMimdMeasurement> cache_{core::results_cache_bytes()};
     static std::string config_key(core::Activation activation, int64_t elements);
     std::unique_ptr<core::ImportedSimd> other_;  // another machine's measurement; null: none
     float anim_time_ = 0.0f;
