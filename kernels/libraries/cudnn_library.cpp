@@ -3,7 +3,10 @@
 // cudnnGetVersion() documentation (docs/gpu-verification.md).
 #include "cudnn_library.h"
 
+#include <cuda_runtime_api.h>  // CUDART_VERSION: the CUDA this build uses
 #include <dlfcn.h>
+
+#include <cstring>
 
 #include <string>
 #include <vector>
@@ -41,6 +44,21 @@ std::string check_version(void* version_fn, std::string& version) {
     return "reports cuDNN " + version + "; gpulab needs cuDNN " + std::to_string(kCudnnMajor);
 }
 
+// cudnnGetCudartVersion(): the CUDA runtime cuDNN was built for (13000 for 13.0). A cuDNN 9 for CUDA 12
+// loads CUDA 12's cuBLASLt for its engines, which a CUDA 13 program does not have: refused here so
+// the loader tries the next candidate (issue 30, item 4).
+std::string check_cuda_build(void* handle) {
+    using Fn = std::size_t (*)();
+    Fn cudart = nullptr;
+    void* address = dlsym(handle, "cudnnGetCudartVersion");
+    if (address == nullptr) return "";  // every cuDNN 9 has it; a library without it fails elsewhere
+    std::memcpy(&cudart, &address, sizeof address);
+    const int built_for = static_cast<int>(cudart() / 1000), ours = CUDART_VERSION / 1000;
+    if (built_for == ours) return "";
+    return "is a cuDNN built for CUDA " + std::to_string(built_for) + "; gpulab, built with CUDA " +
+           std::to_string(ours) + ", needs one built for CUDA " + std::to_string(ours);
+}
+
 std::vector<RuntimeSymbol> symbols(CudnnApi& api) {
     return {
 #define GPULAB_CUDNN_SLOT(name) {#name, &api.name},
@@ -66,6 +84,7 @@ RuntimeLibrary<CudnnApi>& library() {
             s.fix = "install cuDNN " + std::to_string(kCudnnMajor) + " for CUDA 13";
             s.version_symbol = "cudnnGetVersion";
             s.check_version = check_version;
+            s.check_build = check_cuda_build;
             s.absence_hint = other_majors_hint;
             return s;
         }(),

@@ -50,32 +50,18 @@ std::vector<std::string> search_list(const RuntimeLibrarySpec& spec) {
     return list;
 }
 
-Opened open_library(const RuntimeLibrarySpec& spec, const std::vector<std::string>& candidates,
-                    const std::vector<RuntimeSymbol>& table) {
-    Opened out;
-    std::string first_error;
-    for (const std::string& c : candidates) {
-        dlerror();
-        out.handle = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (out.handle != nullptr) {
-            out.path = c;
-            break;
-        }
-        if (first_error.empty()) first_error = dl_error();
-    }
-    if (out.handle == nullptr) {
-        // The loader's own words only when they add something to "not found": a file that is there
-        // but does not load (not a library, a missing dependency of its own).
-        const bool plain_absence = first_error.find("No such file or directory") != std::string::npos;
-        out.reason = spec.soname + (plain_absence ? " not found" : " could not be loaded (" + first_error + ")") +
-                     (spec.absence_hint ? spec.absence_hint(candidates) : "") + ": " + remedy(spec);
-        return out;
-    }
-    // The version first (see the header); then every entry point.
+namespace {
+
+// Steps 3 and 4 on one open library: "" when it will do (every slot filled), else why not (every
+// slot cleared).
+std::string judge(const RuntimeLibrarySpec& spec, const std::vector<RuntimeSymbol>& table, Opened& out) {
+    std::string reason;
     if (void* version_fn = dlsym(out.handle, spec.version_symbol.c_str()); version_fn == nullptr) {
-        out.reason = out.path + " has no " + spec.version_symbol + ": not a " + spec.name + " library; " + remedy(spec);
+        reason = out.path + " has no " + spec.version_symbol + ": not a " + spec.name + " library; " + remedy(spec);
     } else if (const std::string why = spec.check_version(version_fn, out.version); !why.empty()) {
-        out.reason = out.path + " " + why + ": " + remedy(spec);
+        reason = out.path + " " + why + ": " + remedy(spec);
+    } else if (const std::string build = spec.check_build ? spec.check_build(out.handle) : ""; !build.empty()) {
+        reason = out.path + " " + build + ": " + remedy(spec);
     } else {
         std::vector<std::string> missing;
         for (const RuntimeSymbol& s : table) {
@@ -83,16 +69,44 @@ Opened open_library(const RuntimeLibrarySpec& spec, const std::vector<std::strin
             if (address == nullptr) missing.push_back(s.name);
             store(s, address);
         }
-        if (!missing.empty()) {
-            out.reason = out.path + " lacks " + name_list(missing) + ", which gpulab calls: " + remedy(spec);
-        }
+        if (!missing.empty()) reason = out.path + " lacks " + name_list(missing) + ", which gpulab calls: " + remedy(spec);
     }
-    if (!out.reason.empty()) {
+    if (!reason.empty())
         for (const RuntimeSymbol& s : table) store(s, nullptr);
+    return reason;
+}
+
+}  // namespace
+
+Opened open_library(const RuntimeLibrarySpec& spec, const std::vector<std::string>& candidates,
+                    const std::vector<RuntimeSymbol>& table) {
+    std::string first_error, first_refusal;
+    for (const std::string& c : candidates) {
+        dlerror();
+        Opened out;
+        out.handle = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (out.handle == nullptr) {
+            if (first_error.empty()) first_error = dl_error();
+            continue;
+        }
+        out.path = c;
+        const std::string why = judge(spec, table, out);
+        if (why.empty()) return out;
+        // Refused (another version or build): the next candidate may be the right one.
+        if (first_refusal.empty()) first_refusal = why;
         close_library(out.handle);
-        out.handle = nullptr;
     }
-    return out;
+    Opened none;
+    if (!first_refusal.empty()) {
+        none.reason = first_refusal;
+        return none;
+    }
+    // The loader's own words only when they add something to "not found": a file that is there but
+    // does not load (not a library, a missing dependency of its own).
+    const bool plain_absence = first_error.find("No such file or directory") != std::string::npos;
+    none.reason = spec.soname + (plain_absence ? " not found" : " could not be loaded (" + first_error + ")") +
+                  (spec.absence_hint ? spec.absence_hint(candidates) : "") + ": " + remedy(spec);
+    return none;
 }
 
 void close_library(void* handle) {

@@ -10,11 +10,15 @@
 // RuntimeLibrary<Api> then does the same steps for every library:
 //   1. the search list: only $<dir_env>/<soname> when that variable is set; otherwise the bare soname
 //      (the dynamic loader's own search: LD_LIBRARY_PATH, ld.so.cache), then each fallback folder;
-//   2. dlopen(RTLD_NOW | RTLD_LOCAL) of the first candidate that opens, or "<soname> not found: <fix>,
-//      or set <dir_env> to the folder that holds it";
+//   2. dlopen(RTLD_NOW | RTLD_LOCAL) of each candidate in turn, or "<soname> not found: <fix>, or set
+//      <dir_env> to the folder that holds it";
 //   3. the version, read first: a library of another major version would not have the same
 //      functions, so "reports cuDNN 8.9.7; gpulab needs cuDNN 9" says more than a list of absences;
+//      then, where the spec asks, the build (a cuDNN 9 built for CUDA 12 loads CUDA 12's cuBLASLt);
 //   4. dlsym of every entry point into its slot, or "<path> lacks <names>: <fix> ...";
+//   a candidate refused at 3 or 4 is closed and the next one tried (ld.so.cache may name a build
+//   for another CUDA ahead of the right one in a fallback folder); the first refusal's sentence is
+//   the answer when none will do;
 //   5. once per process (std::call_once), never unloaded; try_load_from(dir) for the tests, which
 //      looks in exactly one folder, caches nothing and closes the library again.
 //
@@ -48,6 +52,8 @@ struct RuntimeLibrarySpec {
     // address, sets `version` ("9.19.0") and returns why this version will not do, or "" if it will.
     std::string version_symbol;
     std::function<std::string(void* version_fn, std::string& version)> check_version;
+    // Optional, after the version: given the open library, why this build will not do, or "".
+    std::function<std::string(void* handle)> check_build;
     // Optional: words to add to "not found", given the candidates that were tried (cuDNN names
     // another major version lying where it looked).
     std::function<std::string(const std::vector<std::string>& tried)> absence_hint;
