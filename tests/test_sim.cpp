@@ -236,6 +236,24 @@ __global__ void bias_gradient_one_thread_per_channel(GlobalPtr<const float> dy, 
     }
 }
 
+// The filters' gradient's first version (issue 30): one thread per weight summing every term alone.
+__global__ void weight_gradient_one_thread_per_weight(GlobalPtr<const float> x, GlobalPtr<const float> dy,
+                                                      GlobalPtr<float> dw, kern::TrainConvShape s) {
+    const int64_t total = s.k * s.c * s.r * s.r;
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
+        const int64_t t = i % s.r, r = (i / s.r) % s.r, c = (i / (s.r * s.r)) % s.c, k = i / (s.r * s.r * s.c);
+        float acc = 0.0f;
+        for (int64_t n = 0; n < s.n; ++n) {
+            const GlobalPtr<const float> grad = dy + (n * s.k + k) * s.p * s.q;
+            const GlobalPtr<const float> plane = x + (n * s.c + c) * s.h * s.w + r * s.w + t;
+            for (int64_t p = 0; p < s.p; ++p)
+                for (int64_t q = 0; q < s.q; ++q) acc += grad[p * s.q + q] * plane[p * s.w + q];
+        }
+        dw[i] = acc;
+    }
+}
+
 }  // namespace
 
 TEST_SUITE("sim") {
@@ -412,7 +430,7 @@ TEST_SUITE("sim") {
         for (std::size_t i = 0; i < dy.size(); ++i) dy.data()[i] = static_cast<float>((i * 37) % 101) / 50.0f - 1.0f;
         sim::Options counted;
         counted.count_global_sectors = true;
-        const kern::LaunchShape l = kern::bias_gradient_launch(k);
+        const kern::LaunchShape l = kern::reduction_launch(k, n * plane);
         const sim::Result now = sim::launch("bias_gradient_kernel", {{l.grid.x, 1, 1}, {l.block.x, 1, 1}, l.shared_bytes},
                                             counted, &kern::bias_gradient_kernel, dy.cptr(), db.ptr(), n, k, plane);
         REQUIRE_MESSAGE(now.ok, now.error);
@@ -436,6 +454,50 @@ TEST_SUITE("sim") {
         CHECK(before.stats.global_efficiency() < 0.2);  // a sector per lane: 4 of every 32 bytes used
         CHECK(now.stats.global_efficiency() > 0.8);  // under 1 only where a warp spans two images
         CHECK(now.stats.global_sectors * 4 < before.stats.global_sectors);
+    }
+
+    TEST_CASE("the filters' gradient spreads each weight's terms over a block instead of one thread") {
+        // conv1 of the lesson's model at batch 8: 1 channel of 28 x 28, 32 filters of 3 x 3.
+        const kern::TrainConvShape s = kern::train_conv_shape(8, 1, 28, 28, 32, 3);
+        const int64_t weights = s.k * s.c * s.r * s.r;
+        sim::Buffer<float> x("x", static_cast<std::size_t>(s.n * s.c * s.h * s.w)),
+            dy("dy", static_cast<std::size_t>(s.n * s.k * s.p * s.q)), dw("dw", weights), old_dw("old_dw", weights);
+        for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>((i * 13) % 29) / 14.0f - 1.0f;
+        for (std::size_t i = 0; i < dy.size(); ++i) dy.data()[i] = static_cast<float>((i * 7) % 31) / 15.0f - 1.0f;
+        sim::Options counted;
+        counted.count_global_sectors = true;
+        const kern::LaunchShape l = kern::reduction_launch(weights, s.n * s.p * s.q);
+        const sim::Result now = sim::launch("conv_backward_weights_kernel", {{l.grid.x, 1, 1}, {l.block.x, 1, 1}, l.shared_bytes},
+                                            counted, &kern::conv_backward_weights_kernel, x.cptr(), dy.cptr(), dw.ptr(), s);
+        REQUIRE_MESSAGE(now.ok, now.error);
+        const kern::LaunchShape e = kern::elementwise_launch(weights);
+        const sim::Result before = sim::launch("weight_gradient_one_thread_per_weight", {{e.grid.x, 1, 1}, {e.block.x, 1, 1}, 0},
+                                               counted, &weight_gradient_one_thread_per_weight, x.cptr(), dy.cptr(),
+                                               old_dw.ptr(), s);
+        REQUIRE_MESSAGE(before.ok, before.error);
+        for (int64_t i = 0; i < weights; ++i) {
+            const int64_t t = i % s.r, r = (i / s.r) % s.r, k = i / (s.r * s.r);
+            double sum = 0.0;
+            for (int64_t n = 0; n < s.n; ++n)
+                for (int64_t p = 0; p < s.p; ++p)
+                    for (int64_t q = 0; q < s.q; ++q)
+                        sum += static_cast<double>(dy.data()[((n * s.k + k) * s.p + p) * s.q + q]) *
+                               x.data()[(n * s.h + p + r) * s.w + q + t];
+            CHECK(dw.data()[i] == doctest::Approx(sum).epsilon(1e-4).scale(1.0));
+            CHECK(old_dw.data()[i] == doctest::Approx(sum).epsilon(1e-4).scale(1.0));
+        }
+        // The work each CUDA thread does in a row: what a GPU with thousands of cores waits for.
+        const double loads_before = static_cast<double>(before.stats.global_bytes) / 4.0 / static_cast<double>(weights);
+        const double loads_now = static_cast<double>(now.stats.global_bytes) / 4.0 / static_cast<double>(now.stats.threads);
+        MESSAGE("filters' gradient, 8 x 1 x 28 x 28 -> 32 x 3 x 3: one thread per weight, " << weights << " threads of "
+                << loads_before << " loads each, " << before.stats.global_sectors << " sectors; a block per weight, "
+                << now.stats.threads << " threads of about " << loads_now << " loads each, " << now.stats.global_sectors
+                << " sectors");
+        CHECK(loads_before > 25.0 * loads_now);  // 32 threads per weight at this batch; 256 from batch 64
+        // The gain is parallel work, not fewer sectors: the old lanes (neighbouring taps of one
+        // filter) read neighbouring bytes too, and a row of 26 outputs in a 28-wide plane splits a
+        // warp's loads at the row's end (18 % more sectors here).
+        CHECK(now.stats.global_sectors < before.stats.global_sectors * 3 / 2);
     }
 
     TEST_CASE("a correct kernel with barriers: shared memory per block - a real barrier") {

@@ -17,11 +17,13 @@ LaunchShape elementwise_launch(int64_t count) {
     return l;
 }
 
-LaunchShape bias_gradient_launch(int64_t channels) {
+LaunchShape reduction_launch(int64_t outputs, int64_t terms_each) {
     LaunchShape l;
-    l.grid.x = static_cast<unsigned>(std::clamp<int64_t>(channels, 1, 65535));
-    l.block.x = kTrainThreads;
-    l.shared_bytes = kTrainThreads * sizeof(float);
+    l.grid.x = static_cast<unsigned>(std::clamp<int64_t>(outputs, 1, 65535));
+    unsigned threads = 32;
+    while (threads < 256 && static_cast<int64_t>(threads) * 256 < terms_each) threads *= 2;
+    l.block.x = threads;
+    l.shared_bytes = threads * sizeof(float);
     return l;
 }
 

@@ -21,9 +21,12 @@ inline constexpr int kMatmulTile = 16;          // the tiled matrix multiply: 16
 // queue). At least one block, so a launch is never empty.
 LaunchShape elementwise_launch(int64_t count);
 
-// The bias gradient: one block of 256 threads per channel (at most 65535 blocks, which then take
-// several channels each) and 256 floats of shared memory for its sum.
-LaunchShape bias_gradient_launch(int64_t channels);
+// Sums that each gather many terms (a weight's or a bias's gradient): one block per output value (at
+// most 65535 blocks, which then take several outputs each) with a power of two of threads, from one
+// warp to 256, about one thread per 256 terms, so a thread's serial share stays near 256 terms
+// without starting threads that would have nothing to add (each costs a fiber in the simulator);
+// shared memory for the block's tree.
+LaunchShape reduction_launch(int64_t outputs, int64_t terms_each);
 
 // One thread per image: the loss kernels. The same shape as elementwise_launch(n); a name of its
 // own so a reader sees which mapping a call means.

@@ -57,9 +57,9 @@ void conv_backward_data(Dev& dev, const TrainConvShape& s, GlobalPtr<const float
 template <class Dev>
 void conv_backward_weights(Dev& dev, const TrainConvShape& s, GlobalPtr<const float> x, GlobalPtr<const float> dy,
                            GlobalPtr<float> dw, GlobalPtr<float> db) {
-    dev.launch("conv_backward_weights_kernel", elementwise_launch(s.k * s.c * s.r * s.r),
-               &conv_backward_weights_kernel, x, dy, dw, s);
-    dev.launch("bias_gradient_kernel", bias_gradient_launch(s.k), &bias_gradient_kernel, dy, db, s.n, s.k, s.p * s.q);
+    dev.launch("conv_backward_weights_kernel", reduction_launch(s.k * s.c * s.r * s.r, s.n * s.p * s.q), &conv_backward_weights_kernel,
+               x, dy, dw, s);
+    dev.launch("bias_gradient_kernel", reduction_launch(s.k, s.n * s.p * s.q), &bias_gradient_kernel, dy, db, s.n, s.k, s.p * s.q);
 }
 
 // [SECTION] ReLU and 2x2 max pooling
@@ -111,7 +111,7 @@ void dense_backward_weights(Dev& dev, int64_t n, int64_t in, int64_t out, Global
     const MatmulShape s{out, in, n, 1, out, in, 1};
     dev.launch("matmul_tiled_kernel", matmul_launch(s.rows, s.cols), &matmul_tiled_kernel, dy, x,
                GlobalPtr<const float>{}, dw, s, 0);
-    dev.launch("bias_gradient_kernel", bias_gradient_launch(out), &bias_gradient_kernel, dy, db, n, out, int64_t{1});
+    dev.launch("bias_gradient_kernel", reduction_launch(out, n), &bias_gradient_kernel, dy, db, n, out, int64_t{1});
 }
 
 }  // namespace gpulab::kern::layers
