@@ -91,6 +91,21 @@ static __global__ void conv_backward_data_kernel(GlobalPtr<const float> dy, Glob
     }
 }
 
+// The sum of every thread's `value` over the block, returned to every thread: a tree in `partial`
+// (blockDim.x floats of shared memory; blockDim.x a power of two). Every thread of the block must
+// call it; `partial` may be used again as soon as it returns.
+static __device__ float block_sum(SharedPtr<float> partial, int t, float value) {
+    partial[t] = value;
+    __syncthreads();
+    for (int half = static_cast<int>(blockDim.x) / 2; half > 0; half /= 2) {
+        if (t < half) partial[t] = partial[t] + partial[t + half];
+        __syncthreads();
+    }
+    const float total = partial[0];
+    __syncthreads();
+    return total;
+}
+
 // dw[k][c][r][t] = sum over n, p, q of dy[n][k][p][q] * x[n][c][p + r][q + t]: one block per weight
 // (reduction_launch), its threads taking the N x P x Q terms with consecutive threads on
 // consecutive q (coalesced loads of both planes), then a tree in shared memory. blockDim.x must be
@@ -104,7 +119,7 @@ static __global__ void conv_backward_weights_kernel(GlobalPtr<const float> x, Gl
     const int t = static_cast<int>(threadIdx.x);
     const int64_t weights = s.k * s.c * s.r * s.r;
     const int64_t pq = s.p * s.q, terms = s.n * pq;
-    // i is the same for every thread of the block, so every thread meets every barrier.
+    // i is the same for every thread of the block, so every thread calls block_sum.
     for (int64_t i = blockIdx.x; i < weights; i += gridDim.x) {
         const int64_t tap = i % s.r;
         const int64_t r = (i / s.r) % s.r;
@@ -116,14 +131,8 @@ static __global__ void conv_backward_weights_kernel(GlobalPtr<const float> x, Gl
             const int64_t p = at / s.q, q = at - p * s.q;
             acc += dy[(n * s.k + k) * pq + at] * x[(n * s.c + c) * s.h * s.w + (p + r) * s.w + q + tap];
         }
-        partial[t] = acc;
-        __syncthreads();
-        for (int half = static_cast<int>(blockDim.x) / 2; half > 0; half /= 2) {
-            if (t < half) partial[t] = partial[t] + partial[t + half];
-            __syncthreads();
-        }
-        if (t == 0) dw[i] = partial[0];
-        __syncthreads();  // partial is written again for the next weight
+        const float sum = block_sum(partial, t, acc);
+        if (t == 0) dw[i] = sum;
     }
 }
 
@@ -139,21 +148,15 @@ static __global__ void bias_gradient_kernel(GlobalPtr<const float> dy, GlobalPtr
     const SharedPtr<float> partial = dynamic_shared<float>();
     const int t = static_cast<int>(threadIdx.x);
     const int64_t total = images * plane;
-    // k is the same for every thread of the block, so every thread meets every barrier.
+    // k is the same for every thread of the block, so every thread calls block_sum.
     for (int64_t k = blockIdx.x; k < channels; k += gridDim.x) {
         float acc = 0.0f;
         for (int64_t e = t; e < total; e += blockDim.x) {
             const int64_t n = e / plane;
             acc += dy[(n * channels + k) * plane + (e - n * plane)];
         }
-        partial[t] = acc;
-        __syncthreads();
-        for (int half = static_cast<int>(blockDim.x) / 2; half > 0; half /= 2) {
-            if (t < half) partial[t] = partial[t] + partial[t + half];
-            __syncthreads();
-        }
-        if (t == 0) db[k] = partial[0];
-        __syncthreads();  // partial is written again for the next channel
+        const float sum = block_sum(partial, t, acc);
+        if (t == 0) db[k] = sum;
     }
 }
 
