@@ -90,8 +90,13 @@ public:
     }
     template <class Create>
     void create(Create c, Destroy destroy) {
+        reset();
         destroy_ = destroy;
         GPULAB_CUDNN_CHECK(c(&d_));
+    }
+    void reset() {
+        if (d_ != nullptr) destroy_(d_);
+        d_ = nullptr;
     }
     T get() const { return d_; }
 
@@ -334,8 +339,13 @@ public:
     std::vector<train::LayerTime> layer_times() const override { return times_; }
 
 private:
+    // Every handle and descriptor the engine keeps, made once. A failure part-way (cudnnCreate or
+    // cublasCreate on a device that is gone, say) leaves handles_ready_ false, and the next setup
+    // starts again from nothing; testing the stream alone, as before, skipped the handles that were
+    // never made (issue 30, item 5).
     void open_handles() {
-        if (stream_) return;
+        if (handles_ready_) return;
+        close_handles();
         stream_ = std::make_unique<Stream>();
         GPULAB_CUDNN_CHECK(cudnn_api().cudnnCreate(&cudnn_));
         GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetStream(cudnn_, stream_->get()));
@@ -349,6 +359,19 @@ private:
         pool_.create(cudnn_api().cudnnCreatePoolingDescriptor, cudnn_api().cudnnDestroyPoolingDescriptor);
         GPULAB_CUDNN_CHECK(
             cudnn_api().cudnnSetPooling2dDescriptor(pool_.get(), CUDNN_POOLING_MAX, CUDNN_NOT_PROPAGATE_NAN, 2, 2, 0, 0, 2, 2));
+        handles_ready_ = true;
+    }
+
+    // What a failed open_handles made: descriptors, then handles, then the stream they are bound to.
+    void close_handles() {
+        relu_.reset();
+        pool_.reset();
+        if (cublas_ != nullptr && load_cublas().api != nullptr) load_cublas().api->cublasDestroy_v2(cublas_);
+        if (cudnn_ != nullptr && load_cudnn().api != nullptr) load_cudnn().api->cudnnDestroy(cudnn_);
+        cublas_ = nullptr;
+        cudnn_ = nullptr;
+        stream_.reset();
+        cudaGetLastError();  // a failed create may leave an error behind; it is reported by the retry
     }
 
     // Every buffer for batches up to max_batch_, after checking they fit in free device memory.
@@ -601,6 +624,7 @@ private:
     cublasHandle_t& cublas_ = handles_.cublas;
     Owned<cudnnActivationDescriptor_t> relu_;
     Owned<cudnnPoolingDescriptor_t> pool_;
+    bool handles_ready_ = false;  // open_handles finished: stream, handles and descriptors all made
     train::ModelDesc model_;
     std::int64_t max_batch_ = 0, n_ = 0;
     std::size_t count_ = 0;  // parameters
