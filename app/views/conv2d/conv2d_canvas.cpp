@@ -133,7 +133,7 @@ bool Conv2dView::draw_result_note(bool layer) {
     const ConvMeasurement* m = layer ? layer_result_.get() : result_.get();
     if (!m) {
         ImGui::TextColored(kMutedColour, "%s",
-                           host_.jobs->busy() ? "measuring: the picture appears when the run ends"
+                           host_.jobs->busy() || run_on_step_ ? "measuring: the picture appears when the run ends"
                            : layer ? "nothing measured in CNN-layer mode yet: tick 'CNN layer' in Controls and Run"
                                    : "nothing measured yet: press Run (R)");
         if (!layer && params_.layer_mode)

@@ -315,7 +315,7 @@ void Conv2dView::draw_timing() {
     const ConvMeasurement* m = shown();
     if (!m) {
         ImGui::TextColored(kMutedColour, "%s",
-                           host_.jobs->busy() ? "measuring: the numbers appear when the run ends"
+                           host_.jobs->busy() || run_on_step_ ? "measuring: the numbers appear when the run ends"
                                               : "nothing measured yet: press Run (R)");
         return;
     }

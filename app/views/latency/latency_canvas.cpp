@@ -70,7 +70,7 @@ void LatencyView::draw_canvas() {
 void LatencyView::draw_result_note() {
     if (!result_) {
         ImGui::TextColored(kMutedColour, "%s",
-                           host_.jobs->busy() ? "measuring: the plots appear when the sweep ends"
+                           host_.jobs->busy() || sweep_on_step_ ? "measuring: the plots appear when the sweep ends"
                                               : "nothing measured yet: press Run sweep (R)");
         return;
     }

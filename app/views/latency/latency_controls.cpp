@@ -88,7 +88,7 @@ void LatencyView::draw_timing() {
     if (predict_) ImGui::Separator();
     if (!result_) {
         ImGui::TextColored(kMutedColour, "%s",
-                           host_.jobs->busy() ? "measuring: throughput appears when the sweep ends"
+                           host_.jobs->busy() || sweep_on_step_ ? "measuring: throughput appears when the sweep ends"
                                               : "nothing measured yet: press Run sweep (R)");
         return;
     }

@@ -53,7 +53,7 @@ void SimdMimdView::draw_canvas() {
 void SimdMimdView::draw_result_note() {
     if (!result_) {
         ImGui::TextColored(kMutedColour, "%s",
-                           host_.jobs->busy() ? "measuring: the pictures appear when the run ends"
+                           host_.jobs->busy() || run_on_step_ ? "measuring: the pictures appear when the run ends"
                                               : "nothing measured yet: press Run (R)");
         return;
     }

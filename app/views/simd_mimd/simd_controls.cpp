@@ -85,7 +85,7 @@ void SimdMimdView::draw_timing() {
     if (predict_) ImGui::Separator();
     if (!result_) {
         ImGui::TextColored(kMutedColour, "%s",
-                           host_.jobs->busy() ? "measuring: the numbers appear when the run ends"
+                           host_.jobs->busy() || run_on_step_ ? "measuring: the numbers appear when the run ends"
                                               : "nothing measured yet: press Run (R)");
         return;
     }
