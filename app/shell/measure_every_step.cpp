@@ -25,15 +25,15 @@ void Shell::start_measuring_every_step() {
 void Shell::stop_measuring_every_step(const std::string& why) {
     if (!every_step_.active) return;
     every_step_.active = false;
-    host_.info = why;
-    std::printf("gpulab: %s\n", why.c_str());
+    host_.info = "measuring every step stopped: " + why;
+    std::printf("gpulab: %s\n", host_.info.c_str());
     std::fflush(stdout);
 }
 
 void Shell::continue_measuring_every_step() {
     if (!every_step_.active) return;
     if (jobs_.cancels() != every_step_.cancels_at_start) {  // Cancel, S, or a step left meanwhile
-        stop_measuring_every_step("measuring every step stopped: the steps measured so far keep their results");
+        stop_measuring_every_step("the steps measured so far keep their results");
         return;
     }
     if (jobs_.busy()) return;

@@ -38,7 +38,7 @@ bool Shell::handle_presenter_key(core::PresenterKey key, bool repeat) {
     presenter_.step = step_index_;
     const core::PresenterEffects fx = core::apply_presenter_key(presenter_, {key, repeat}, deck);
     if (fx.step_changed && !fx.lesson_changed)
-        stop_measuring_every_step("measuring every step stopped: you moved to another step");
+        stop_measuring_every_step("you moved to another step");
     if (fx.lesson_changed) select_lesson(presenter_.lesson);
     else if (fx.step_changed) enter_step(presenter_.step);
     if (fx.run) request_run();

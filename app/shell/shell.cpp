@@ -100,7 +100,7 @@ void Shell::select_lesson(int index) {
         host_.info = "'" + l.title + "' needs the '" + l.workload + "' workload, which this version cannot show";
         return;
     }
-    stop_measuring_every_step("measuring every step stopped: you opened another lesson");
+    stop_measuring_every_step("you opened another lesson");
     stop_run_of_left_step();
     lesson_index_ = index;
     view_ = v;
@@ -125,20 +125,20 @@ void Shell::enter_step(int index) {
 }
 
 void Shell::next_step() {
-    stop_measuring_every_step("measuring every step stopped: you moved to another step");
+    stop_measuring_every_step("you moved to another step");
     const core::Lesson* l = lesson();
     if (l && step_index_ + 1 < static_cast<int>(l->steps.size())) enter_step(step_index_ + 1);
 }
 
 void Shell::prev_step() {
-    stop_measuring_every_step("measuring every step stopped: you moved to another step");
+    stop_measuring_every_step("you moved to another step");
     if (step_index_ > 0) enter_step(step_index_ - 1);
 }
 
 // [SECTION] runs
 
 void Shell::request_stop() {
-    stop_measuring_every_step("measuring every step stopped: the steps measured so far keep their results");
+    stop_measuring_every_step("the steps measured so far keep their results");
     if (!jobs_.busy()) {
         presenter_message_ = "nothing is running";
         presenter_message_age_ = 0.0f;

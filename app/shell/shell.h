@@ -73,7 +73,7 @@ public:
     // every step shows its results at once (app/shell/measure_every_step.cpp). Stopped by S / Cancel,
     // by moving to another step or lesson, and by a failed run.
     void start_measuring_every_step();
-    void stop_measuring_every_step(const std::string& why);
+    void stop_measuring_every_step(const std::string& why);  // "measuring every step stopped: <why>"
     bool measuring_every_step() const { return every_step_.active; }
     void request_export() { export_requested_ = true; }
     bool take_export_request();

@@ -55,7 +55,7 @@ public:
     Array<T> alloc(const char* name, std::size_t count) {
         Array<T> a;
         a.buf_ = std::make_shared<Buffer<T>>(name, count);
-        a.buf_->fill(0);
+        zero(a, count);
         return a;
     }
     template <class T>

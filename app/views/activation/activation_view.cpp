@@ -38,8 +38,9 @@ void ActivationView::enter_step(const core::LessonStep& step) {
     if (step.action != "run") return;
     // These settings measured earlier in this session: shown at once, labelled; R measures again.
     // (In live mode runs follow each other anyway.)
-    run_on_step_ = false;
-    const auto hit = live_ ? std::nullopt : cache_.find(core::activation_config_key(current_params()));
+    const std::string key = core::activation_config_key(current_params());
+    const auto hit = live_ ? std::nullopt : cache_.find(key);
+    run_on_step_ = !hit;
     if (hit) {
         last_run_ = last_full_run_ = hit->result;
         device_output_tag_.forget();  // the GPU's buffers hold later runs' outputs now
@@ -48,9 +49,7 @@ void ActivationView::enter_step(const core::LessonStep& step) {
         return;
     }
     // Never the previous step's pictures and numbers under this step's heading while it measures.
-    if (last_run_ && core::activation_config_key(last_run_->params) != core::activation_config_key(current_params()))
-        last_run_.reset();
-    run_on_step_ = true;
+    if (last_run_ && core::activation_config_key(last_run_->params) != key) last_run_.reset();
 }
 
 // [SECTION] runs
