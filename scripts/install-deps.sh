@@ -17,6 +17,7 @@ packages=(
     # Build tools
     cmake ninja-build g++ pkg-config make
     python3-glad                # generates the GL 3.3 core + EGL loaders at build time (cmake/Glad.cmake)
+    python3                     # CTest arch.include_order runs scripts/check-includes.py (standard library only)
     # Libraries the app and core compile and link against
     libglfw3-dev                # window and input
     libimgui-dev                # Dear ImGui 1.86 with its GLFW and OpenGL 3 backends
