@@ -182,6 +182,25 @@ int main(int argc, char** argv) {
     train->add_flag("--json", train_options.json, "Print one JSON array of per-epoch records");
     train->add_flag("--layers", train_options.layers, "Also print where the time goes: each layer's forward and backward");
 
+    auto* puzzle = cli.add_subcommand("puzzle", "Kernel puzzles: list them, or grade submissions (.cu files)");
+    puzzle->require_subcommand(1, 1);
+    std::string puzzle_dir;
+    bool puzzle_json = false;
+    auto* puzzle_list = puzzle->add_subcommand("list", "List the puzzles with their kernels' signatures");
+    puzzle_list->add_option("--puzzle-dir", puzzle_dir, "A folder of puzzle folders instead of the built-in ones");
+    puzzle_list->add_flag("--json", puzzle_json, "One JSON array");
+    auto* puzzle_check = puzzle->add_subcommand(
+        "check", "Grade submissions of a puzzle: each hidden case, each defect with its line; exit 0 only if all pass");
+    PuzzleCheckOptions puzzle_options;
+    puzzle_check->add_option("id", puzzle_options.id, "The puzzle (see gpulab puzzle list)")->required();
+    puzzle_check->add_option("files", puzzle_options.files, "Submissions: .cu files, or folders of them")->required();
+    puzzle_check->add_option("--puzzle-dir", puzzle_options.puzzle_dir, "A folder of puzzle folders instead of the built-in ones");
+    puzzle_check->add_flag("--json", puzzle_options.json, "One JSON array, one record per submission");
+    puzzle_check->add_option("--jobs", puzzle_options.jobs, "Submissions graded at once (default: one per core)")
+        ->check(CLI::Range(1, 256));
+    puzzle_check->add_option("--time-limit", puzzle_options.time_limit_s, "Seconds each submission may run (default 5)")
+        ->check(CLI::Range(1, 600));
+
     try {
         cli.parse(argc, argv);
         if (!size_text.empty() && !parse_size(size_text, export_options.width, export_options.height)) {
@@ -213,6 +232,8 @@ int main(int argc, char** argv) {
     if (*bench) return cmd_bench(bench_options);
     if (*apply) return cmd_apply(apply_options);
     if (*train) return cmd_train(train_options);
+    if (*puzzle_list) return cmd_puzzle_list(puzzle_dir, puzzle_json);
+    if (*puzzle_check) return cmd_puzzle_check(puzzle_options);
     if (!gui.screenshot_path.empty() && gui.max_frames == 0) {
         std::fprintf(stderr, "gpulab: --screenshot needs --frames N (see gpulab --help)\n");
         return kExitUsage;

@@ -57,6 +57,18 @@ struct TrainOptions {
     bool layers = false;  // print each layer's forward and backward time per epoch
 };
 int cmd_train(const TrainOptions& options);
+
+// `gpulab puzzle` (cli_puzzle.cpp): the kernel puzzles.
+int cmd_puzzle_list(const std::string& puzzle_dir, bool json);
+struct PuzzleCheckOptions {
+    std::string id;
+    std::vector<std::string> files;  // .cu files or folders of them
+    std::string puzzle_dir;          // empty: the built-in puzzles
+    bool json = false;
+    int jobs = 0;                    // 0: one per core
+    int time_limit_s = 5;
+};
+int cmd_puzzle_check(const PuzzleCheckOptions& options);
 int cmd_apply_conv(const ApplyOptions& options);
 
 }  // namespace gpulab::app

@@ -78,6 +78,26 @@ fs::path data_root() {
     return {};
 }
 
+fs::path puzzle_dir() { return find_resource("puzzles"); }
+
+fs::path student_device_dir() {
+    const fs::path header = find_resource("kernels/puzzle_runner/device/student_cuda.h");
+    return header.empty() ? fs::path() : header.parent_path();
+}
+
+fs::path kernel_runner_path() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec || exe.empty()) return {};
+    // Next to gpulab in the build tree (build/app/), in lib/gpulab/ when installed.
+    for (const fs::path& candidate : {exe.parent_path() / "gpulab-kernel-runner",
+                                      exe.parent_path().parent_path() / "lib" / "gpulab" / "gpulab-kernel-runner",
+                                      exe.parent_path().parent_path() / "app" / "gpulab-kernel-runner"}) {
+        if (fs::exists(candidate, ec)) return candidate;
+    }
+    return {};
+}
+
 std::string data_root_problem() {
     const std::vector<fs::path> roots = candidate_roots();
     for (const fs::path& root : roots) {

@@ -15,6 +15,13 @@ std::filesystem::path find_resource(const std::string& relative);
 // The folder that holds shaders/, lessons/ and assets/ (empty when none was found).
 std::filesystem::path data_root();
 
+// The built-in kernel puzzles' folder (empty when not found).
+std::filesystem::path puzzle_dir();
+// Where the student's device header (student_cuda.h) and gpulab-kernel-runner are; empty paths
+// when not found (puzzles::find_toolchain then says what is missing).
+std::filesystem::path student_device_dir();
+std::filesystem::path kernel_runner_path();
+
 // "" when the data folder was found and can be read; otherwise one sentence naming where gpulab
 // looked and what to do (reinstall, fix permissions, or set GPULAB_DATA_DIR).
 std::string data_root_problem();

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -203,6 +204,8 @@ struct Shadow {
     bool many_readers = false;
     int32_t readers_warp = -1;                    // the warp of every reader, or -1 when they differ
     uint32_t writer_syncs = 0, reader_syncs = 0;  // warp_syncs at the write, the latest of the reads
+    const void* writer_site = nullptr;            // detail::t_access_site of the write and first read
+    const void* reader_site = nullptr;
 };
 
 struct alignas(256) SharedChunk {
@@ -216,6 +219,7 @@ struct BlockRunner {
     // The block's shared memory: the dynamic part from 0, then each static array in the order the
     // block first declared them (GPULAB_STATIC_SHARED). Room for the 48 KiB a GPU allows.
     std::vector<SharedChunk> shared = std::vector<SharedChunk>(DeviceLimits::kMaxSharedBytes / sizeof(SharedChunk));
+    std::byte* shared_base = nullptr;  // shared.front() or Options::shared_window
     std::size_t shared_bytes = 0;    // in use: dynamic plus the static arrays declared so far
     std::size_t dynamic_bytes = 0;
     std::vector<std::pair<const void*, std::size_t>> static_arrays;  // declaration site, offset
@@ -351,12 +355,21 @@ std::string thread_label(const BlockRunner& b, int tid) {
     return "thread " + u3(b.threads[static_cast<std::size_t>(tid)].b.thread_idx);
 }
 
-[[noreturn]] void race(const BlockRunner& b, std::size_t word, const char* now, int other, const char* then) {
+std::string site_token(const void* site) {
+    if (site == nullptr) return "";
+    char text[48];
+    std::snprintf(text, sizeof text, " {{site:%p}}", site);
+    return text;
+}
+
+[[noreturn]] void race(const BlockRunner& b, std::size_t word, const char* now, int other, const char* then,
+                       const void* other_site) {
     const LaunchState& l = *b.launch;
     throw detail::Fault{"shared-memory race in " + l.name + ", block " + u3(b.block_idx) + ": " +
-                        thread_label(b, t_thread->tid) + " " + now + " shared bytes " + std::to_string(word * 4) + "-" +
-                        std::to_string(word * 4 + 3) + " that " +
-                        (other >= 0 ? thread_label(b, other) : std::string("another thread")) + " " + then +
+                        thread_label(b, t_thread->tid) + site_token(detail::t_access_site) + " " + now +
+                        " shared bytes " + std::to_string(word * 4) + "-" + std::to_string(word * 4 + 3) + " that " +
+                        (other >= 0 ? thread_label(b, other) : std::string("another thread")) +
+                        site_token(other_site) + " " + then +
                         " in the same barrier interval (after barrier " + std::to_string(b.interval) +
                         "), so the result depends on which thread runs first; a __syncthreads() between the two "
                         "accesses would order them"};
@@ -587,8 +600,13 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
     if (b.threads.size() < static_cast<std::size_t>(n)) b.threads.resize(static_cast<std::size_t>(n));
     if (b.shadow.size() < DeviceLimits::kMaxSharedBytes / 4) b.shadow.resize(DeviceLimits::kMaxSharedBytes / 4);
     b.shared_bytes = b.dynamic_bytes = l.cfg.shared_bytes;
+    b.shared_base = b.shared.front().bytes;
+    if (l.opt.shared_window != nullptr) {
+        b.shared_base = l.opt.shared_window;
+        b.shared_bytes = l.opt.shared_window_bytes;
+    }
     b.static_arrays.clear();
-    if (l.cfg.shared_bytes > 0) std::memset(b.shared.data(), 0xff, l.cfg.shared_bytes);  // NaN until written
+    if (b.shared_bytes > 0) std::memset(b.shared_base, 0xff, b.shared_bytes);  // NaN until written
     b.block_idx = block_idx;
     b.interval = 0;
     ++b.epoch;
@@ -717,7 +735,7 @@ void detail::global_fault(const Region* r, const void* addr, std::size_t bytes, 
 void detail::shared_access(const void* addr, std::size_t bytes, std::size_t align, bool store) {
     if (t_block == nullptr || t_thread == nullptr) throw Fault{"shared memory used outside any kernel"};
     BlockRunner& b = *t_block;
-    const std::byte* base = b.shared.empty() ? nullptr : b.shared.front().bytes;
+    const std::byte* base = b.shared_base;
     const auto offset = reinterpret_cast<const std::byte*>(addr) - base;
     const auto access = [&] { return std::string(store ? "writes " : "reads ") + std::to_string(bytes) + " bytes"; };
     if (b.shared_bytes == 0 || offset < 0 ||
@@ -742,25 +760,28 @@ void detail::shared_access(const void* addr, std::size_t bytes, std::size_t alig
         Shadow& s = b.shadow[w];
         if (s.epoch != b.epoch) {
             s = Shadow{b.epoch, store ? tid : -1, store ? -1 : tid, false, tid / DeviceLimits::kWarpSize, syncs,
-                       syncs};
+                       syncs, store ? detail::t_access_site : nullptr, store ? nullptr : detail::t_access_site};
             continue;
         }
         const bool writer_conflicts = s.writer >= 0 && s.writer != tid && !ordered(s.writer, s.writer_syncs);
         if (store) {
-            if (writer_conflicts) race(b, w, "writes", s.writer, "wrote");
+            if (writer_conflicts) race(b, w, "writes", s.writer, "wrote", s.writer_site);
             const bool reader_ordered = s.many_readers ? s.readers_warp == tid / DeviceLimits::kWarpSize &&
                                                              s.reader_syncs < syncs
                                                        : s.reader == tid || ordered(s.reader, s.reader_syncs);
-            if (s.reader >= 0 && !reader_ordered) race(b, w, "writes", s.reader != tid ? s.reader : -1, "read");
+            if (s.reader >= 0 && !reader_ordered)
+                race(b, w, "writes", s.reader != tid ? s.reader : -1, "read", s.reader != tid ? s.reader_site : nullptr);
             s.writer = tid;
             s.writer_syncs = syncs;
+            s.writer_site = detail::t_access_site;
             s.reader = -1;  // every earlier read is ordered before this write
             s.many_readers = false;
             s.reader_syncs = 0;
         } else {
-            if (writer_conflicts) race(b, w, "reads", s.writer, "wrote");
+            if (writer_conflicts) race(b, w, "reads", s.writer, "wrote", s.writer_site);
             if (s.reader < 0) {
                 s.reader = tid;
+                s.reader_site = detail::t_access_site;
                 s.readers_warp = tid / DeviceLimits::kWarpSize;
             } else if (s.reader != tid) {
                 s.many_readers = true;
@@ -798,14 +819,28 @@ void detail::refuse(const std::string& why) {
                 (t_block != nullptr ? t_block->launch->name : std::string("this kernel")) + ": " + why};
 }
 
+bool detail::running_thread(RunningThread& out) {
+    if (t_block == nullptr || t_thread == nullptr) return false;
+    const BlockRunner& b = *t_block;
+    const U3 g = b.launch->cfg.grid;
+    out.tid = t_thread->tid;
+    out.interval = b.interval;
+    out.block = b.block_idx.x + int64_t{g.x} * (b.block_idx.y + int64_t{g.y} * b.block_idx.z);
+    out.stack_begin = static_cast<const std::byte*>(t_thread->stack.bottom);
+    out.stack_bytes = t_thread->stack.size;
+    return true;
+}
+
 void* detail::dynamic_shared_pointer() {
     if (t_block == nullptr) throw Fault{"dynamic shared memory asked for outside any kernel"};
+    if (t_block->launch->opt.shared_window != nullptr) throw Fault{"dynamic shared memory is not given to this kernel"};
     return t_block->shared.front().bytes;
 }
 
 void* detail::static_shared_pointer(std::size_t bytes, std::size_t align, const void* site, const char* name) {
     if (t_block == nullptr) throw Fault{std::string("static shared array '") + name + "' declared outside any kernel"};
     BlockRunner& b = *t_block;
+    if (b.launch->opt.shared_window != nullptr) throw Fault{"GPULAB_STATIC_SHARED is not for this kernel"};
     std::byte* base = b.shared.front().bytes;
     for (const auto& [declared, offset] : b.static_arrays)
         if (declared == site) return base + offset;
@@ -895,6 +930,15 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
     const std::string problem = launch_problem(c);
     if (!problem.empty()) {
         r.error = "launch of " + std::string(kernel_name) + " refused: " + problem;
+        return r;
+    }
+    if (o.shared_window != nullptr && (o.parallel || c.shared_bytes > 0 || o.shared_window_bytes > DeviceLimits::kMaxSharedBytes)) {
+        r.error = "launch of " + std::string(kernel_name) +
+                  (o.shared_window_bytes > DeviceLimits::kMaxSharedBytes
+                       ? " refused: its static shared arrays take " + std::to_string(o.shared_window_bytes) +
+                             " bytes; a GPU gives a block at most " + std::to_string(DeviceLimits::kMaxSharedBytes) +
+                             " (48 KiB)"
+                       : ": a shared window needs one block at a time and no dynamic shared memory");
         return r;
     }
     LaunchState l;

@@ -134,6 +134,12 @@ struct Options {
     // block's), on one OS thread, recording every access into *trace. Stats then count that block.
     Trace* trace = nullptr;
     U3 trace_block{0, 0, 0};
+    // When set: the block's shared memory is this memory rather than the simulator's own (a
+    // student's kernel keeps its static __shared__ arrays where the linker put them; puzzles/).
+    // Filled with 0xFF at every block start, bounds- and race-checked like the simulator's own.
+    // Needs parallel = false (one block at a time) and no dynamic shared memory.
+    std::byte* shared_window = nullptr;
+    std::size_t shared_window_bytes = 0;
 };
 
 struct Stats {
@@ -370,5 +376,24 @@ SharedPtr<T> static_shared(std::size_t count, const void* site, const char* name
 }  // namespace detail
 
 inline const Builtins& builtins() { return *detail::t_builtins; }
+
+// [SECTION] for access checks made outside the simulator (puzzles/: a student's kernel whose every
+// load and store the compiler routes through a hook)
+
+namespace detail {
+struct RunningThread {
+    int tid = 0;                          // linear thread index in the block
+    int interval = 0;                     // barriers the block has crossed
+    int64_t block = 0;                    // linear block index in the grid
+    const std::byte* stack_begin = nullptr;  // the fiber's stack (its locals live here)
+    std::size_t stack_bytes = 0;
+};
+// False outside a running kernel.
+bool running_thread(RunningThread& out);
+// The code address of the access being checked, or nullptr (the simulator's own kernels). A
+// shared-memory race then names both accesses' sites as "{{site:0x...}}" in its message, which the
+// caller turns into source lines.
+inline thread_local const void* t_access_site = nullptr;
+}  // namespace detail
 
 }  // namespace gpulab::sim

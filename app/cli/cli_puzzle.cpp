@@ -1,0 +1,184 @@
+// `gpulab puzzle list` and `gpulab puzzle check ID FILE...`: the kernel puzzles for instructors.
+// check grades many submissions at once (a FILE may be a folder of .cu files), up to one per core
+// in parallel: per submission PASS or FAIL, each hidden case, each defect with its kind in plain
+// words and its line; --json for graders. Exit 0 only when every submission passes, 1 when any
+// fails, 2 for bad arguments (an unknown puzzle, a file that cannot be read).
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "cli.h"
+#include "json_out.h"
+#include "puzzles/puzzle_check.h"
+#include "render/resources.h"
+
+namespace gpulab::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+puzzles::PuzzleLoad load_all(const std::string& dir) {
+    const fs::path root = dir.empty() ? puzzle_dir() : fs::path(dir);
+    if (root.empty()) {
+        puzzles::PuzzleLoad none;
+        none.errors.push_back("gpulab's puzzles folder was not found: reinstall gpulab, or name one with --puzzle-dir");
+        return none;
+    }
+    return puzzles::load_puzzles(root);
+}
+
+std::string defect_line(const puzzles::Defect& d) {
+    std::string lines;
+    for (int l : d.lines) lines += (lines.empty() ? (d.lines.size() > 1 ? " (lines " : " (line ") : ", ") + std::to_string(l);
+    if (!lines.empty()) lines += ")";
+    std::string where;
+    if (!d.where.empty()) {
+        where = " in " + d.where;
+        if (d.repeats > 0) where += " and " + std::to_string(d.repeats) + (d.repeats == 1 ? " more case" : " more cases");
+    }
+    return std::string(puzzles::defect_kind_name(d.kind)) + lines + where + ": " + d.message;
+}
+
+std::string json_result(const std::string& file, const puzzles::CheckResult& r) {
+    std::ostringstream s;
+    s << "{\"file\": " << json_string(file) << ", \"passed\": " << (r.passed ? "true" : "false")
+      << ", \"compiled\": " << (r.compiled ? "true" : "false") << ", \"summary\": " << json_string(r.summary)
+      << ", \"compile_seconds\": " << json_number(r.compile.seconds) << ", \"run_seconds\": " << json_number(r.run_seconds)
+      << ", \"cases\": [";
+    for (std::size_t i = 0; i < r.cases.size(); ++i) {
+        const auto& c = r.cases[i];
+        s << (i ? ", " : "") << "{\"name\": " << json_string(c.name) << ", \"visible\": " << (c.visible ? "true" : "false")
+          << ", \"ran\": " << (c.ran ? "true" : "false") << ", \"passed\": " << (c.passed ? "true" : "false")
+          << ", \"elements_wrong\": " << c.elements_wrong << "}";
+    }
+    s << "], \"defects\": [";
+    for (std::size_t i = 0; i < r.defects.size(); ++i) {
+        const auto& d = r.defects[i];
+        s << (i ? ", " : "") << "{\"kind\": " << json_string(puzzles::defect_kind_name(d.kind)) << ", \"lines\": [";
+        for (std::size_t k = 0; k < d.lines.size(); ++k) s << (k ? ", " : "") << d.lines[k];
+        s << "], \"case\": " << json_string(d.where) << ", \"more_cases\": " << d.repeats
+          << ", \"message\": " << json_string(d.message) << "}";
+    }
+    s << "]}";
+    return s.str();
+}
+
+}  // namespace
+
+int cmd_puzzle_list(const std::string& dir, bool json) {
+    const puzzles::PuzzleLoad load = load_all(dir);
+    for (const std::string& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
+    if (json) std::printf("[");
+    bool first = true;
+    for (const puzzles::Puzzle& p : load.puzzles) {
+        if (json) {
+            std::printf("%s\n  {\"id\": %s, \"title\": %s, \"teaches\": %s, \"signature\": %s, \"cases\": %zu}",
+                        first ? "" : ",", json_string(p.id).c_str(), json_string(p.title).c_str(),
+                        json_string(p.teaches).c_str(), json_string(p.signature()).c_str(), p.cases.size());
+        } else {
+            std::printf("%-18s %s\n%-18s %s\n", p.id.c_str(), p.title.c_str(), "", p.signature().c_str());
+        }
+        first = false;
+    }
+    if (json) std::printf("\n]\n");
+    if (load.puzzles.empty() && load.errors.empty()) std::fprintf(stderr, "gpulab: no puzzles found\n");
+    return load.errors.empty() && !load.puzzles.empty() ? kExitOk : kExitFailure;
+}
+
+int cmd_puzzle_check(const PuzzleCheckOptions& o) {
+    const puzzles::PuzzleLoad load = load_all(o.puzzle_dir);
+    const auto it = std::find_if(load.puzzles.begin(), load.puzzles.end(),
+                                 [&](const puzzles::Puzzle& p) { return p.id == o.id; });
+    if (it == load.puzzles.end()) {
+        std::string ids;
+        for (const auto& p : load.puzzles) ids += (ids.empty() ? "" : ", ") + p.id;
+        std::fprintf(stderr, "gpulab: no puzzle '%s' (known: %s)\n", o.id.c_str(), ids.c_str());
+        return kExitUsage;
+    }
+    const puzzles::Puzzle& puzzle = *it;
+    // Files, with folders opened to their .cu files.
+    std::vector<fs::path> files;
+    for (const std::string& f : o.files) {
+        std::error_code ec;
+        if (fs::is_directory(f, ec)) {
+            std::vector<fs::path> inside;
+            for (const auto& e : fs::directory_iterator(f, ec))
+                if (e.path().extension() == ".cu") inside.push_back(e.path());
+            std::sort(inside.begin(), inside.end());
+            if (inside.empty()) {
+                std::fprintf(stderr, "gpulab: %s holds no .cu files\n", f.c_str());
+                return kExitUsage;
+            }
+            files.insert(files.end(), inside.begin(), inside.end());
+        } else {
+            files.emplace_back(f);
+        }
+    }
+    std::vector<std::string> sources(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        std::ifstream in(files[i], std::ios::binary);
+        if (!in) {
+            std::fprintf(stderr, "gpulab: cannot read %s\n", files[i].c_str());
+            return kExitUsage;
+        }
+        std::ostringstream s;
+        s << in.rdbuf();
+        sources[i] = s.str();
+        if (sources[i].size() > 1024 * 1024) {
+            std::fprintf(stderr, "gpulab: %s is larger than 1 MiB; a submission is one kernel file\n", files[i].c_str());
+            return kExitUsage;
+        }
+    }
+    const puzzles::Toolchain tc = puzzles::find_toolchain(student_device_dir(), kernel_runner_path());
+    if (!tc.usable()) {
+        std::fprintf(stderr, "gpulab: %s.\n", tc.missing.c_str());
+        return kExitFailure;
+    }
+    std::vector<puzzles::CheckResult> results(files.size());
+    std::atomic<std::size_t> next{0};
+    std::mutex print;
+    const unsigned workers = std::max(1u, std::min<unsigned>(o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::thread::hardware_concurrency(),
+                                                             static_cast<unsigned>(files.size())));
+    const auto work = [&] {
+        for (std::size_t i; (i = next++) < files.size();) {
+            puzzles::CheckOptions co;
+            co.time_limit_ms = o.time_limit_s * 1000;
+            results[i] = puzzles::check_submission(tc, puzzle, sources[i], co);
+            if (o.json) continue;
+            std::lock_guard<std::mutex> lock(print);
+            const auto& r = results[i];
+            std::printf("%s: %s\n", files[i].c_str(), r.passed ? "PASS" : "FAIL");
+            for (const auto& c : r.cases) {
+                std::printf("  %s %s%s\n", c.passed ? "pass" : c.ran ? "FAIL" : "----", c.visible ? "example: " : "hidden: ",
+                            c.name.c_str());
+            }
+            for (const auto& d : r.defects) std::printf("  %s\n", defect_line(d).c_str());
+            if (!r.passed && r.defects.empty()) std::printf("  %s\n", r.summary.c_str());
+            std::fflush(stdout);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
+    for (auto& t : pool) t.join();
+    bool all = true;
+    for (const auto& r : results) all = all && r.passed;
+    if (o.json) {
+        std::printf("[");
+        for (std::size_t i = 0; i < results.size(); ++i)
+            std::printf("%s\n  %s", i ? "," : "", json_result(files[i].string(), results[i]).c_str());
+        std::printf("\n]\n");
+    } else if (files.size() > 1) {
+        std::size_t passed = 0;
+        for (const auto& r : results) passed += r.passed ? 1 : 0;
+        std::printf("%zu of %zu submissions pass %s.\n", passed, files.size(), puzzle.id.c_str());
+    }
+    return all ? kExitOk : kExitFailure;
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,485 @@
+#include "puzzle_check.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <algorithm>
+#include <csignal>
+#include <unistd.h>
+
+#include "child_process.h"
+
+namespace gpulab::puzzles {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// [SECTION] inputs
+
+uint64_t seed_for(const std::string& id, std::size_t case_index) {
+    uint64_t h = 1469598103934665603ull;
+    for (char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h ^ (case_index * 0x9e3779b97f4a7c15ull);
+}
+
+// Random floats are multiples of 1/16 in [-2, 2): sums of up to a million of them are exact in
+// float, so any order of summation gives the reference's answer and a tolerance only absorbs what
+// a real kernel's arithmetic (expf, a division) may differ by.
+void fill(JobBuffer& b, Fill f, std::mt19937_64& rng) {
+    b.filled = f != Fill::None;
+    if (!b.filled) return;
+    b.data.assign(static_cast<std::size_t>(b.count) * 4, std::byte{0});
+    for (int64_t i = 0; i < b.count; ++i) {
+        float fv = 0.0f;
+        int32_t iv = 0;
+        switch (f) {
+            case Fill::Zeros: break;
+            case Fill::Random: fv = static_cast<float>(static_cast<int>(rng() % 64) - 32) / 16.0f; iv = static_cast<int32_t>(rng() % 201) - 100; break;
+            case Fill::RandomInt: iv = static_cast<int32_t>(rng() % 201) - 100; fv = static_cast<float>(iv); break;
+            case Fill::Ramp: fv = static_cast<float>(i); iv = static_cast<int32_t>(i); break;
+            case Fill::None: break;
+        }
+        if (b.elem == ElemType::F32) std::memcpy(&b.data[static_cast<std::size_t>(i) * 4], &fv, 4);
+        else std::memcpy(&b.data[static_cast<std::size_t>(i) * 4], &iv, 4);
+    }
+}
+
+// [SECTION] references, cached
+
+struct Reference {
+    std::string error;              // the reference itself failed: the puzzle is broken
+    KernelReport report;
+};
+std::mutex g_reference_mutex;
+std::map<std::string, Reference> g_references;
+
+fs::path make_scratch(const fs::path& root) {
+    std::error_code ec;
+    fs::create_directories(root, ec);
+    std::string templ = (root / "check-XXXXXX").string();
+    if (mkdtemp(templ.data()) == nullptr) return {};
+    return templ;
+}
+
+KernelReport run_job(const Toolchain& tc, const KernelJob& job, const fs::path& work, const CheckOptions& o,
+                     ChildResult& child) {
+    const std::string why = write_job(job, work / "job");
+    if (!why.empty()) {
+        KernelReport r;
+        r.fatal = why;
+        return r;
+    }
+    ChildOptions c;
+    c.argv = {tc.runner.string(), (work / "job").string()};
+    c.cwd = work;
+    c.time_limit_ms = o.time_limit_ms + 2000;  // the runner's own timer says where it was; this is the backstop
+    c.output_cap = 64 * 1024;
+    c.report_fd = true;
+    c.cancelled = o.cancelled;
+    child = run_child(c);
+    return parse_report(child.report);
+}
+
+const Reference& reference_for(const Toolchain& tc, const Puzzle& p, const CheckOptions& o) {
+    const std::string key = p.folder.string() + "\n" + p.solution;
+    {
+        std::lock_guard<std::mutex> lock(g_reference_mutex);
+        auto it = g_references.find(key);
+        if (it != g_references.end()) return it->second;
+    }
+    Reference ref;
+    const fs::path work = make_scratch(o.work_root.empty() ? default_work_root() : o.work_root);
+    const CompileResult c = compile_kernel(tc, p, p.solution, work / "reference", o.cancelled);
+    if (!c.ok) {
+        ref.error = "the puzzle's own solution.cu does not compile: " + c.sentence;
+    } else {
+        CheckOptions ro = o;
+        ro.time_limit_ms = std::max(o.time_limit_ms, 20000);
+        ChildResult child;
+        ref.report = run_job(tc, make_job(p, c.library.string(), ro.time_limit_ms, false), work / "reference", ro, child);
+        if (child.cancelled) ref.error = "cancelled";
+        else if (!ref.report.done) ref.error = "the puzzle's own solution.cu did not finish: " + ref.report.fatal + child.output;
+        for (const CaseReport& cr : ref.report.cases)
+            if (cr.finished && !cr.clean && ref.error.empty()) ref.error = "the puzzle's own solution.cu fails: " + cr.message;
+    }
+    std::error_code ec;
+    fs::remove_all(work, ec);
+    std::lock_guard<std::mutex> lock(g_reference_mutex);
+    if (ref.error == "cancelled") {
+        static Reference cancelled;
+        cancelled.error = "cancelled";
+        return cancelled;
+    }
+    return g_references.emplace(key, std::move(ref)).first->second;
+}
+
+// [SECTION] sentences
+
+std::string u3(const unsigned v[3]) {
+    return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
+}
+
+// Code addresses -> lines of kernel.cu, through addr2line (the sites are return addresses: the
+// call's own line is one byte earlier).
+std::map<std::uintptr_t, int> lines_of(const Toolchain& tc, const fs::path& library, std::uintptr_t base,
+                                       const std::vector<std::uintptr_t>& sites) {
+    std::map<std::uintptr_t, int> out;
+    if (tc.addr2line.empty() || sites.empty() || base == 0) return out;
+    ChildOptions c;
+    c.argv = {tc.addr2line.string(), "-e", library.string()};
+    std::vector<std::uintptr_t> asked;
+    for (std::uintptr_t s : sites) {
+        if (s <= base) continue;
+        char text[32];
+        std::snprintf(text, sizeof text, "0x%lx", static_cast<unsigned long>(s - base - 1));
+        c.argv.push_back(text);
+        asked.push_back(s);
+    }
+    c.time_limit_ms = 10000;
+    const ChildResult r = run_child(c);
+    std::istringstream in(r.output);
+    std::string line;
+    static const std::regex re(R"(^(.*):(\d+)(?: \(discriminator \d+\))?$)");
+    for (std::size_t i = 0; i < asked.size() && std::getline(in, line); ++i) {
+        std::smatch m;
+        if (std::regex_match(line, m, re) && fs::path(m[1].str()).filename() == "kernel.cu") out[asked[i]] = std::stoi(m[2]);
+    }
+    return out;
+}
+
+// "{{site:0x...}}" -> " (line 12)"; the lines found go to `lines`.
+std::string with_lines(const std::string& message, const std::map<std::uintptr_t, int>& lines, std::vector<int>& found) {
+    std::string out;
+    std::size_t pos = 0;
+    while (true) {
+        const std::size_t at = message.find(" {{site:", pos);
+        if (at == std::string::npos) break;
+        out += message.substr(pos, at - pos);
+        const std::size_t end = message.find("}}", at);
+        const auto site = static_cast<std::uintptr_t>(std::strtoull(message.c_str() + at + 8, nullptr, 16));
+        if (auto it = lines.find(site); it != lines.end()) {
+            out += " (line " + std::to_string(it->second) + ")";
+            found.push_back(it->second);
+        }
+        pos = end == std::string::npos ? message.size() : end + 2;
+    }
+    out += message.substr(pos);
+    // "the __syncthreads() on line 6" names its line itself.
+    static const std::regex barrier_line(R"(__syncthreads\(\) on line (\d+))");
+    for (std::sregex_iterator it(out.begin(), out.end(), barrier_line), end; it != end; ++it) found.push_back(std::stoi((*it)[1]));
+    return out;
+}
+
+std::string value_text(const std::byte* p, ElemType e) {
+    char text[48];
+    if (e == ElemType::F32) {
+        float f;
+        std::memcpy(&f, p, 4);
+        std::snprintf(text, sizeof text, "%g", static_cast<double>(f));
+    } else {
+        int32_t i;
+        std::memcpy(&i, p, 4);
+        std::snprintf(text, sizeof text, "%d", i);
+    }
+    return text;
+}
+
+// Compares one case's outputs; fills the outcome's counts and first mismatch.
+void compare(const Puzzle& p, const JobCase& k, const CaseReport& got, const CaseReport& want, CaseOutcome& o) {
+    for (std::size_t b = 0; b < k.buffers.size(); ++b) {
+        if (!k.buffers[b].output) continue;
+        const auto& g = b < got.outputs.size() ? got.outputs[b] : std::vector<std::byte>{};
+        const auto& w = b < want.outputs.size() ? want.outputs[b] : std::vector<std::byte>{};
+        const int64_t n = k.buffers[b].count;
+        o.elements += n;
+        if (static_cast<int64_t>(g.size()) < n * 4 || static_cast<int64_t>(w.size()) < n * 4) {
+            o.elements_wrong += n;
+            if (o.mismatch.empty()) o.mismatch = "'" + k.buffers[b].name + "' did not come back";
+            continue;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+            const std::byte* gp = &g[static_cast<std::size_t>(i) * 4];
+            const std::byte* wp = &w[static_cast<std::size_t>(i) * 4];
+            bool same;
+            if (k.buffers[b].elem == ElemType::F32) {
+                float gf, wf;
+                std::memcpy(&gf, gp, 4);
+                std::memcpy(&wf, wp, 4);
+                same = (std::isnan(gf) && std::isnan(wf)) ||
+                       std::fabs(gf - wf) <= p.tolerance * std::max(1.0f, std::fabs(wf));
+            } else {
+                same = std::memcmp(gp, wp, 4) == 0;
+            }
+            if (same) continue;
+            if (o.mismatch.empty()) {
+                o.mismatch = k.buffers[b].name + "[" + std::to_string(i) + "] is " + value_text(gp, k.buffers[b].elem) +
+                             ", expected " + value_text(wp, k.buffers[b].elem);
+            }
+            ++o.elements_wrong;
+        }
+    }
+}
+
+std::string case_label(const Case& c) {
+    std::string vars;
+    for (const auto& [k, v] : c.vars) vars += (vars.empty() ? "" : ", ") + k + " = " + std::to_string(v);
+    return std::string(c.visible ? "the example" : "hidden case") + " \"" + c.name + "\" (" + vars + ")";
+}
+
+// The same mistake usually fails several cases: say it once, with how many.
+void add_defect(std::vector<Defect>& defects, Defect d) {
+    std::vector<int> lines = d.lines;
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    d.lines = lines;
+    for (Defect& e : defects) {
+        if (e.kind == d.kind && e.lines == d.lines) {
+            ++e.repeats;
+            return;
+        }
+    }
+    defects.push_back(std::move(d));
+}
+
+}  // namespace
+
+fs::path default_work_root() {
+    const char* cache = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    fs::path base = cache != nullptr && cache[0] == '/' ? fs::path(cache)
+                    : home != nullptr && home[0] != '\0' ? fs::path(home) / ".cache"
+                                                         : fs::temp_directory_path();
+    return base / "gpulab" / "kernels";
+}
+
+void forget_references() {
+    std::lock_guard<std::mutex> lock(g_reference_mutex);
+    g_references.clear();
+}
+
+KernelJob make_job(const Puzzle& p, const std::string& library, int time_limit_ms, bool trace) {
+    KernelJob job;
+    job.library = library;
+    job.kernel = p.kernel;
+    job.time_limit_ms = time_limit_ms;
+    job.trace_first_case = trace;
+    // The visible case first: the trace and the picture are of it.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < p.cases.size(); ++i)
+        if (p.cases[i].visible) order.push_back(i);
+    for (std::size_t i = 0; i < p.cases.size(); ++i)
+        if (!p.cases[i].visible) order.push_back(i);
+    for (std::size_t ci : order) {
+        const Case& c = p.cases[ci];
+        std::mt19937_64 rng(seed_for(p.id, ci));
+        JobCase k;
+        for (int d = 0; d < 3; ++d) {
+            k.grid[d] = d < static_cast<int>(p.grid.size()) ? static_cast<unsigned>(evaluate(p.grid[static_cast<std::size_t>(d)], c.vars).value.value_or(1)) : 1;
+            k.block[d] = d < static_cast<int>(p.block.size()) ? static_cast<unsigned>(evaluate(p.block[static_cast<std::size_t>(d)], c.vars).value.value_or(1)) : 1;
+        }
+        for (const Param& q : p.params) {
+            JobArg a;
+            if (q.pointer) {
+                for (const BufferSpec& s : p.buffers) {
+                    if (s.name != q.name) continue;
+                    JobBuffer b;
+                    b.name = s.name;
+                    b.elem = q.elem;
+                    b.count = evaluate(s.count, c.vars).value.value_or(1);
+                    b.output = s.output;
+                    fill(b, s.fill, rng);
+                    a.kind = JobArg::Kind::Buffer;
+                    a.buffer = static_cast<int>(k.buffers.size());
+                    k.buffers.push_back(std::move(b));
+                }
+            } else if (q.elem == ElemType::F32) {
+                a.kind = JobArg::Kind::Float;
+                a.f = static_cast<double>(c.vars.at(q.name));
+            } else {
+                a.kind = JobArg::Kind::Int;
+                a.i = c.vars.at(q.name);
+            }
+            k.args.push_back(a);
+        }
+        job.cases.push_back(std::move(k));
+    }
+    return job;
+}
+
+CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::string& source, const CheckOptions& o) {
+    CheckResult r;
+    const auto say = [&](const std::string& s) {
+        if (o.progress) o.progress(s);
+    };
+    if (!tc.usable()) {
+        r.summary = tc.missing;
+        return r;
+    }
+    const fs::path root = o.work_root.empty() ? default_work_root() : o.work_root;
+    const fs::path work = make_scratch(root);
+    if (work.empty()) {
+        r.summary = "Could not make a scratch folder in " + root.string() + ": is the disk full or the folder read-only?";
+        return r;
+    }
+    say("compiling...");
+    r.compile = compile_kernel(tc, p, source, work, o.cancelled);
+    r.compiled = r.compile.ok;
+    const auto finish = [&]() -> CheckResult& {
+        std::error_code ec;
+        if (!o.keep_work) fs::remove_all(work, ec);
+        return r;
+    };
+    if (!r.compile.ok) {
+        Defect d;
+        d.kind = DefectKind::CompileError;
+        d.message = r.compile.sentence;
+        for (const Diagnostic& g : r.compile.diagnostics)
+            if (g.error && g.line > 0) d.lines.push_back(g.line);
+        add_defect(r.defects, d);
+        r.summary = r.compile.sentence;
+        return finish();
+    }
+    say("running the reference solution...");
+    const Reference& ref = reference_for(tc, p, o);
+    if (!ref.error.empty()) {
+        r.summary = ref.error == "cancelled" ? "Cancelled" : "This puzzle is broken: " + ref.error;
+        return finish();
+    }
+    const KernelJob job = make_job(p, r.compile.library.string(), o.time_limit_ms, o.trace);
+    say("running " + std::to_string(job.cases.size()) + " cases in the simulator...");
+    ChildResult child;
+    const KernelReport rep = run_job(tc, job, work, o, child);
+    r.run_seconds = child.seconds;
+    r.printed = child.output;
+    // Sites -> lines, all at once.
+    std::vector<std::uintptr_t> sites;
+    for (const CaseReport& c : rep.cases) sites.insert(sites.end(), c.sites.begin(), c.sites.end());
+    if (rep.stopped_site != 0) sites.push_back(rep.stopped_site);
+    const auto lines = lines_of(tc, r.compile.library, rep.library_base, sites);
+
+    std::vector<std::size_t> order;  // make_job's order: visible first
+    for (std::size_t i = 0; i < p.cases.size(); ++i)
+        if (p.cases[i].visible) order.push_back(i);
+    for (std::size_t i = 0; i < p.cases.size(); ++i)
+        if (!p.cases[i].visible) order.push_back(i);
+    for (std::size_t j = 0; j < order.size(); ++j) {
+        const Case& c = p.cases[order[j]];
+        CaseOutcome out;
+        out.name = c.name;
+        out.visible = c.visible;
+        out.inputs = job.cases[j];
+        for (auto& b : out.inputs.buffers) b.data.clear();  // the views re-fill from the seed when they need it
+        if (j < ref.report.cases.size()) out.expected = ref.report.cases[j].outputs;
+        if (j < rep.cases.size() && rep.cases[j].finished) {
+            out.ran = true;
+            out.report = rep.cases[j];
+            if (!out.report.clean) {
+                Defect d;
+                d.kind = out.report.kind;
+                d.where = case_label(c);
+                d.message = with_lines(out.report.message, lines, d.lines);
+                add_defect(r.defects, d);
+            } else if (j < ref.report.cases.size()) {
+                compare(p, job.cases[j], out.report, ref.report.cases[j], out);
+                if (out.elements_wrong > 0) {
+                    Defect d;
+                    d.kind = DefectKind::WrongAnswer;
+                    d.where = case_label(c);
+                    d.message = out.mismatch + " (" +
+                                std::to_string(out.elements_wrong) + " of " + std::to_string(out.elements) +
+                                " elements differ).";
+                    add_defect(r.defects, d);
+                } else if (p.limit_divergence && c.visible && out.report.divergent_warps > ref.report.cases[j].divergent_warps) {
+                    Defect d;
+                    d.kind = DefectKind::Divergence;
+                    d.where = case_label(c);
+                    d.message = "The answer is right, but " + std::to_string(out.report.divergent_warps) + " of " +
+                                std::to_string(out.report.warps) + " warps diverged (their lanes took different paths); "
+                                "the reference needs only " + std::to_string(ref.report.cases[j].divergent_warps) + ".";
+                    add_defect(r.defects, d);
+                } else {
+                    out.passed = true;
+                }
+            }
+        }
+        r.cases.push_back(std::move(out));
+    }
+    // How the child ended, when it did not reach its end.
+    if (!rep.done) {
+        Defect d;
+        const std::string limit = std::to_string(o.time_limit_ms / 1000) + " s";
+        if (child.cancelled) {
+            r.summary = "Cancelled";
+            return finish();
+        } else if (rep.timed_out || child.timed_out) {
+            d.kind = DefectKind::Timeout;
+            std::string at;
+            if (auto it = lines.find(rep.stopped_site); it != lines.end()) {
+                at = " at line " + std::to_string(it->second);
+                d.lines.push_back(it->second);
+            }
+            d.message = "Stopped after " + limit + ": the kernel did not finish" +
+                        (rep.stopped_where.empty() ? std::string(".") : "; " + rep.stopped_where + " was running" + at + ".");
+        } else if (!rep.forbidden.empty()) {
+            d.kind = DefectKind::Forbidden;
+            const std::string& call = rep.forbidden;
+            const std::string what = call == "openat" || call == "open" || call == "creat" ? "open a file for writing"
+                                     : call == "socket" || call == "connect"                ? "open a network connection"
+                                     : call == "clone" || call == "clone3" || call == "fork" || call == "vfork" ? "start a new process or thread"
+                                     : call == "execve" ? "run another program"
+                                                        : "make the system call " + call;
+            d.message = "Stopped: the kernel tried to " + what + " (" + call + "); a kernel here may only compute.";
+        } else if (child.output_capped) {
+            d.kind = DefectKind::OutputLimit;
+            d.message = "Stopped: the kernel printed more than 64 KiB.";
+        } else if (!rep.fatal.empty()) {
+            d.kind = DefectKind::Crash;
+            d.message = "The kernel could not run: " + rep.fatal;
+        } else {
+            d.kind = DefectKind::Crash;
+            const std::string said = child.output.find("gpulab: ") != std::string::npos
+                                         ? child.output.substr(child.output.find("gpulab: ") + 8)
+                                         : "";
+            if (said.find("needed more than its stack") != std::string::npos) {
+                d.kind = DefectKind::OutOfBounds;
+                d.message = said.substr(0, said.find('\n'));
+            } else if (child.signal == SIGXCPU) {
+                d.kind = DefectKind::Timeout;
+                d.message = "Stopped after " + limit + " of CPU time: the kernel did not finish.";
+            } else {
+                d.message = "The kernel crashed" +
+                            (child.signal != 0 ? std::string(" (") + strsignal(child.signal) + ")" : std::string()) +
+                            (said.empty() ? std::string(".") : ": " + said.substr(0, said.find('\n')));
+            }
+        }
+        // The case that was running when it ended.
+        for (std::size_t j = 0; j < r.cases.size(); ++j) {
+            if (!r.cases[j].ran) {
+                d.where = case_label(p.cases[order[j]]);
+                break;
+            }
+        }
+        add_defect(r.defects, d);
+    }
+    r.passed = r.defects.empty() && !r.cases.empty() &&
+               std::all_of(r.cases.begin(), r.cases.end(), [](const CaseOutcome& c) { return c.passed; });
+    int passed = 0;
+    for (const CaseOutcome& c : r.cases) passed += c.passed ? 1 : 0;
+    if (r.passed) {
+        r.summary = "Passed: all " + std::to_string(r.cases.size()) + " cases, no defects.";
+    } else if (!r.defects.empty()) {
+        const Defect& d = r.defects.front();
+        r.summary = std::string(defect_kind_name(d.kind)) + ": " + d.message;
+        r.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r.summary[0])));
+    }
+    return finish();
+}
+
+}  // namespace gpulab::puzzles

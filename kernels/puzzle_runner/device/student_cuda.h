@@ -1,0 +1,236 @@
+// The CUDA a student's kernel is written in, for the host C++ compiler: gpulab compiles a puzzle
+// submission (plain CUDA C++: raw pointers, static __shared__ arrays, threadIdx, __syncthreads(),
+// atomics, warp intrinsics) with `-include student_cuda.h` into a shared object that
+// gpulab-kernel-runner loads and runs in the SIMT simulator. Installed with the app; it includes
+// only C headers so a compile stays well under a second.
+//
+// How a raw pointer is checked (docs/architecture.md, "Checking a student's kernel"): the compiler
+// instruments every load and store (-fsanitize=kernel-address with outlined checks), calling the
+// __asan_* functions below with the address, and every basic block (-fsanitize-coverage=trace-pc);
+// they forward to the runner, which knows every buffer, the block's shared memory and the thread's
+// stack. Static __shared__ arrays go to one linker section, which the runner makes the block's
+// shared memory (one block at a time, refilled with 0xFF bytes before each).
+#pragma once
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "student_abi.h"
+
+#define GPULAB_HOOK extern "C" __attribute__((visibility("default"), noinline, no_sanitize_address, no_sanitize_coverage))
+#define GPULAB_UNCHECKED __attribute__((no_sanitize_address, no_sanitize_coverage))
+
+static const gpulab_runtime_abi* gpulab_rt = nullptr;
+
+// [SECTION] what the runner calls
+
+GPULAB_HOOK int gpulab_student_abi() { return GPULAB_STUDENT_ABI; }
+GPULAB_HOOK void gpulab_bind(const gpulab_runtime_abi* rt) { gpulab_rt = rt; }
+
+// Every static __shared__ array, placed by the linker between these two symbols (absent when the
+// kernel declares none: weak).
+extern "C" char __start_gpulab_shared[] __attribute__((weak, visibility("hidden")));
+extern "C" char __stop_gpulab_shared[] __attribute__((weak, visibility("hidden")));
+GPULAB_HOOK void gpulab_shared_window(char** begin, unsigned long* bytes) {
+    *begin = __start_gpulab_shared;
+    *bytes = __start_gpulab_shared != nullptr ? static_cast<unsigned long>(__stop_gpulab_shared - __start_gpulab_shared) : 0;
+}
+
+// [SECTION] the compiler's hooks: every load, store and basic block of the student's code
+
+#define GPULAB_ACCESS_HOOKS(n)                                                                                     \
+    GPULAB_HOOK void __asan_load##n##_noabort(void* p) { gpulab_rt->access(p, n, GPULAB_LOAD, __builtin_return_address(0)); } \
+    GPULAB_HOOK void __asan_store##n##_noabort(void* p) { gpulab_rt->access(p, n, GPULAB_STORE, __builtin_return_address(0)); }
+GPULAB_ACCESS_HOOKS(1)
+GPULAB_ACCESS_HOOKS(2)
+GPULAB_ACCESS_HOOKS(4)
+GPULAB_ACCESS_HOOKS(8)
+GPULAB_ACCESS_HOOKS(16)
+#undef GPULAB_ACCESS_HOOKS
+GPULAB_HOOK void __asan_loadN_noabort(void* p, size_t n) { gpulab_rt->access(p, n, GPULAB_LOAD, __builtin_return_address(0)); }
+GPULAB_HOOK void __asan_storeN_noabort(void* p, size_t n) { gpulab_rt->access(p, n, GPULAB_STORE, __builtin_return_address(0)); }
+GPULAB_HOOK void __asan_handle_no_return() {}
+GPULAB_HOOK void __sanitizer_cov_trace_pc() { gpulab_rt->block_entered(__builtin_return_address(0)); }
+
+// [SECTION] CUDA's qualifiers, types and built-in variables
+
+#define __global__
+#define __device__
+#define __host__
+#define __noinline__ __attribute__((noinline))
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __constant__
+#define __launch_bounds__(...)
+#define __shared__ static __attribute__((section("gpulab_shared"), aligned(16)))
+
+struct uint3 {
+    unsigned x, y, z;
+};
+struct dim3 {
+    unsigned x = 1, y = 1, z = 1;
+    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+};
+struct alignas(8) float2 {
+    float x, y;
+};
+struct alignas(16) float4 {
+    float x, y, z, w;
+};
+struct alignas(8) int2 {
+    int x, y;
+};
+struct alignas(16) int4 {
+    int x, y, z, w;
+};
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline int2 make_int2(int x, int y) { return {x, y}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+
+// Every read of the runner's memory is in an unchecked function: the checks would (rightly) call it
+// memory the kernel was not given.
+inline GPULAB_UNCHECKED uint3 gpulab_builtin(int which) {
+    const gpulab_dim3_abi* d = &(*gpulab_rt->builtins)->thread_idx + which;
+    return {d->x, d->y, d->z};
+}
+inline GPULAB_UNCHECKED void gpulab_sync(int line) { gpulab_rt->sync_threads(line); }
+inline GPULAB_UNCHECKED void gpulab_refuse(const char* why) { gpulab_refuse(why); }
+#define threadIdx (gpulab_builtin(0))
+#define blockIdx (gpulab_builtin(1))
+#define blockDim (gpulab_builtin(2))
+#define gridDim (gpulab_builtin(3))
+#define warpSize 32
+
+// [SECTION] barriers and warp intrinsics
+// The "memory" clobbers stop the compiler from keeping a shared or global value in a register
+// across a barrier, where other CUDA threads (other fibers) may have changed it.
+
+#define __syncthreads()                         \
+    do {                                        \
+        __asm__ __volatile__("" ::: "memory");  \
+        gpulab_sync(__LINE__);                  \
+        __asm__ __volatile__("" ::: "memory");  \
+    } while (0)
+#define __threadfence() __asm__ __volatile__("" ::: "memory")
+#define __threadfence_block() __asm__ __volatile__("" ::: "memory")
+
+enum { GPULAB_SYNCWARP, GPULAB_BALLOT, GPULAB_ANY, GPULAB_ALL, GPULAB_SHFL, GPULAB_SHFL_UP, GPULAB_SHFL_DOWN, GPULAB_SHFL_XOR };
+
+inline GPULAB_UNCHECKED unsigned long long gpulab_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char* name) {
+    __asm__ __volatile__("" ::: "memory");
+    const unsigned long long r = gpulab_rt->warp_op(op, mask, v, arg, width, name);
+    __asm__ __volatile__("" ::: "memory");
+    return r;
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu) { gpulab_warp(GPULAB_SYNCWARP, mask, 0, 0, 32, "__syncwarp()"); }
+inline unsigned __ballot_sync(unsigned mask, int p) { return static_cast<unsigned>(gpulab_warp(GPULAB_BALLOT, mask, p != 0, 0, 32, "__ballot_sync()")); }
+inline int __any_sync(unsigned mask, int p) { return static_cast<int>(gpulab_warp(GPULAB_ANY, mask, p != 0, 0, 32, "__any_sync()")); }
+inline int __all_sync(unsigned mask, int p) { return static_cast<int>(gpulab_warp(GPULAB_ALL, mask, p != 0, 0, 32, "__all_sync()")); }
+
+template <class T>
+inline T gpulab_shuffle(int op, unsigned mask, T var, int arg, int width, const char* name) {
+    static_assert(sizeof(T) <= 8, "shuffles move 4- or 8-byte values");
+    unsigned long long bits = 0;
+    __builtin_memcpy(&bits, &var, sizeof(T));
+    bits = gpulab_warp(op, mask, bits, arg, width, name);
+    __builtin_memcpy(&var, &bits, sizeof(T));
+    return var;
+}
+template <class T>
+inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32) { return gpulab_shuffle(GPULAB_SHFL, mask, var, src_lane, width, "__shfl_sync()"); }
+template <class T>
+inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_UP, mask, var, static_cast<int>(delta), width, "__shfl_up_sync()"); }
+template <class T>
+inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_DOWN, mask, var, static_cast<int>(delta), width, "__shfl_down_sync()"); }
+template <class T>
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_XOR, mask, var, lane_mask, width, "__shfl_xor_sync()"); }
+
+// Refused: the fibers of a warp run one after another, so which lanes a GPU runs together, and
+// its cycle counters, have no faithful answer here.
+inline unsigned __activemask() {
+    gpulab_refuse("__activemask() asks which lanes a GPU runs together, which the simulator does not model");
+    return 0;
+}
+inline long long clock64() {
+    gpulab_refuse("clock64() reads a GPU cycle counter; simulated time says nothing about GPU cycles");
+    return 0;
+}
+inline long clock() {
+    gpulab_refuse("clock() reads a GPU cycle counter; simulated time says nothing about GPU cycles");
+    return 0;
+}
+
+// [SECTION] atomics: one check (as an atomic, which never races with another atomic), then the
+// operation; the simulator runs one CUDA thread at a time, so a plain read-modify-write is atomic.
+// noinline, so the site the check reports is the student's line.
+
+#define GPULAB_ATOMIC(T, name, expr)                                                                \
+    __attribute__((noinline, no_sanitize_address, no_sanitize_coverage)) inline T name(T* p, T v) { \
+        gpulab_rt->access(p, sizeof(T), GPULAB_ATOMIC, __builtin_return_address(0));              \
+        const T old = *p;                                                                           \
+        *p = (expr);                                                                                \
+        return old;                                                                                 \
+    }
+GPULAB_ATOMIC(float, atomicAdd, old + v)
+GPULAB_ATOMIC(double, atomicAdd, old + v)
+GPULAB_ATOMIC(int, atomicAdd, old + v)
+GPULAB_ATOMIC(unsigned, atomicAdd, old + v)
+GPULAB_ATOMIC(unsigned long long, atomicAdd, old + v)
+GPULAB_ATOMIC(int, atomicSub, old - v)
+GPULAB_ATOMIC(unsigned, atomicSub, old - v)
+GPULAB_ATOMIC(int, atomicMax, old > v ? old : v)
+GPULAB_ATOMIC(unsigned, atomicMax, old > v ? old : v)
+GPULAB_ATOMIC(int, atomicMin, old < v ? old : v)
+GPULAB_ATOMIC(unsigned, atomicMin, old < v ? old : v)
+GPULAB_ATOMIC(int, atomicExch, v)
+GPULAB_ATOMIC(unsigned, atomicExch, v)
+GPULAB_ATOMIC(float, atomicExch, v)
+GPULAB_ATOMIC(int, atomicAnd, old & v)
+GPULAB_ATOMIC(unsigned, atomicAnd, old & v)
+GPULAB_ATOMIC(int, atomicOr, old | v)
+GPULAB_ATOMIC(unsigned, atomicOr, old | v)
+GPULAB_ATOMIC(int, atomicXor, old ^ v)
+GPULAB_ATOMIC(unsigned, atomicXor, old ^ v)
+#undef GPULAB_ATOMIC
+#define GPULAB_ATOMIC_CAS(T)                                                                         \
+    __attribute__((noinline, no_sanitize_address, no_sanitize_coverage)) inline T atomicCAS(T* p, T compare, T v) { \
+        gpulab_rt->access(p, sizeof(T), GPULAB_ATOMIC, __builtin_return_address(0));               \
+        const T old = *p;                                                                            \
+        if (old == compare) *p = v;                                                                  \
+        return old;                                                                                  \
+    }
+GPULAB_ATOMIC_CAS(int)
+GPULAB_ATOMIC_CAS(unsigned)
+GPULAB_ATOMIC_CAS(unsigned long long)
+#undef GPULAB_ATOMIC_CAS
+
+// [SECTION] device functions CUDA provides
+
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return expf(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+inline int __float2int_rn(float x) { return static_cast<int>(nearbyintf(x)); }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline unsigned __brev(unsigned x) {
+    unsigned r = 0;
+    for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+    return r;
+}

@@ -1,0 +1,80 @@
+#include "runner_sandbox.h"
+
+#include <fcntl.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace gpulab::puzzle_runner {
+
+namespace {
+
+void write_all(int fd, const char* text, std::size_t n) {
+    while (n > 0) {
+        const ssize_t w = write(fd, text, n);
+        if (w <= 0) return;
+        text += w;
+        n -= static_cast<std::size_t>(w);
+    }
+}
+
+// A forbidden call: say which (the name is looked up in libseccomp's static table) and end.
+void on_sigsys(int, siginfo_t* info, void*) {
+    const char* name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, info->si_syscall);
+    char line[96] = "forbidden ";
+    std::strncat(line, name != nullptr ? name : "an unknown system call", sizeof line - 12);
+    std::strncat(line, "\n", sizeof line - std::strlen(line) - 1);
+    write_all(kReportFd, line, std::strlen(line));
+    _exit(5);
+}
+
+}  // namespace
+
+std::string confine(std::size_t memory_bytes, int cpu_seconds) {
+    const auto limit = [](int resource, rlim_t value) {
+        const rlimit r{value, value};
+        return setrlimit(resource, &r) == 0;
+    };
+    if (!limit(RLIMIT_AS, memory_bytes) || !limit(RLIMIT_CPU, static_cast<rlim_t>(cpu_seconds)) ||
+        !limit(RLIMIT_FSIZE, 0) || !limit(RLIMIT_CORE, 0)) {
+        return std::string("could not set the kernel's resource limits: ") + std::strerror(errno);
+    }
+    struct sigaction sa {};
+    sa.sa_sigaction = on_sigsys;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSYS, &sa, nullptr);
+
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
+    if (ctx == nullptr) return "could not start the system-call filter (seccomp)";
+    int rc = 0;
+    const auto allow = [&](int call) {
+        if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, call, 0);
+    };
+    // Memory, signals, time, the exit: what a computation and the C++ runtime need.
+    for (int call : {SCMP_SYS(read), SCMP_SYS(pread64), SCMP_SYS(readv), SCMP_SYS(close), SCMP_SYS(fstat),
+                     SCMP_SYS(newfstatat), SCMP_SYS(lseek), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mprotect),
+                     SCMP_SYS(mremap), SCMP_SYS(madvise), SCMP_SYS(brk), SCMP_SYS(rt_sigaction),
+                     SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack), SCMP_SYS(exit),
+                     SCMP_SYS(exit_group), SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(getpid),
+                     SCMP_SYS(gettid), SCMP_SYS(tgkill), SCMP_SYS(futex), SCMP_SYS(getrandom),
+                     SCMP_SYS(sched_yield), SCMP_SYS(getrusage), SCMP_SYS(fcntl)}) {
+        allow(call);
+    }
+    // Writes only to the report and to stdout/stderr (both pipes to the parent, which caps them).
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_LE, kReportFd));
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(writev), 1, SCMP_A0(SCMP_CMP_LE, kReportFd));
+    // Files open read-only: no O_WRONLY, O_RDWR, O_CREAT, O_TRUNC or O_APPEND.
+    const scmp_datum_t write_flags = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, write_flags, 0));
+    if (rc == 0) rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc != 0) return std::string("could not install the system-call filter (seccomp): ") + std::strerror(-rc);
+    return "";
+}
+
+}  // namespace gpulab::puzzle_runner

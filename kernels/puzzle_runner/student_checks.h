@@ -1,0 +1,89 @@
+// The checks behind every load and store of a student's kernel: the compiler routes each access
+// through a hook (device/student_cuda.h), which lands here with the address, size and code site.
+// An access is classified by address: a buffer the host gave the kernel (bounds, alignment, bytes
+// never written, races between threads that no barrier orders), the block's shared memory (handed
+// to the simulator's own shared-memory checks, plus bytes never written), the thread's stack
+// (locals: free), the kernel's own shared object (constants, string literals: free); anything else
+// is out of bounds, said against the nearest buffer. A defect ends the launch with a sentence
+// (sim::detail::Fault) whose code sites are "{{site:0x...}}" tokens the parent turns into lines.
+// Also counts branch divergence: each thread's sequence of basic blocks, compared per warp.
+// One launch at a time, on one OS thread. Verified by tests/test_puzzles.cpp (a broken kernel per
+// defect class).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "puzzles/kernel_job.h"
+#include "sim/sim_runtime.h"
+
+namespace gpulab::puzzle_runner {
+
+// What the checks know of a buffer besides its extent.
+struct ElemInfo {
+    bool is_float = true;   // float or int, 4 bytes each (for "a[1000]" and "1000 floats")
+    bool filled = false;    // the host wrote it before the launch
+};
+
+class StudentChecks {
+public:
+    // The kernel's shared object's mapped ranges (its data and constants; never checked).
+    void set_library_ranges(std::vector<std::pair<const std::byte*, const std::byte*>> ranges);
+    // Before each launch: the case's buffers (the runner owns their memory), its shared window.
+    void begin_launch(const std::string& kernel, std::vector<sim::Region*> buffers, std::vector<ElemInfo> elems,
+                      std::byte* shared, std::size_t shared_bytes, unsigned threads_per_block);
+    // After it: divergence counts (warps that ran, warps whose lanes took different paths), and a
+    // read of never-written memory still pending when the launch ended ("" when none).
+    std::string end_launch(int64_t& warps, int64_t& divergent_warps);
+
+    void access(const void* addr, std::size_t bytes, int kind, const void* site);
+    void block_entered(const void* site);
+    // The code address of the last basic block entered (for a kernel stopped in a loop).
+    const void* last_block_site() const { return last_block_; }
+
+private:
+    struct WordShadow {
+        int32_t writer = -1, reader = -1;  // global thread ids (block * threads_per_block + thread)
+        int32_t writer_interval = 0, reader_interval = 0;
+        const void* writer_site = nullptr;
+        const void* reader_site = nullptr;
+        bool writer_atomic = false;
+    };
+    struct Tracked {
+        sim::Region* region = nullptr;
+        ElemInfo elem;
+        std::vector<uint8_t> written;   // per byte: stored (or filled by the host)
+        std::vector<WordShadow> words;  // per 4-byte word
+    };
+    void new_block_if_needed(const sim::detail::RunningThread& t);
+    // A read of bytes nobody has written yet is only known to be uninitialised once its barrier
+    // interval is over: the simulator runs a block's threads one after another, so a neighbour's
+    // write later in the same interval makes it a race instead (reported at that write).
+    void defer_uninitialised(std::string message, const sim::detail::RunningThread& t);
+    void raise_pending_if_interval_over(const sim::detail::RunningThread& t);
+    void finish_block();
+    [[noreturn]] void out_of_bounds(const void* addr, std::size_t bytes, int kind, const sim::detail::RunningThread& t);
+    void check_global(Tracked& b, const std::byte* a, std::size_t bytes, int kind, const void* site,
+                      const sim::detail::RunningThread& t);
+    void check_shared(const std::byte* a, std::size_t bytes, int kind, const sim::detail::RunningThread& t);
+    std::string who(const sim::detail::RunningThread& t) const;
+
+    std::string kernel_;
+    std::vector<Tracked> buffers_;
+    std::vector<std::pair<const std::byte*, const std::byte*>> library_;
+    std::byte* shared_ = nullptr;
+    std::size_t shared_bytes_ = 0;
+    std::vector<uint8_t> shared_written_;
+    unsigned threads_per_block_ = 1;
+    int64_t block_ = -1;
+    std::string pending_;             // the first deferred uninitialised read
+    int64_t pending_block_ = -1;
+    int pending_interval_ = -1;
+    std::vector<uint64_t> paths_;  // per thread of the running block: a hash of its basic blocks
+    int64_t warps_ = 0, divergent_ = 0;
+    const void* last_block_ = nullptr;
+};
+
+}  // namespace gpulab::puzzle_runner
