@@ -133,7 +133,9 @@ std::map<std::uintptr_t, int> lines_of(const Toolchain& tc, const fs::path& libr
     std::map<std::uintptr_t, int> out;
     if (tc.addr2line.empty() || sites.empty() || base == 0) return out;
     ChildOptions c;
-    c.argv = {tc.addr2line.string(), "-e", library.string()};
+    // -a: each answer starts with its address; -i: with the functions inlined there, innermost
+    // first, so a check inside an inlined helper of student_cuda.h still finds the kernel's line.
+    c.argv = {tc.addr2line.string(), "-a", "-i", "-e", library.string()};
     std::vector<std::uintptr_t> asked;
     for (std::uintptr_t s : sites) {
         if (s <= base) continue;
@@ -142,14 +144,23 @@ std::map<std::uintptr_t, int> lines_of(const Toolchain& tc, const fs::path& libr
         c.argv.push_back(text);
         asked.push_back(s);
     }
+    if (asked.empty()) return out;
     c.time_limit_ms = 10000;
     const ChildResult r = run_child(c);
     std::istringstream in(r.output);
     std::string line;
     static const std::regex re(R"(^(.*):(\d+)(?: \(discriminator \d+\))?$)");
-    for (std::size_t i = 0; i < asked.size() && std::getline(in, line); ++i) {
+    int index = -1;
+    while (std::getline(in, line)) {
+        if (line.rfind("0x", 0) == 0) {
+            ++index;
+            continue;
+        }
         std::smatch m;
-        if (std::regex_match(line, m, re) && fs::path(m[1].str()).filename() == "kernel.cu") out[asked[i]] = std::stoi(m[2]);
+        if (index < 0 || index >= static_cast<int>(asked.size()) || out.count(asked[static_cast<std::size_t>(index)])) continue;
+        if (std::regex_match(line, m, re) && fs::path(m[1].str()).filename() == "kernel.cu") {
+            out[asked[static_cast<std::size_t>(index)]] = std::stoi(m[2]);
+        }
     }
     return out;
 }

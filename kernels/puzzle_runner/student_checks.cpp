@@ -136,6 +136,11 @@ void StudentChecks::access(const void* addr, std::size_t bytes, int kind, const 
         return;
     }
     if (a >= t.stack_begin && a + bytes <= t.stack_begin + t.stack_bytes) return;  // a local
+    // Just past (or before) the shared arrays is still the kernel's shared object, whose data the
+    // next check lets through: an index one past a __shared__ array must be out of bounds first.
+    if (shared_bytes_ > 0 && a + 4096 >= shared_ && a < shared_ + shared_bytes_ + 4096) {
+        sim::detail::shared_access(addr, bytes, 1, kind != GPULAB_LOAD);  // says it, with the offset
+    }
     for (const auto& [lo, hi] : library_)
         if (a >= lo && a + bytes <= hi) return;  // the kernel's constants and globals
     out_of_bounds(addr, bytes, kind, t);
@@ -186,34 +191,25 @@ void StudentChecks::check_global(Tracked& b, const std::byte* a, std::size_t byt
                          static_cast<unsigned>(blk / (int64_t{gd.x} * gd.y))};
         return "thread " + u3(ti) + " of block " + u3(bi);
     };
-    const bool atomic = kind == GPULAB_ATOMIC;
     for (std::size_t w = offset / 4; w <= (offset + bytes - 1) / 4; ++w) {
         WordShadow& s = b.words[w];
-        const auto race = [&](int32_t other, const void* other_site, const char* then) {
-            const bool same_block = other / static_cast<int32_t>(threads_per_block_) == t.block;
+        const auto check = [&](const Access& other, const char* then) {
+            if (other.thread < 0 || ordered(other.thread, other.interval)) return;
+            const bool same_block = other.thread / static_cast<int32_t>(threads_per_block_) == t.block;
             throw Fault{"global-memory race " + who(t) + site_token(site) + ": " + verb(kind) + " " + element +
-                        ", which " + thread_name(other) + site_token(other_site) + " " + then +
+                        ", which " + thread_name(other.thread) + site_token(other.site) + " " + then +
                         (same_block ? " in the same barrier interval: a __syncthreads() between the two would order them"
                                     : ": threads of different blocks are never ordered within one launch") +
                         ", so the result depends on which runs first"};
         };
-        if (s.writer >= 0 && !ordered(s.writer, s.writer_interval) && !(atomic && s.writer_atomic)) {
-            race(s.writer, s.writer_site, s.writer_atomic ? "updated atomically" : "wrote");
-        }
-        if (kind != GPULAB_LOAD && s.reader >= 0 && !ordered(s.reader, s.reader_interval)) {
-            race(s.reader, s.reader_site, "read");
-        }
-        if (kind == GPULAB_LOAD) {
-            s.reader = me;
-            s.reader_interval = t.interval;
-            s.reader_site = site;
-        } else {
-            s.writer = me;
-            s.writer_interval = t.interval;
-            s.writer_site = site;
-            s.writer_atomic = atomic;
-            if (s.reader == me) s.reader = -1;
-        }
+        // Two atomics never race; anything else with a write in it does.
+        check(s.write, "wrote");
+        if (kind != GPULAB_ATOMIC) check(s.atomic, "updated atomically");
+        if (kind != GPULAB_LOAD) check(s.read, "read");
+        const Access now{me, t.interval, site};
+        if (kind == GPULAB_LOAD) s.read = now;
+        else if (kind == GPULAB_STORE) s.write = now;
+        else s.atomic = now;
     }
     if (kind != GPULAB_LOAD) std::memset(b.written.data() + offset, 1, bytes);
     if (sim::detail::t_count_global) sim::detail::log_global(a, bytes, b.region, kind != GPULAB_LOAD);

@@ -44,12 +44,17 @@ public:
     const void* last_block_site() const { return last_block_; }
 
 private:
+    // Per 4-byte word: the last plain write, the last atomic update and the last plain read, each
+    // with its thread (block * threads_per_block + thread), barrier interval and code site. Kept
+    // apart so that a plain write followed by the same thread's atomic still races with another
+    // thread's atomic.
+    struct Access {
+        int32_t thread = -1;
+        int32_t interval = 0;
+        const void* site = nullptr;
+    };
     struct WordShadow {
-        int32_t writer = -1, reader = -1;  // global thread ids (block * threads_per_block + thread)
-        int32_t writer_interval = 0, reader_interval = 0;
-        const void* writer_site = nullptr;
-        const void* reader_site = nullptr;
-        bool writer_atomic = false;
+        Access write, atomic, read;
     };
     struct Tracked {
         sim::Region* region = nullptr;

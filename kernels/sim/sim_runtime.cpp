@@ -740,12 +740,13 @@ void detail::shared_access(const void* addr, std::size_t bytes, std::size_t alig
     const auto access = [&] { return std::string(store ? "writes " : "reads ") + std::to_string(bytes) + " bytes"; };
     if (b.shared_bytes == 0 || offset < 0 ||
         offset + static_cast<std::ptrdiff_t>(bytes) > static_cast<std::ptrdiff_t>(b.shared_bytes)) {
-        throw Fault{std::string("out-of-bounds shared ") + (store ? "write " : "read ") + where_now() + ": " +
-                    access() + " at byte offset " + std::to_string(offset) + " of the block's " +
+        throw Fault{std::string("out-of-bounds shared ") + (store ? "write " : "read ") + where_now() +
+                    site_token(detail::t_access_site) + ": " + access() + " at byte offset " + std::to_string(offset) + " of the block's " +
                     std::to_string(b.shared_bytes) + " bytes of shared memory"};
     }
     if (reinterpret_cast<std::uintptr_t>(addr) % align != 0) {
-        throw Fault{std::string("misaligned shared ") + (store ? "write " : "read ") + where_now() + ": " + access() +
+        throw Fault{std::string("misaligned shared ") + (store ? "write " : "read ") + where_now() +
+                    site_token(detail::t_access_site) + ": " + access() +
                     " at byte offset " + std::to_string(offset) + ", not a multiple of " + std::to_string(align)};
     }
     const int tid = t_thread->tid;

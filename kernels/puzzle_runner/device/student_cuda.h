@@ -5,9 +5,9 @@
 // only C headers so a compile stays well under a second.
 //
 // How a raw pointer is checked (docs/architecture.md, "Checking a student's kernel"): the compiler
-// instruments every load and store (-fsanitize=kernel-address with outlined checks), calling the
-// __asan_* functions below with the address, and every basic block (-fsanitize-coverage=trace-pc);
-// they forward to the runner, which knows every buffer, the block's shared memory and the thread's
+// instruments every load and store (-fsanitize=thread's instrumentation, compiled but never linked
+// with its runtime), calling the __tsan_* functions below with the address, and every basic block
+// (-fsanitize-coverage=trace-pc); they forward to the runner, which knows every buffer, the block's shared memory and the thread's
 // stack. Static __shared__ arrays go to one linker section, which the runner makes the block's
 // shared memory (one block at a time, refilled with 0xFF bytes before each).
 #pragma once
@@ -19,8 +19,8 @@
 
 #include "student_abi.h"
 
-#define GPULAB_HOOK extern "C" __attribute__((visibility("default"), noinline, no_sanitize_address, no_sanitize_coverage))
-#define GPULAB_UNCHECKED __attribute__((no_sanitize_address, no_sanitize_coverage))
+#define GPULAB_HOOK extern "C" __attribute__((visibility("default"), noinline, no_sanitize_thread, no_sanitize_coverage))
+#define GPULAB_UNCHECKED __attribute__((no_sanitize_thread, no_sanitize_coverage))
 
 static const gpulab_runtime_abi* gpulab_rt = nullptr;
 
@@ -40,19 +40,26 @@ GPULAB_HOOK void gpulab_shared_window(char** begin, unsigned long* bytes) {
 
 // [SECTION] the compiler's hooks: every load, store and basic block of the student's code
 
-#define GPULAB_ACCESS_HOOKS(n)                                                                                     \
-    GPULAB_HOOK void __asan_load##n##_noabort(void* p) { gpulab_rt->access(p, n, GPULAB_LOAD, __builtin_return_address(0)); } \
-    GPULAB_HOOK void __asan_store##n##_noabort(void* p) { gpulab_rt->access(p, n, GPULAB_STORE, __builtin_return_address(0)); }
+#define GPULAB_ACCESS_HOOKS(n)                                                                                        \
+    GPULAB_HOOK void __tsan_read##n(void* p) { if (gpulab_rt) gpulab_rt->access(p, n, GPULAB_LOAD, __builtin_return_address(0)); }            \
+    GPULAB_HOOK void __tsan_write##n(void* p) { if (gpulab_rt) gpulab_rt->access(p, n, GPULAB_STORE, __builtin_return_address(0)); }          \
+    GPULAB_HOOK void __tsan_unaligned_read##n(void* p) { if (gpulab_rt) gpulab_rt->access(p, n, GPULAB_LOAD, __builtin_return_address(0)); }  \
+    GPULAB_HOOK void __tsan_unaligned_write##n(void* p) { if (gpulab_rt) gpulab_rt->access(p, n, GPULAB_STORE, __builtin_return_address(0)); }
 GPULAB_ACCESS_HOOKS(1)
 GPULAB_ACCESS_HOOKS(2)
 GPULAB_ACCESS_HOOKS(4)
 GPULAB_ACCESS_HOOKS(8)
 GPULAB_ACCESS_HOOKS(16)
 #undef GPULAB_ACCESS_HOOKS
-GPULAB_HOOK void __asan_loadN_noabort(void* p, size_t n) { gpulab_rt->access(p, n, GPULAB_LOAD, __builtin_return_address(0)); }
-GPULAB_HOOK void __asan_storeN_noabort(void* p, size_t n) { gpulab_rt->access(p, n, GPULAB_STORE, __builtin_return_address(0)); }
-GPULAB_HOOK void __asan_handle_no_return() {}
-GPULAB_HOOK void __sanitizer_cov_trace_pc() { gpulab_rt->block_entered(__builtin_return_address(0)); }
+GPULAB_HOOK void __tsan_read_range(void* p, size_t n) { if (gpulab_rt) gpulab_rt->access(p, n, GPULAB_LOAD, __builtin_return_address(0)); }
+GPULAB_HOOK void __tsan_write_range(void* p, size_t n) { if (gpulab_rt) gpulab_rt->access(p, n, GPULAB_STORE, __builtin_return_address(0)); }
+GPULAB_HOOK void __tsan_func_entry(void*) {}
+GPULAB_HOOK void __tsan_func_exit() {}
+GPULAB_HOOK void __tsan_init() {}
+// Before gpulab_bind (the shared object's own constructors) there is nothing to report to.
+GPULAB_HOOK void __sanitizer_cov_trace_pc() {
+    if (gpulab_rt != nullptr) gpulab_rt->block_entered(__builtin_return_address(0));
+}
 
 // [SECTION] CUDA's qualifiers, types and built-in variables
 
@@ -73,6 +80,8 @@ struct dim3 {
     unsigned x = 1, y = 1, z = 1;
     constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
 };
+// A vector copy is one access of its whole size (the instrumentation sees the aggregate copy), so a
+// misaligned float4 is caught as a GPU would fault on it.
 struct alignas(8) float2 {
     float x, y;
 };
@@ -92,12 +101,12 @@ inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 
 // Every read of the runner's memory is in an unchecked function: the checks would (rightly) call it
 // memory the kernel was not given.
-inline GPULAB_UNCHECKED uint3 gpulab_builtin(int which) {
+static inline GPULAB_UNCHECKED uint3 gpulab_builtin(int which) {
     const gpulab_dim3_abi* d = &(*gpulab_rt->builtins)->thread_idx + which;
     return {d->x, d->y, d->z};
 }
-inline GPULAB_UNCHECKED void gpulab_sync(int line) { gpulab_rt->sync_threads(line); }
-inline GPULAB_UNCHECKED void gpulab_refuse(const char* why) { gpulab_refuse(why); }
+static inline GPULAB_UNCHECKED void gpulab_sync(int line) { gpulab_rt->sync_threads(line); }
+static inline GPULAB_UNCHECKED void gpulab_refuse(const char* why) { gpulab_rt->refuse(why); }
 #define threadIdx (gpulab_builtin(0))
 #define blockIdx (gpulab_builtin(1))
 #define blockDim (gpulab_builtin(2))
@@ -119,7 +128,7 @@ inline GPULAB_UNCHECKED void gpulab_refuse(const char* why) { gpulab_refuse(why)
 
 enum { GPULAB_SYNCWARP, GPULAB_BALLOT, GPULAB_ANY, GPULAB_ALL, GPULAB_SHFL, GPULAB_SHFL_UP, GPULAB_SHFL_DOWN, GPULAB_SHFL_XOR };
 
-inline GPULAB_UNCHECKED unsigned long long gpulab_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char* name) {
+static inline GPULAB_UNCHECKED unsigned long long gpulab_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char* name) {
     __asm__ __volatile__("" ::: "memory");
     const unsigned long long r = gpulab_rt->warp_op(op, mask, v, arg, width, name);
     __asm__ __volatile__("" ::: "memory");
@@ -168,7 +177,7 @@ inline long clock() {
 // noinline, so the site the check reports is the student's line.
 
 #define GPULAB_ATOMIC(T, name, expr)                                                                \
-    __attribute__((noinline, no_sanitize_address, no_sanitize_coverage)) inline T name(T* p, T v) { \
+    __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) inline T name(T* p, T v) { \
         gpulab_rt->access(p, sizeof(T), GPULAB_ATOMIC, __builtin_return_address(0));              \
         const T old = *p;                                                                           \
         *p = (expr);                                                                                \
@@ -196,7 +205,7 @@ GPULAB_ATOMIC(int, atomicXor, old ^ v)
 GPULAB_ATOMIC(unsigned, atomicXor, old ^ v)
 #undef GPULAB_ATOMIC
 #define GPULAB_ATOMIC_CAS(T)                                                                         \
-    __attribute__((noinline, no_sanitize_address, no_sanitize_coverage)) inline T atomicCAS(T* p, T compare, T v) { \
+    __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) inline T atomicCAS(T* p, T compare, T v) { \
         gpulab_rt->access(p, sizeof(T), GPULAB_ATOMIC, __builtin_return_address(0));               \
         const T old = *p;                                                                            \
         if (old == compare) *p = v;                                                                  \
