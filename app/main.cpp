@@ -83,7 +83,9 @@ int main(int argc, char** argv) {
 
     auto* lessons = cli.add_subcommand("lessons", "List the lessons, or validate lesson files with --check");
     std::vector<std::string> check_files;
-    lessons->add_option("--check", check_files, "Validate these lesson files; print file:line for each problem");
+    lessons->add_option("--check", check_files,
+                        "Validate these lesson files, or kernel puzzles (a puzzle's folder or its puzzle.toml: parsed, "
+                        "then its solution, skeleton and wrong solutions run); print file:line for each problem");
     // `gpulab lessons --lesson-dir DIR` is how an instructor writes it: the subcommand passes the
     // main options it does not know (--lesson-dir) up to the main command instead of refusing them.
     lessons->fallthrough();
@@ -123,7 +125,7 @@ int main(int argc, char** argv) {
     bench->add_option("--op", bench_options.ops, "Only these ops: relu, leaky-relu, sigmoid, tanh, gelu");
     bench->add_option("--backend", bench_options.backends, "Only these backends, e.g. cpu-parallel");
     bench->add_option("--suite", bench_options.suite, "activation, latency (size sweep, GPU fixed costs), simd (SIMD, MIMD, divergence), conv (convolution), train (training steps), "
-                      "all, or sim (the kernel simulator's own speed; not in all)")
+                      "all, sim (the kernel simulator's own speed; not in all) or puzzles (a kernel puzzle checked: compile and run times, simulated threads per CPU-second; not in all)")
         ->capture_default_str();
     bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")
         ->check(CLI::Range(1LL, 1LL << 34));

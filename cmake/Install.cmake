@@ -1,5 +1,8 @@
 # `cmake --install` lays gpulab out like any desktop app (GNU dirs under the prefix):
 #   bin/gpulab                                     the one binary (GUI, CLI, headless export)
+#   lib/gpulab/gpulab-kernel-runner                runs a student's puzzle kernel, confined (started by gpulab)
+#   share/gpulab/puzzles                           the kernel puzzles (one folder each)
+#   share/gpulab/kernels/puzzle_runner/device      the header a student's kernel is compiled against
 #   share/gpulab/{lessons,shaders,assets}          what it reads at run time (the fonts link to Debian's
 #                                                  DejaVu where it is installed); app/render/resources.cpp finds
 #                                                  <prefix>/share/gpulab from the binary's own path,
@@ -12,7 +15,13 @@
 include(GNUInstallDirs)
 
 install(TARGETS gpulab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# A helper only gpulab starts: in the package's own lib folder, not on PATH (app/render/resources.cpp
+# looks for it there).
+install(TARGETS gpulab-kernel-runner RUNTIME DESTINATION lib/gpulab)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/puzzle_runner/device
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/gpulab/kernels/puzzle_runner)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lessons ${PROJECT_SOURCE_DIR}/shaders ${PROJECT_SOURCE_DIR}/assets
+                  ${PROJECT_SOURCE_DIR}/puzzles
         DESTINATION ${CMAKE_INSTALL_DATADIR}/gpulab
         PATTERN desktop EXCLUDE PATTERN *.ttf EXCLUDE)
 # The DejaVu fonts: where Debian's fonts-dejavu-core provides them (install-deps installs it, the .deb

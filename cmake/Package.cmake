@@ -24,7 +24,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)   # gpulab_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libegl1, libegl-mesa0, libgl1-mesa-dri, fonts-dejavu-core")
 # The training lesson's images: Debian packages Fashion-MNIST; without it the lesson says how to get it.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist")
+# The kernel puzzles compile a student's kernel with g++ (binutils' addr2line gives its lines);
+# without them the puzzles say what to install and still show statements and references.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist, g++, binutils")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "xvfb")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)

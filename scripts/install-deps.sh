@@ -26,6 +26,8 @@ packages=(
     libcli11-dev                # command line
     doctest-dev                 # the test framework (CMake config with doctest_discover_tests)
     libboost-context-dev        # fibers for the CUDA kernel simulator (cuda-sim)
+    libseccomp-dev              # confines gpulab-kernel-runner, which runs a student's puzzle kernel
+    binutils                    # addr2line: the source line of each defect in a student's kernel
     zlib1g-dev                  # inflates the gzipped IDX files of the training lesson (core/train/idx.cpp)
     libegl-dev libgl-dev        # OpenGL and EGL headers (EGL: headless export)
     libopengl-dev               # libOpenGL.so: CMake's FindOpenGL needs it for the OpenGL component;

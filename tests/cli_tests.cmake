@@ -115,3 +115,19 @@ if(GPULAB_PYTHON3)
                          ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
                          PASS_REGULAR_EXPRESSION "pairs under the threshold: 0")
 endif()
+
+# Kernel puzzles (issue 28): list, grade a folder of submissions (exit 0 only when all pass), JSON
+# for graders, an unknown puzzle, a puzzle validated by lessons --check, the bench's puzzle suite.
+gpulab_cli_test(puzzle_list 0 "map +Map: one thread per element.*block-sum.*__global__ void block_sum\\(const float\\* a, float\\* out, int n\\)"
+                puzzle list)
+gpulab_cli_test(puzzle_check_reference 0 "solution.cu: PASS" puzzle check map ${PROJECT_SOURCE_DIR}/puzzles/map/solution.cu)
+gpulab_cli_test(puzzle_check_folder 1 "no-guard.cu: FAIL.*out of bounds \\(line 4\\).*a\\[8\\], past the end.*of [0-9]+ submissions pass map"
+                puzzle check map ${PROJECT_SOURCE_DIR}/puzzles/map/wrong)
+gpulab_cli_test(puzzle_check_json 1 "\"kind\": \"race\", \"lines\": \\[[0-9]+\\]"
+                puzzle check block-sum --json ${PROJECT_SOURCE_DIR}/puzzles/block-sum/wrong/no-barrier-in-loop.cu)
+gpulab_cli_test(puzzle_check_unknown 2 "no puzzle 'nope' \\(known: map" puzzle check nope ${PROJECT_SOURCE_DIR}/puzzles/map/solution.cu)
+gpulab_cli_test(puzzle_check_unreadable 2 "cannot read /nonexistent.cu" puzzle check map /nonexistent.cu)
+gpulab_cli_test(lessons_check_puzzle 0 "ok \\(puzzle map, 5 cases; the solution passes, the skeleton compiles"
+                lessons --check ${PROJECT_SOURCE_DIR}/puzzles/map)
+gpulab_cli_test(bench_puzzles_quick_json 0 "\"op\": \"puzzle\", \"simulated\": true, \"puzzle\": \"map\".*\"op\": \"puzzle-throughput\""
+                bench --quick --json --suite puzzles)

@@ -1,6 +1,7 @@
 # Installs the build into a scratch DESTDIR and runs the *installed* gpulab from an unrelated folder,
 # as a student's machine would after `cmake --install` or `apt install ./gpulab_*.deb`:
-#   gpulab lessons, gpulab info (must name the installed data folder), a headless export (non-blank
+#   gpulab lessons, gpulab info (must name the installed data folder), a puzzle graded with the
+#   installed runner and header, a headless export (non-blank
 #   PNG), the menu entry, icon and man page in place; then the same binary with its lessons folder
 #   moved away must say so in one sentence and exit 1.
 #   cmake -DBUILD_DIR=... -DOUT=... -DPNG_CHECK=... -P install_check.cmake
@@ -14,7 +15,8 @@ if(NOT rc EQUAL 0)
     message(FATAL_ERROR "cmake --install failed (${rc}):\n${out}${err}")
 endif()
 set(prefix ${OUT}/root/usr)
-foreach(f bin/gpulab share/gpulab/lessons/conv-sliding-window.toml share/gpulab/shaders
+foreach(f bin/gpulab lib/gpulab/gpulab-kernel-runner share/gpulab/puzzles/map/puzzle.toml
+          share/gpulab/kernels/puzzle_runner/device/student_cuda.h share/gpulab/lessons/conv-sliding-window.toml share/gpulab/shaders
           share/gpulab/assets/fonts/DejaVuSans.ttf share/applications/gpulab.desktop
           share/icons/hicolor/scalable/apps/gpulab.svg share/man/man1/gpulab.1.gz
           share/doc/gpulab/copyright share/doc/gpulab/changelog.gz)
@@ -35,6 +37,8 @@ endfunction()
 
 run_installed(0 "conv-sliding-window[^\n]*ready" lessons)
 run_installed(0 "Data       ${prefix}/share/gpulab\n" info)
+# The installed puzzles: their runner, header and reference found from the install alone.
+run_installed(0 "PASS" puzzle check map ${prefix}/share/gpulab/puzzles/map/solution.cu)
 run_installed(0 "elementwise-activations-window.png" export --lesson elementwise-activations --out ${OUT}/export --quick)
 execute_process(COMMAND ${PNG_CHECK} ${OUT}/export/elementwise-activations-window.png 200 1600 900 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

@@ -69,6 +69,9 @@ struct PuzzleCheckOptions {
     int time_limit_s = 5;
 };
 int cmd_puzzle_check(const PuzzleCheckOptions& options);
+// `gpulab lessons --check DIR/puzzle.toml` (or the folder): parses it, then runs its solution,
+// skeleton and wrong solutions (puzzles::validate_puzzle). Returns the number of problems printed.
+int check_puzzle_folder(const std::string& path);
 int cmd_apply_conv(const ApplyOptions& options);
 
 }  // namespace gpulab::app

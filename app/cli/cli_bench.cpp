@@ -10,6 +10,7 @@
 #include "shell/backend_set.h"
 #include "cli.h"
 #include "cli_bench_conv.h"
+#include "cli_bench_puzzles.h"
 #include "cli_bench_sim.h"
 #include "cli_bench_train.h"
 #include "cli_bench_latency.h"
@@ -121,8 +122,8 @@ int cmd_bench(const BenchOptions& o) {
     }
 
     if (o.suite != "all" && o.suite != "activation" && o.suite != "latency" && o.suite != "simd" &&
-        o.suite != "conv" && o.suite != "sim" && o.suite != "train") {
-        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd, conv, sim, train or all)\n",
+        o.suite != "conv" && o.suite != "sim" && o.suite != "train" && o.suite != "puzzles") {
+        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd, conv, sim, train, puzzles or all)\n",
                      o.suite.c_str());
         return kExitUsage;
     }
@@ -146,7 +147,8 @@ int cmd_bench(const BenchOptions& o) {
     }
     bool first = true;
     int failures = 0;
-    if (o.suite == "latency" || o.suite == "simd" || o.suite == "conv" || o.suite == "sim" || o.suite == "train")
+    if (o.suite == "latency" || o.suite == "simd" || o.suite == "conv" || o.suite == "sim" || o.suite == "train" ||
+        o.suite == "puzzles")
         sizes.clear();
     for (long long n : sizes) {
         for (core::Activation a : ops) {
@@ -176,6 +178,7 @@ int cmd_bench(const BenchOptions& o) {
     if (o.suite == "all" || o.suite == "simd") failures += bench_simd(o, first);
     if (o.suite == "all" || o.suite == "conv") failures += bench_conv(o, chosen, first);
     if (o.suite == "sim") failures += bench_sim(o, first);  // the simulator's own time: not in "all"
+    if (o.suite == "puzzles") failures += bench_puzzles(o, first);  // needs g++; the simulator's time
     if (o.suite == "all" || o.suite == "train") failures += bench_train(o, first);
     if (o.json) std::printf("\n]\n");
     return failures == 0 ? kExitOk : kExitFailure;

@@ -1,4 +1,5 @@
-// `gpulab lessons`: lists the lessons with their status, or validates files with --check.
+// `gpulab lessons`: lists the lessons with their status, or validates files with --check (lesson
+// files, and kernel puzzles: a puzzle's folder or its puzzle.toml).
 // Checked by tests/cli_tests.cmake (list, good file, broken files, an id another lesson uses).
 #include <cstdio>
 #include <filesystem>
@@ -18,6 +19,13 @@ int cmd_lessons(const std::vector<std::string>& check_files, const std::vector<s
         const core::LessonCatalog loaded = core::load_lessons(lesson_directories(lesson_dirs));
         int problems = 0;
         for (const auto& file : check_files) {
+            // A kernel puzzle (its folder or its puzzle.toml) is checked as one.
+            std::error_code dir_ec;
+            if (std::filesystem::path(file).filename() == "puzzle.toml" ||
+                std::filesystem::exists(std::filesystem::path(file) / "puzzle.toml", dir_ec)) {
+                problems += check_puzzle_folder(file);
+                continue;
+            }
             core::LessonLoad load = core::parse_lesson_file(file);
             if (load.lesson) {
                 const core::Lesson* other = loaded.find(load.lesson->id);

@@ -91,6 +91,29 @@ int cmd_puzzle_list(const std::string& dir, bool json) {
     return load.errors.empty() && !load.puzzles.empty() ? kExitOk : kExitFailure;
 }
 
+int check_puzzle_folder(const std::string& path) {
+    fs::path folder(path);
+    if (folder.filename() == "puzzle.toml") folder = folder.parent_path();
+    const puzzles::PuzzleLoad load = puzzles::load_puzzle(folder);
+    for (const std::string& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
+    if (load.puzzles.empty()) return static_cast<int>(std::max<std::size_t>(1, load.errors.size()));
+    const puzzles::Puzzle& p = load.puzzles.front();
+    const puzzles::Toolchain tc = puzzles::find_toolchain(student_device_dir(), kernel_runner_path());
+    if (!tc.usable()) {
+        std::printf("%s: parses (%s, %zu cases); its solution was not run: %s\n", path.c_str(), p.id.c_str(),
+                    p.cases.size(), tc.missing.c_str());
+        return 0;
+    }
+    const std::vector<std::string> problems = puzzles::validate_puzzle(tc, p, puzzles::CheckOptions{});
+    for (const std::string& e : problems) std::fprintf(stderr, "%s\n", e.c_str());
+    if (problems.empty()) {
+        std::printf("%s: ok (puzzle %s, %zu cases; the solution passes, the skeleton compiles, %zu wrong solutions "
+                    "caught)\n",
+                    path.c_str(), p.id.c_str(), p.cases.size(), p.wrong.size());
+    }
+    return static_cast<int>(problems.size());
+}
+
 int cmd_puzzle_check(const PuzzleCheckOptions& o) {
     const puzzles::PuzzleLoad load = load_all(o.puzzle_dir);
     const auto it = std::find_if(load.puzzles.begin(), load.puzzles.end(),

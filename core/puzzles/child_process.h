@@ -35,6 +35,7 @@ struct ChildResult {
     std::string output;          // stdout and stderr, interleaved as written
     std::string report;          // descriptor 3
     double seconds = 0.0;
+    double cpu_seconds = 0.0;    // user + system time of the child (and its waited-for children)
 };
 
 ChildResult run_child(const ChildOptions& options);

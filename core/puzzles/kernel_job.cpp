@@ -212,6 +212,11 @@ std::string report_line_timeout(const std::string& where, std::uintptr_t site) {
     return "timeout " + std::string(text) + " " + escape(where) + "\n";
 }
 std::string report_line_forbidden(const std::string& syscall) { return "forbidden " + syscall + "\n"; }
+std::string report_line_crash(int signal, const std::string& where, std::uintptr_t site) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%d %" PRIxPTR, signal, site);
+    return "crash " + std::string(text) + " " + escape(where) + "\n";
+}
 std::string report_line_fatal(const std::string& sentence) { return "fatal " + escape(sentence) + "\n"; }
 std::string report_line_done() { return "done\n"; }
 
@@ -267,6 +272,9 @@ KernelReport parse_report(const std::string& text) {
         } else if (key == "timeout") {
             r.timed_out = true;
             s >> std::hex >> r.stopped_site >> std::dec;
+            r.stopped_where = unescape(rest_of(s));
+        } else if (key == "crash") {
+            s >> r.crash_signal >> std::hex >> r.stopped_site >> std::dec;
             r.stopped_where = unescape(rest_of(s));
         } else if (key == "forbidden") {
             s >> r.forbidden;

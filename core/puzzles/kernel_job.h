@@ -84,6 +84,7 @@ struct KernelReport {
     std::string stopped_where;        // "block (3,0,0) thread (17,0,0)"
     std::uintptr_t stopped_site = 0;  // code address the kernel was at
     std::string forbidden;            // the system call a confined kernel tried ("openat", "socket")
+    int crash_signal = 0;             // a signal the kernel raised (SIGFPE: an integer division by zero)
     std::string fatal;                // a sentence from the child (sandbox setup failed, ...)
 };
 
@@ -92,6 +93,8 @@ std::string report_line_base(std::uintptr_t base);
 std::string report_line_case(int index, const CaseReport& r);  // several lines: result, outputs, trace
 std::string report_line_timeout(const std::string& where, std::uintptr_t site);
 std::string report_line_forbidden(const std::string& syscall);
+// A crash: the signal, where (as for a timeout) and the code address (stopped_where, stopped_site).
+std::string report_line_crash(int signal, const std::string& where, std::uintptr_t site);
 std::string report_line_fatal(const std::string& sentence);
 std::string report_line_done();
 // Parses what the child wrote (possibly cut off); never throws.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
@@ -87,6 +88,18 @@ KernelReport run_job(const Toolchain& tc, const KernelJob& job, const fs::path& 
     return parse_report(child.report);
 }
 
+std::string with_lines(const std::string& message, const std::map<std::uintptr_t, int>& lines, std::vector<int>& found);
+
+// The name of the case at position `i` of make_job's order (the visible cases first).
+std::string case_order_name(const Puzzle& p, std::size_t i) {
+    std::vector<const Case*> order;
+    for (const Case& c : p.cases)
+        if (c.visible) order.push_back(&c);
+    for (const Case& c : p.cases)
+        if (!c.visible) order.push_back(&c);
+    return i < order.size() ? order[i]->name : "";
+}
+
 const Reference& reference_for(const Toolchain& tc, const Puzzle& p, const CheckOptions& o) {
     const std::string key = p.folder.string() + "\n" + p.solution;
     {
@@ -106,8 +119,13 @@ const Reference& reference_for(const Toolchain& tc, const Puzzle& p, const Check
         ref.report = run_job(tc, make_job(p, c.library.string(), ro.time_limit_ms, false), work / "reference", ro, child);
         if (child.cancelled) ref.error = "cancelled";
         else if (!ref.report.done) ref.error = "the puzzle's own solution.cu did not finish: " + ref.report.fatal + child.output;
-        for (const CaseReport& cr : ref.report.cases)
-            if (cr.finished && !cr.clean && ref.error.empty()) ref.error = "the puzzle's own solution.cu fails: " + cr.message;
+        for (std::size_t i = 0; i < ref.report.cases.size(); ++i) {
+            const CaseReport& cr = ref.report.cases[i];
+            if (!cr.finished || cr.clean || !ref.error.empty()) continue;
+            std::vector<int> unused;
+            const std::string name = i < p.cases.size() ? " on case \"" + case_order_name(p, i) + "\"" : "";
+            ref.error = "the puzzle's own solution.cu fails" + name + ": " + with_lines(cr.message, {}, unused);
+        }
     }
     std::error_code ec;
     fs::remove_all(work, ec);
@@ -270,6 +288,40 @@ fs::path default_work_root() {
     return base / "gpulab" / "kernels";
 }
 
+std::vector<std::string> validate_puzzle(const Toolchain& tc, const Puzzle& p, const CheckOptions& o) {
+    std::vector<std::string> problems;
+    const auto summary_of = [](const CheckResult& r) {
+        std::string s = r.summary;
+        for (std::size_t i = 1; i < r.defects.size(); ++i) s += "; " + std::string(defect_kind_name(r.defects[i].kind));
+        return s;
+    };
+    const CheckResult ref = check_submission(tc, p, p.solution, o);
+    if (!ref.passed) problems.push_back(p.id + ": solution.cu does not pass: " + summary_of(ref));
+    const CheckResult skel = check_submission(tc, p, p.skeleton, o);
+    if (!skel.compiled) problems.push_back(p.id + ": skeleton.cu does not compile: " + skel.compile.sentence);
+    for (const fs::path& w : p.wrong) {
+        std::ifstream in(w);
+        std::ostringstream text;
+        text << in.rdbuf();
+        const std::string source = text.str();
+        const std::string first = source.substr(0, source.find('\n'));
+        const std::string prefix = "// expect: ";
+        DefectKind want{};
+        if (first.rfind(prefix, 0) != 0 || !defect_kind_from_name(first.substr(prefix.size()), want)) {
+            problems.push_back(w.string() + ": the first line must be \"// expect: <kind>\" with a kind such as race, "
+                               "out of bounds, wrong answer");
+            continue;
+        }
+        const CheckResult r = check_submission(tc, p, source, o);
+        const bool caught = std::any_of(r.defects.begin(), r.defects.end(), [&](const Defect& d) { return d.kind == want; });
+        if (r.passed || !caught) {
+            problems.push_back(w.string() + ": expected " + defect_kind_name(want) + ", got " +
+                               (r.passed ? std::string("a pass") : summary_of(r)));
+        }
+    }
+    return problems;
+}
+
 void forget_references() {
     std::lock_guard<std::mutex> lock(g_reference_mutex);
     g_references.clear();
@@ -368,6 +420,7 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
     ChildResult child;
     const KernelReport rep = run_job(tc, job, work, o, child);
     r.run_seconds = child.seconds;
+    r.run_cpu_seconds = child.cpu_seconds;
     r.printed = child.output;
     // Sites -> lines, all at once.
     std::vector<std::uintptr_t> sites;
@@ -438,6 +491,19 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
             }
             d.message = "Stopped after " + limit + ": the kernel did not finish" +
                         (rep.stopped_where.empty() ? std::string(".") : "; " + rep.stopped_where + " was running" + at + ".");
+        } else if (rep.crash_signal != 0) {
+            d.kind = DefectKind::Crash;
+            const int sig = rep.crash_signal;
+            const std::string what = sig == SIGFPE ? "an arithmetic fault, such as an integer division by zero"
+                                     : sig == SIGSEGV || sig == SIGBUS ? "a memory access the checks did not see"
+                                                                       : "an illegal instruction";
+            std::string at;
+            if (auto it = lines.find(rep.stopped_site); it != lines.end()) {
+                at = " at line " + std::to_string(it->second);
+                d.lines.push_back(it->second);
+            }
+            d.message = "The kernel crashed with " + what + (rep.stopped_where.empty() ? "" : " in " + rep.stopped_where) + at +
+                        " (" + strsignal(sig) + ").";
         } else if (!rep.forbidden.empty()) {
             d.kind = DefectKind::Forbidden;
             const std::string& call = rep.forbidden;

@@ -49,7 +49,8 @@ struct CheckResult {
     CompileResult compile;
     std::string printed;                // what the kernel printed (printf), capped
     std::string summary;                // one sentence for the status line
-    double run_seconds = 0.0;
+    double run_seconds = 0.0;           // the runner's wall time, every case
+    double run_cpu_seconds = 0.0;       // its CPU time
 };
 
 // The scratch root: $XDG_CACHE_HOME/gpulab/kernels (or ~/.cache/gpulab/kernels).
@@ -61,6 +62,11 @@ KernelJob make_job(const Puzzle& p, const std::string& library, int time_limit_m
 
 CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::string& source,
                              const CheckOptions& options);
+
+// What an instructor's new puzzle must satisfy beyond parsing (`gpulab lessons --check`, the tests):
+// its solution.cu passes, its skeleton.cu compiles, and every wrong/*.cu fails with the defect its
+// first line ("// expect: <kind>") names. One sentence per problem; empty when the puzzle is sound.
+std::vector<std::string> validate_puzzle(const Toolchain& tc, const Puzzle& p, const CheckOptions& options);
 
 // Reference outputs are cached per puzzle (and solution text); tests that edit a puzzle call this.
 void forget_references();

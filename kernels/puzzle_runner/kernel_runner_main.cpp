@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <new>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +25,13 @@
 #include "runner_sandbox.h"
 #include "sim/sim_runtime.h"
 #include "student_checks.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+// Under AddressSanitizer (CI's sanitizer build runs the puzzle tests through this runner): no leak
+// check at exit (it starts a thread, which the confinement forbids), and an impossible allocation
+// returns null as it does without ASan rather than ending the process.
+extern "C" const char* __asan_default_options() { return "detect_leaks=0:allocator_may_return_null=1"; }
+#endif
 
 namespace {
 
@@ -52,10 +61,16 @@ void abi_access(const void* addr, unsigned long bytes, int kind, const void* sit
 }
 void abi_block_entered(const void* site) { g_checks.block_entered(site); }
 void abi_sync_threads(int line) { sim::detail::sync_threads(line); }
-unsigned long long abi_warp_op(int op, unsigned mask, unsigned long long value, int arg, int width, const char* name) {
+unsigned long long abi_warp_op(int op, unsigned mask, unsigned long long value, int arg, int width, const char* name,
+                               const void* site) {
+    sim::detail::t_access_site = site;
     return sim::detail::warp_op(static_cast<sim::WarpOp>(op), mask, value, arg, width, name);
 }
-void abi_refuse(const char* why) { sim::detail::refuse(why); }
+void abi_refuse(const char* why, const void* site) {
+    char token[48];
+    std::snprintf(token, sizeof token, " {{site:%p}}", site);
+    sim::detail::refuse(why + std::string(token));
+}
 
 // [SECTION] a kernel that does not finish
 
@@ -82,6 +97,30 @@ void on_alarm(int, siginfo_t*, void* context) {
     std::fflush(stdout);
     report(puzzles::report_line_timeout(where, site));
     _exit(3);
+}
+
+// A signal from the kernel's own arithmetic or an access the checks did not see (an integer
+// division by zero is SIGFPE): say which thread, where, and end. The simulator's stack-overflow
+// handler, installed at the first launch, passes the faults that are not its own on to this one.
+void on_crash(int sig, siginfo_t*, void* context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+    const std::uintptr_t site = in_library(pc) ? pc + 1 : reinterpret_cast<std::uintptr_t>(g_checks.last_block_site());
+    std::string where;
+    if (sim::detail::t_builtins != nullptr) {
+        where = "block " + u3(sim::detail::t_builtins->block_idx) + " thread " + u3(sim::detail::t_builtins->thread_idx);
+    }
+    std::fflush(stdout);
+    report(puzzles::report_line_crash(sig, where, site));
+    _exit(6);
+}
+
+void install_crash_report() {
+    struct sigaction sa {};
+    sa.sa_sigaction = on_crash;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGFPE, SIGILL, SIGBUS, SIGSEGV}) sigaction(sig, &sa, nullptr);
 }
 
 // [SECTION] loading the kernel
@@ -131,16 +170,41 @@ std::string load(const std::string& path, Library& lib, const gpulab_runtime_abi
 
 // [SECTION] one case
 
+// A buffer as cudaMalloc gives it (256-byte aligned, 0xFF bytes where the host wrote nothing), with
+// unused memory on both sides at least as large as itself: an index that runs past one buffer lands
+// in no buffer, and is said as this buffer's overflow, rather than in the next buffer, where it
+// would read or race on that buffer's elements.
+class PaddedBuffer {
+public:
+    PaddedBuffer(std::string name, std::size_t bytes)
+        : bytes_(bytes), pad_(std::max<std::size_t>(64 * 1024, (bytes + 255) / 256 * 256)),
+          storage_(static_cast<std::byte*>(::operator new(2 * pad_ + bytes, std::align_val_t{256}))) {
+        std::memset(storage_, 0xff, 2 * pad_ + bytes);
+        region.begin = storage_ + pad_;
+        region.end = region.begin + bytes;
+        region.name = std::move(name);
+    }
+    ~PaddedBuffer() { ::operator delete(storage_, std::align_val_t{256}); }
+    PaddedBuffer(const PaddedBuffer&) = delete;
+    PaddedBuffer& operator=(const PaddedBuffer&) = delete;
+    std::byte* data() { return storage_ + pad_; }
+    std::size_t size() const { return bytes_; }
+    sim::Region region;
+
+private:
+    std::size_t bytes_, pad_;
+    std::byte* storage_;
+};
+
 puzzles::CaseReport run_case(const puzzles::KernelJob& job, const puzzles::JobCase& k, const Library& lib, bool trace) {
     puzzles::CaseReport rep;
-    std::vector<std::unique_ptr<sim::Buffer<std::byte>>> memory;
+    std::vector<std::unique_ptr<PaddedBuffer>> memory;
     std::vector<sim::Region*> regions;
     std::vector<puzzle_runner::ElemInfo> elems;
-    // Regions are owned by the Buffers; the checks need their names, which the buffers carry.
     for (const puzzles::JobBuffer& b : k.buffers) {
-        memory.push_back(std::make_unique<sim::Buffer<std::byte>>(b.name, static_cast<std::size_t>(b.count) * 4));
+        memory.push_back(std::make_unique<PaddedBuffer>(b.name, static_cast<std::size_t>(b.count) * 4));
         if (b.filled) std::memcpy(memory.back()->data(), b.data.data(), b.data.size());
-        regions.push_back(const_cast<sim::Region*>(memory.back()->ptr().region()));
+        regions.push_back(&memory.back()->region);
         elems.push_back({b.elem == puzzles::ElemType::F32, b.filled});
     }
     // Arguments as the kernel's parameters: pointers, ints, floats (the generated launcher casts).
@@ -185,8 +249,12 @@ puzzles::CaseReport run_case(const puzzles::KernelJob& job, const puzzles::JobCa
     rep.clean = r.ok;
     rep.message = r.error;
     if (!r.ok) {
-        rep.kind = r.error.find("bad_alloc") != std::string::npos ? puzzles::DefectKind::MemoryLimit
-                                                                  : puzzles::classify_simulator_message(r.error);
+        rep.kind = puzzles::classify_simulator_message(r.error);
+        if (r.error.find("bad_alloc") != std::string::npos) {
+            rep.kind = puzzles::DefectKind::MemoryLimit;
+            rep.message = "the kernel asked for more memory than a kernel run may use (2 GiB of address space): "
+                          "new or malloc of a huge array inside a kernel";
+        }
     }
     rep.threads = r.stats.threads;
     rep.blocks = r.stats.blocks;
@@ -263,6 +331,9 @@ int main(int argc, char** argv) {
     timer.it_value.tv_sec = job.time_limit_ms / 1000;
     timer.it_value.tv_usec = (job.time_limit_ms % 1000) * 1000;
     setitimer(ITIMER_REAL, &timer, nullptr);
+#if !defined(__SANITIZE_ADDRESS__)
+    install_crash_report();  // (under AddressSanitizer, its own report of a crash is more useful)
+#endif
     if (const std::string why = puzzle_runner::confine(std::size_t{2} << 30, job.time_limit_ms / 1000 + 2); !why.empty()) {
         report(puzzles::report_line_fatal(why));
         return 4;

@@ -1,5 +1,8 @@
 #include "student_checks.h"
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -29,10 +32,29 @@ std::size_t natural_alignment(std::size_t bytes) {
     return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16 ? bytes : 1;
 }
 
+std::string count_text(std::size_t n, bool is_float) {
+    return std::to_string(n) + (is_float ? (n == 1 ? " float" : " floats") : (n == 1 ? " int" : " ints"));
+}
+
+const char* const kOnGpu = "; on a GPU: cudaErrorIllegalAddress, or another buffer's data read or overwritten";
+
 const char* verb(int kind) { return kind == GPULAB_STORE ? "writes" : kind == GPULAB_ATOMIC ? "updates atomically" : "reads"; }
 const char* noun(int kind) { return kind == GPULAB_STORE ? "write" : kind == GPULAB_ATOMIC ? "atomic" : "read"; }
 
 }  // namespace
+
+bool StudentChecks::is_library_object(const std::byte* a, std::size_t bytes) {
+    Dl_info info{};
+    void* entry = nullptr;
+    const bool found = dladdr1(a, &info, &entry, RTLD_DL_SYMENT) != 0;
+    const auto* sym = static_cast<const ElfW(Sym)*>(entry);
+    if (!found || sym == nullptr ||
+        info.dli_saddr == nullptr || ELF64_ST_TYPE(sym->st_info) != STT_OBJECT) {
+        return false;
+    }
+    const auto* begin = static_cast<const std::byte*>(info.dli_saddr);
+    return a >= begin && a + bytes <= begin + sym->st_size;
+}
 
 void StudentChecks::set_library_ranges(std::vector<std::pair<const std::byte*, const std::byte*>> ranges) {
     library_ = std::move(ranges);
@@ -138,7 +160,9 @@ void StudentChecks::access(const void* addr, std::size_t bytes, int kind, const 
     if (a >= t.stack_begin && a + bytes <= t.stack_begin + t.stack_bytes) return;  // a local
     // Just past (or before) the shared arrays is still the kernel's shared object, whose data the
     // next check lets through: an index one past a __shared__ array must be out of bounds first.
-    if (shared_bytes_ > 0 && a + 4096 >= shared_ && a < shared_ + shared_bytes_ + 4096) {
+    // (A file-scope __device__ variable that the linker put right after them is the kernel's own:
+    // the shared object's symbol table tells it apart.)
+    if (shared_bytes_ > 0 && a + 4096 >= shared_ && a < shared_ + shared_bytes_ + 4096 && !is_library_object(a, bytes)) {
         sim::detail::shared_access(addr, bytes, 1, kind != GPULAB_LOAD);  // says it, with the offset
     }
     for (const auto& [lo, hi] : library_)
@@ -151,11 +175,11 @@ void StudentChecks::check_global(Tracked& b, const std::byte* a, std::size_t byt
     const std::size_t offset = static_cast<std::size_t>(a - b.region->begin);
     const std::size_t size = static_cast<std::size_t>(b.region->end - b.region->begin);
     const std::string element = b.region->name + "[" + std::to_string(offset / 4) + "]";
-    const std::string extent = "'" + b.region->name + "' (" + std::to_string(size / 4) + (b.elem.is_float ? " floats)" : " ints)");
+    const std::string extent = "'" + b.region->name + "' (" + count_text(size / 4, b.elem.is_float) + ")";
     if (offset + bytes > size) {
         throw Fault{std::string("out-of-bounds global ") + noun(kind) + " " + who(t) + site_token(site) + ": " +
                     verb(kind) + " " + std::to_string(bytes) + " bytes at " + element + ", running past the end of " +
-                    extent + "; on a GPU: cudaErrorIllegalAddress, or another buffer's data"};
+                    extent + kOnGpu};
     }
     if (reinterpret_cast<std::uintptr_t>(a) % natural_alignment(bytes) != 0) {
         throw Fault{std::string("misaligned global ") + noun(kind) + " " + who(t) + site_token(site) + ": " +
@@ -196,11 +220,16 @@ void StudentChecks::check_global(Tracked& b, const std::byte* a, std::size_t byt
         const auto check = [&](const Access& other, const char* then) {
             if (other.thread < 0 || ordered(other.thread, other.interval)) return;
             const bool same_block = other.thread / static_cast<int32_t>(threads_per_block_) == t.block;
+            // Two writes of one element are a mistake of who owns it, not of order: say so.
+            const bool both_write = kind != GPULAB_LOAD && std::string(then) != "read";
+            const std::string hint =
+                both_write ? "; two threads write one element: give each thread its own element, or combine with an atomic"
+                : same_block ? "; a __syncthreads() between the two would order them"
+                             : "; threads of different blocks are never ordered within one launch";
             throw Fault{"global-memory race " + who(t) + site_token(site) + ": " + verb(kind) + " " + element +
                         ", which " + thread_name(other.thread) + site_token(other.site) + " " + then +
-                        (same_block ? " in the same barrier interval: a __syncthreads() between the two would order them"
-                                    : ": threads of different blocks are never ordered within one launch") +
-                        ", so the result depends on which runs first"};
+                        (same_block ? " in the same barrier interval" : " (another block)") +
+                        ", so the result depends on which runs first" + hint};
         };
         // Two atomics never race; anything else with a write in it does.
         check(s.write, "wrote");
@@ -263,8 +292,7 @@ void StudentChecks::out_of_bounds(const void* addr, std::size_t bytes, int kind,
         throw Fault{std::string("out-of-bounds global ") + noun(kind) + " " + who(t) + site_token(site) + ": " +
                     verb(kind) + " " + nearest->region->name + "[" + std::to_string(index) + "], " +
                     (index < 0 ? "before the start" : "past the end") + " of '" + nearest->region->name + "' (" +
-                    std::to_string(size) + (nearest->elem.is_float ? " floats" : " ints") +
-                    "); on a GPU: cudaErrorIllegalAddress, or another buffer's data read or overwritten"};
+                    count_text(static_cast<std::size_t>(size), nearest->elem.is_float) + ")" + kOnGpu};
     }
     char where[32];
     std::snprintf(where, sizeof where, "%p", addr);

@@ -74,6 +74,9 @@ private:
                       const sim::detail::RunningThread& t);
     void check_shared(const std::byte* a, std::size_t bytes, int kind, const sim::detail::RunningThread& t);
     std::string who(const sim::detail::RunningThread& t) const;
+    // Inside a variable of the kernel's shared object that its dynamic symbol table names (a
+    // file-scope __device__ variable).
+    static bool is_library_object(const std::byte* a, std::size_t bytes);
 
     std::string kernel_;
     std::vector<Tracked> buffers_;

@@ -181,6 +181,7 @@ struct ThreadCtx {
     // The warp operation this thread waits at (wait == Warp), and its result.
     WarpOp op = WarpOp::SyncWarp;
     const char* op_name = "";
+    const void* op_site = nullptr;  // detail::t_access_site at the call (a student's kernel's line)
     unsigned op_mask = 0;
     uint64_t op_value = 0, op_result = 0;
     int op_arg = 0, op_width = 32;
@@ -459,7 +460,8 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
             if (first.done || first.wait != Wait::Warp) continue;
             const unsigned mask = first.op_mask;
             const std::string warp = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " +
-                                     std::to_string(a) + " waits at " + first.op_name + " with mask " + hex(mask) +
+                                     std::to_string(a) + " waits at " + first.op_name + site_token(first.op_site) +
+                                     " with mask " + hex(mask) +
                                      ", but lane ";
             // CUDA's rule: the operation waits for the non-exited lanes of the mask. A lane that has
             // returned takes no part (a ballot counts it as 0), so only `arrived` lanes must be here.
@@ -478,7 +480,8 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                     error = warp + std::to_string(l) + " waits at the __syncthreads() on line " +
                             std::to_string(g.barrier_line);
                 } else if (g.op != first.op || g.op_mask != mask) {
-                    error = warp + std::to_string(l) + " waits at " + g.op_name + " with mask " + hex(g.op_mask);
+                    error = warp + std::to_string(l) + " waits at " + g.op_name + site_token(g.op_site) + " with mask " +
+                            hex(g.op_mask);
                 }
                 if (!error.empty()) {
                     error += ". Every lane of the mask must reach the same warp operation: on a GPU this hangs or "
@@ -515,13 +518,14 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                     c.op == WarpOp::ShflXor) {
                     if (src < 0 || src >= lanes || ((mask >> src) & 1u) == 0) {
                         error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
-                                " reads lane " + std::to_string(src) + " through " + c.op_name + ", outside the mask " +
+                                " reads lane " + std::to_string(src) + " through " + c.op_name + site_token(c.op_site) +
+                                ", outside the mask " +
                                 hex(mask) + ": on a GPU the value is undefined";
                         return false;
                     }
                     if (((arrived >> src) & 1u) == 0) {
                         error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
-                                " reads lane " + std::to_string(src) + " through " + c.op_name +
+                                " reads lane " + std::to_string(src) + " through " + c.op_name + site_token(c.op_site) +
                                 ", which has already returned: on a GPU the value is undefined";
                         return false;
                     }
@@ -864,7 +868,8 @@ uint64_t detail::warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int 
     ThreadCtx& c = *t_thread;
     const int lane = c.tid % DeviceLimits::kWarpSize;
     if (((mask >> lane) & 1u) == 0) {
-        throw Fault{std::string(name) + " " + where_now() + ": the mask " + hex(mask) + " leaves out lane " +
+        throw Fault{std::string(name) + " " + where_now() + site_token(detail::t_access_site) + ": the mask " + hex(mask) +
+                    " leaves out lane " +
                     std::to_string(lane) + ", the caller itself (undefined on a GPU)"};
     }
     if (width < 1 || width > DeviceLimits::kWarpSize || (width & (width - 1)) != 0) {
@@ -874,6 +879,7 @@ uint64_t detail::warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int 
     c.wait = ThreadCtx::Wait::Warp;
     c.op = op;
     c.op_name = name;
+    c.op_site = detail::t_access_site;
     c.op_mask = mask;
     c.op_value = value;
     c.op_arg = arg;

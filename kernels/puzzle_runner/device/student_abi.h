@@ -5,7 +5,7 @@
 #ifndef GPULAB_STUDENT_ABI_H
 #define GPULAB_STUDENT_ABI_H
 
-#define GPULAB_STUDENT_ABI 1
+#define GPULAB_STUDENT_ABI 2
 
 struct gpulab_dim3_abi {
     unsigned x, y, z;
@@ -28,10 +28,11 @@ struct gpulab_runtime_abi {
     /* A basic block entered (branch divergence is told from the lanes' sequences of these). */
     void (*block_entered)(const void* site);
     void (*sync_threads)(int line);
+    /* `site`: the code address after the student's call, for the line in a message. */
     unsigned long long (*warp_op)(int op, unsigned mask, unsigned long long value, int arg, int width,
-                                  const char* name);
+                                  const char* name, const void* site);
     /* Ends the kernel with a sentence: an intrinsic the simulator cannot model faithfully. */
-    void (*refuse)(const char* why);
+    void (*refuse)(const char* why, const void* site);
 };
 
 #endif

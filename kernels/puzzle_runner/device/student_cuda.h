@@ -106,7 +106,7 @@ static inline GPULAB_UNCHECKED uint3 gpulab_builtin(int which) {
     return {d->x, d->y, d->z};
 }
 static inline GPULAB_UNCHECKED void gpulab_sync(int line) { gpulab_rt->sync_threads(line); }
-static inline GPULAB_UNCHECKED void gpulab_refuse(const char* why) { gpulab_rt->refuse(why); }
+static inline GPULAB_UNCHECKED void gpulab_refuse(const char* why, const void* site) { gpulab_rt->refuse(why, site); }
 #define threadIdx (gpulab_builtin(0))
 #define blockIdx (gpulab_builtin(1))
 #define blockDim (gpulab_builtin(2))
@@ -128,47 +128,51 @@ static inline GPULAB_UNCHECKED void gpulab_refuse(const char* why) { gpulab_rt->
 
 enum { GPULAB_SYNCWARP, GPULAB_BALLOT, GPULAB_ANY, GPULAB_ALL, GPULAB_SHFL, GPULAB_SHFL_UP, GPULAB_SHFL_DOWN, GPULAB_SHFL_XOR };
 
-static inline GPULAB_UNCHECKED unsigned long long gpulab_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char* name) {
+// The functions the student calls are never inlined (-O0), so their return address is the
+// student's line; each passes it down.
+#define GPULAB_SITE __builtin_return_address(0)
+static inline GPULAB_UNCHECKED unsigned long long gpulab_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
+                                                       const char* name, const void* site) {
     __asm__ __volatile__("" ::: "memory");
-    const unsigned long long r = gpulab_rt->warp_op(op, mask, v, arg, width, name);
+    const unsigned long long r = gpulab_rt->warp_op(op, mask, v, arg, width, name, site);
     __asm__ __volatile__("" ::: "memory");
     return r;
 }
-inline void __syncwarp(unsigned mask = 0xffffffffu) { gpulab_warp(GPULAB_SYNCWARP, mask, 0, 0, 32, "__syncwarp()"); }
-inline unsigned __ballot_sync(unsigned mask, int p) { return static_cast<unsigned>(gpulab_warp(GPULAB_BALLOT, mask, p != 0, 0, 32, "__ballot_sync()")); }
-inline int __any_sync(unsigned mask, int p) { return static_cast<int>(gpulab_warp(GPULAB_ANY, mask, p != 0, 0, 32, "__any_sync()")); }
-inline int __all_sync(unsigned mask, int p) { return static_cast<int>(gpulab_warp(GPULAB_ALL, mask, p != 0, 0, 32, "__all_sync()")); }
+inline void __syncwarp(unsigned mask = 0xffffffffu) { gpulab_warp(GPULAB_SYNCWARP, mask, 0, 0, 32, "__syncwarp()", GPULAB_SITE); }
+inline unsigned __ballot_sync(unsigned mask, int p) { return static_cast<unsigned>(gpulab_warp(GPULAB_BALLOT, mask, p != 0, 0, 32, "__ballot_sync()", GPULAB_SITE)); }
+inline int __any_sync(unsigned mask, int p) { return static_cast<int>(gpulab_warp(GPULAB_ANY, mask, p != 0, 0, 32, "__any_sync()", GPULAB_SITE)); }
+inline int __all_sync(unsigned mask, int p) { return static_cast<int>(gpulab_warp(GPULAB_ALL, mask, p != 0, 0, 32, "__all_sync()", GPULAB_SITE)); }
 
 template <class T>
-inline T gpulab_shuffle(int op, unsigned mask, T var, int arg, int width, const char* name) {
+inline T gpulab_shuffle(int op, unsigned mask, T var, int arg, int width, const char* name, const void* site) {
     static_assert(sizeof(T) <= 8, "shuffles move 4- or 8-byte values");
     unsigned long long bits = 0;
     __builtin_memcpy(&bits, &var, sizeof(T));
-    bits = gpulab_warp(op, mask, bits, arg, width, name);
+    bits = gpulab_warp(op, mask, bits, arg, width, name, site);
     __builtin_memcpy(&var, &bits, sizeof(T));
     return var;
 }
 template <class T>
-inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32) { return gpulab_shuffle(GPULAB_SHFL, mask, var, src_lane, width, "__shfl_sync()"); }
+inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32) { return gpulab_shuffle(GPULAB_SHFL, mask, var, src_lane, width, "__shfl_sync()", GPULAB_SITE); }
 template <class T>
-inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_UP, mask, var, static_cast<int>(delta), width, "__shfl_up_sync()"); }
+inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_UP, mask, var, static_cast<int>(delta), width, "__shfl_up_sync()", GPULAB_SITE); }
 template <class T>
-inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_DOWN, mask, var, static_cast<int>(delta), width, "__shfl_down_sync()"); }
+inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_DOWN, mask, var, static_cast<int>(delta), width, "__shfl_down_sync()", GPULAB_SITE); }
 template <class T>
-inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_XOR, mask, var, lane_mask, width, "__shfl_xor_sync()"); }
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) { return gpulab_shuffle(GPULAB_SHFL_XOR, mask, var, lane_mask, width, "__shfl_xor_sync()", GPULAB_SITE); }
 
 // Refused: the fibers of a warp run one after another, so which lanes a GPU runs together, and
 // its cycle counters, have no faithful answer here.
 inline unsigned __activemask() {
-    gpulab_refuse("__activemask() asks which lanes a GPU runs together, which the simulator does not model");
+    gpulab_refuse("__activemask() asks which lanes a GPU runs together, which the simulator does not model", __builtin_return_address(0));
     return 0;
 }
 inline long long clock64() {
-    gpulab_refuse("clock64() reads a GPU cycle counter; simulated time says nothing about GPU cycles");
+    gpulab_refuse("clock64() reads a GPU cycle counter; simulated time says nothing about GPU cycles", __builtin_return_address(0));
     return 0;
 }
 inline long clock() {
-    gpulab_refuse("clock() reads a GPU cycle counter; simulated time says nothing about GPU cycles");
+    gpulab_refuse("clock() reads a GPU cycle counter; simulated time says nothing about GPU cycles", __builtin_return_address(0));
     return 0;
 }
 
