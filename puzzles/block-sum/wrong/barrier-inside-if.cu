@@ -1,0 +1,17 @@
+// expect: barrier
+// The barrier is inside the if: threads at or above the stride never reach it, and a GPU waits
+// (or worse) for threads that will never come.
+__global__ void block_sum(const float* a, float* out, int n) {
+    __shared__ float partial[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    partial[t] = i < n ? a[i] : 0.0f;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (t < stride) {
+            partial[t] += partial[t + stride];
+            __syncthreads();
+        }
+    }
+    if (t == 0) out[blockIdx.x] = partial[0];
+}

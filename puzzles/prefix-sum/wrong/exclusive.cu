@@ -1,0 +1,19 @@
+// expect: wrong answer
+// An exclusive scan (the sum of the elements before i, without a[i]): the puzzle asks for the
+// inclusive one.
+__global__ void prefix_sum(const float* a, float* out, int n) {
+    __shared__ float buffer[2][256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    buffer[0][t] = i < n && t > 0 ? a[i - 1] : 0.0f;
+    __syncthreads();
+    int from = 0;
+    for (int offset = 1; offset < blockDim.x; offset *= 2) {
+        float v = buffer[from][t];
+        if (t >= offset) v += buffer[from][t - offset];
+        buffer[1 - from][t] = v;
+        from = 1 - from;
+        __syncthreads();
+    }
+    if (i < n) out[i] = buffer[from][t];
+}

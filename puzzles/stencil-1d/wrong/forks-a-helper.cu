@@ -1,0 +1,17 @@
+// expect: forbidden
+// A kernel may only compute: it may not start processes.
+#include <unistd.h>
+__global__ void stencil_1d(const float* a, float* out, int n) {
+    __shared__ float tile[256 + 2];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    if (i == 0) {
+        pid_t child = fork();
+        if (child == 0) _exit(0);
+    }
+    tile[t + 1] = i < n ? a[i] : 0.0f;
+    if (t == 0) tile[0] = i > 0 ? a[i - 1] : 0.0f;
+    if (t == blockDim.x - 1) tile[blockDim.x + 1] = i + 1 < n ? a[i + 1] : 0.0f;
+    __syncthreads();
+    if (i < n) out[i] = tile[t] + tile[t + 1] + tile[t + 2];
+}

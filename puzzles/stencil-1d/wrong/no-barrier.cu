@@ -1,0 +1,12 @@
+// expect: race
+// No barrier: a thread reads tile[t + 2], its right neighbour's slot, before that neighbour has
+// stored it.
+__global__ void stencil_1d(const float* a, float* out, int n) {
+    __shared__ float tile[256 + 2];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    tile[t + 1] = i < n ? a[i] : 0.0f;
+    if (t == 0) tile[0] = i > 0 ? a[i - 1] : 0.0f;
+    if (t == blockDim.x - 1) tile[blockDim.x + 1] = i + 1 < n ? a[i + 1] : 0.0f;
+    if (i < n) out[i] = tile[t] + tile[t + 1] + tile[t + 2];
+}
