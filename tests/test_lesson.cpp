@@ -184,8 +184,28 @@ body = "b"
         LessonCatalog cat = load_lessons({std::string(GPULAB_SOURCE_DIR) + "/lessons",
                                           std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad"});
         CHECK(cat.find("elementwise-activations") != nullptr);
-        CHECK(cat.lessons.size() == 5);
+        CHECK(cat.lessons.size() == 6);
         CHECK(cat.errors.size() >= 3);
+    }
+
+    TEST_CASE("the kernel puzzles lesson validates: one puzzle per step, in the issue's order") {
+        LessonLoad l = parse_lesson_file(std::string(GPULAB_SOURCE_DIR) + "/lessons/kernel-puzzles.toml");
+        INFO(all(l.errors));
+        REQUIRE(l.errors.empty());
+        REQUIRE(l.lesson);
+        CHECK(l.lesson->workload == "puzzles");
+        const std::vector<std::string> ids = {"map",         "guard",      "map-2d",     "block-sum",
+                                              "shared-tile", "stencil-1d", "dot",        "warp-sum",
+                                              "prefix-sum",  "max-pool",   "matmul-tiled", "divergence"};
+        REQUIRE(l.lesson->steps.size() == ids.size());
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            CHECK(param_string(l.lesson->steps[i].params, "puzzle", "") == ids[i]);
+        // A puzzles step takes `puzzle` and nothing else.
+        LessonLoad bad = parse_lesson_text("id = \"p\"\ntitle = \"P\"\nworkload = \"puzzles\"\n[[steps]]\ntitle = \"a\"\n"
+                                           "body = \"b\"\n[steps.params]\nelements = 4\n",
+                                           "p.toml");
+        CHECK_FALSE(bad.lesson);
+        CHECK(any_error_contains(bad.errors, "unknown parameter 'elements' for workload 'puzzles'"));
     }
 
     TEST_CASE("the training lesson validates - and its reveal and parameters are checked") {

@@ -308,7 +308,7 @@ TEST_CASE("a confined kernel that writes ~/.bashrc, opens a socket or forks is s
     CHECK(defects_text(f).find("new process") != std::string::npos);
 }
 
-TEST_CASE("bad submissions: endless, chatty, greedy, broken, renamed; and no compiler at all") {
+TEST_CASE("bad submissions (endless, chatty, greedy, broken, renamed) and no compiler at all") {
     REQUIRE_MESSAGE(toolchain().usable(), toolchain().missing);
     const std::string head = "__global__ void map(const float* a, float* out, int n) {\n";
     SUBCASE("a kernel that never finishes: stopped, with where it was") {

@@ -144,8 +144,9 @@ void wait_for_input_or(std::chrono::steady_clock::time_point deadline, WindowEve
 // One item of --script-keys: a presenter key, or one of the soak's items that have no key of their
 // own: "Live" (live mode on/off, the checkbox), "Compare=PATH" (File > Compare with PATH),
 // "Wait" (nothing for one item's frames, so runs finish and quiet frames are measured), "Idle" (the
-// script holds until no measurement runs), "MeasureAll" (Lesson > Measure every step now) and "F12"
-// (the window's export key, pressed as a user would, outside presenter mode too).
+// script holds until no measurement runs), "MeasureAll" (Lesson > Measure every step now), "F12"
+// (the window's export key, pressed as a user would, outside presenter mode too) and "View=NAME"
+// (the lesson view's named action, LessonView::script_action: the kernel puzzles' "type-solution").
 struct ScriptItem {
     std::optional<core::PresenterKey> key;
     bool live = false;
@@ -153,6 +154,7 @@ struct ScriptItem {
     bool f12 = false;
     bool idle = false;
     bool measure_every_step = false;
+    std::string view_action = {};
 };
 
 bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::string& error) {
@@ -171,6 +173,10 @@ bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::st
             items.push_back({std::nullopt, false, {}, false, true});
         } else if (item == "MeasureAll") {
             items.push_back({std::nullopt, false, {}, false, false, true});
+        } else if (item.rfind("View=", 0) == 0) {
+            ScriptItem v;
+            v.view_action = std::string(item.substr(5));
+            items.push_back(v);
         } else if (item.rfind("Compare=", 0) == 0) {
             items.push_back({std::nullopt, false, std::string(item.substr(8))});
         } else if (!item.empty()) {
@@ -395,6 +401,10 @@ int run_gui(const GuiOptions& options) {
                 shell->toggle_live();
             } else if (item.measure_every_step) {
                 shell->start_measuring_every_step();
+            } else if (!item.view_action.empty()) {
+                std::printf("gpulab: view %s: %s\n", item.view_action.c_str(),
+                            shell->view_script_action(item.view_action).c_str());
+                std::fflush(stdout);
             } else if (!item.compare_path.empty()) {
                 std::string why;
                 const bool loaded = shell->load_comparison(item.compare_path, why);

@@ -53,6 +53,12 @@ void Shell::draw_lesson_text() {
         if (fonts_.bold) ImGui::PopFont();
         ImGui::Spacing();
         render_markdown(step.body, fonts_);
+        if (view_) {
+            if (const std::string extra = view_->step_text_extra(); !extra.empty()) {
+                ImGui::Spacing();
+                render_markdown(extra, fonts_);
+            }
+        }
         if (!step.notes.empty()) {
             ImGui::Spacing();
             // Closed by default: the notes are the instructor's, not part of the lesson text.

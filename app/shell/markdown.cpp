@@ -58,11 +58,22 @@ void draw_runs(const std::vector<Run>& runs, const Fonts& fonts, float indent_x)
                                                                : nullptr;
         if (font) ImGui::PushFont(font);
         const float space_w = ImGui::CalcTextSize(" ").x;
-        // Code stays one unit (it is usually a short identifier); prose splits at spaces.
+        // Code stays one unit (it is usually a short identifier) unless it is longer than a whole
+        // line (a formula in a kernel puzzle's statement): then it too splits at spaces. Prose
+        // always splits at spaces.
         std::vector<std::string> words;
-        if (run.style == Style::Code) {
+        const float line_w = right - (ImGui::GetWindowPos().x + indent_x);
+        if (run.style == Style::Code && ImGui::CalcTextSize(run.text.c_str()).x <= line_w) {
             if (!run.text.empty() && run.text.front() == ' ') pending_space = true;
             words.push_back(run.text);
+        } else if (run.style == Style::Code) {
+            // Each piece keeps the space after it, so the code's background runs on unbroken.
+            std::string w;
+            for (char c : run.text) {
+                w += c;
+                if (c == ' ') words.push_back(std::move(w)), w.clear();
+            }
+            if (!w.empty()) words.push_back(std::move(w));
         } else {
             std::string w;
             if (!run.text.empty() && run.text.front() == ' ') pending_space = true;

@@ -115,6 +115,12 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
             if (fonts_.bold) ImGui::PopFont();
             ImGui::Spacing();
             render_markdown(step->body, fonts_);
+            if (view_) {
+                if (const std::string extra = view_->step_text_extra(); !extra.empty()) {
+                    ImGui::Spacing();
+                    render_markdown(extra, fonts_);
+                }
+            }
             // The view's Timing panel asks the same question with answer buttons and the reveal;
             // the text column repeats it only when the step hides that panel.
             const bool asked_there = step->shows("timing") && view_ && view_->draws_predict_prompt();

@@ -74,6 +74,9 @@ void Shell::draw_presenter_view(const Fonts& fonts, ImVec2 size, double presenti
         ImGui::TextColored(kMutedColour, "On the slide");
         ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
         render_markdown(step->body, fonts);
+        if (view_) {
+            if (const std::string extra = view_->step_text_extra(); !extra.empty()) render_markdown(extra, fonts);
+        }
         ImGui::PopStyleColor();
         if (step->predict) {
             ImGui::Spacing();

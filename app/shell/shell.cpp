@@ -13,6 +13,7 @@
 #include "gpu_backends.h"
 #include "views/latency/latency_view.h"
 #include "lesson_directories.h"
+#include "views/puzzles/puzzle_view.h"
 #include "views/simd_mimd/simd_mimd_view.h"
 #include "views/train/train_view.h"
 #include "render/resources.h"
@@ -84,6 +85,7 @@ LessonView* Shell::view_for(const std::string& workload) {
     else if (workload == "simd-mimd") v = std::make_unique<SimdMimdView>(host_);
     else if (workload == "conv2d") v = std::make_unique<Conv2dView>(host_);
     else if (workload == "train") v = std::make_unique<TrainView>(host_);
+    else if (workload == "puzzles") v = std::make_unique<PuzzleView>(host_);
     if (!v) return nullptr;
     return views_.emplace(workload, std::move(v)).first->second.get();
 }
@@ -173,6 +175,13 @@ void Shell::update(float dt) {
     if (!jobs_.busy() && host_.info == ViewHost::kBusyMessage) host_.info.clear();
     if (view_) view_->update(dt);
     continue_measuring_every_step();
+}
+
+std::string Shell::view_script_action(const std::string& name) {
+    if (!view_) return "no lesson is open";
+    std::string said;
+    view_->script_action(name, said);
+    return said;
 }
 
 void Shell::drop_files(const std::vector<std::string>& paths) {

@@ -82,6 +82,9 @@ public:
     void toggle_live() {
         if (view_) view_->toggle_live();
     }
+    // --script-keys "View=NAME": the current view's named action (LessonView::script_action);
+    // the line to print says what happened.
+    std::string view_script_action(const std::string& name);
     // Headless: measure on this thread, then show the result exactly as a finished job would.
     void run_blocking(bool quick);
     void show_overview_panel();

@@ -95,6 +95,15 @@ class LessonView {
     // timing panel gets the rest). Half for views whose timing panel holds plots and tables.
     virtual float presenter_canvas_share() const { return 0.5f; }
     virtual void drop_files(const std::vector<std::string>&) {}
+    // Markdown the lesson text shows under the step's body, in the window and in presenter mode
+    // (the kernel puzzles: the puzzle's statement, which lives in its own folder). "" for none.
+    virtual std::string step_text_extra() const { return {}; }
+    // A named action of the view for --script-keys ("View=NAME"), as a test drives a button;
+    // false when the view has none of that name. `said` gets one line for the terminal.
+    virtual bool script_action(const std::string& /*name*/, std::string& said) {
+        said = "this lesson's view has no script actions";
+        return false;
+    }
     virtual void set_animation_time(float) {}
     // Live mode (continuous short re-runs) on or off, for views that have one; the soak's script
     // (scripts/soak.sh) drives it through --script-keys Live.

@@ -82,6 +82,12 @@ const std::vector<ParamSpec> kTrainParams = {
     {"budget_s", ParamSpec::Type::Int, 1, 120, {}, "seconds of training per engine in the race"},
     {"image", ParamSpec::Type::String, 0, 0, {}, "a picture to classify, as if dropped on the window"},
 };
+// The kernel puzzles (puzzles/<id>/, core/puzzles/puzzle.h): each step names the puzzle it opens.
+// Any id is accepted here (core/lesson sits below core/puzzles); a step whose folder is missing
+// says so in the app.
+const std::vector<ParamSpec> kPuzzleParams = {
+    {"puzzle", ParamSpec::Type::String, 0, 0, {}, "the puzzle the step opens: a folder name under puzzles/"},
+};
 const std::vector<ParamSpec> kNoParams = {};
 const std::set<std::string> kPredictKeys = {"question", "choices", "reveal"};
 
@@ -529,10 +535,13 @@ const std::vector<ParamSpec>* workload_params(std::string_view workload) {
     if (workload == "simd-mimd") return &kSimdMimdParams;
     if (workload == "conv2d") return &kConv2dParams;
     if (workload == "train") return &kTrainParams;
+    if (workload == "puzzles") return &kPuzzleParams;
     return nullptr;
 }
 
-std::vector<std::string> known_workloads() { return {"activation", "conv2d", "simd-mimd", "latency", "train"}; }
+std::vector<std::string> known_workloads() {
+    return {"activation", "conv2d", "simd-mimd", "latency", "train", "puzzles"};
+}
 
 LessonLoad parse_lesson_text(std::string_view text, const std::string& source_name) {
     Collector c(source_name);

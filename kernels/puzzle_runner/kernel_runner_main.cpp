@@ -271,7 +271,8 @@ puzzles::CaseReport run_case(const puzzles::KernelJob& job, const puzzles::JobCa
         const std::byte* p = memory[b]->data();
         rep.outputs[b].assign(p, p + memory[b]->size());
     }
-    if (trace && r.ok) {
+    if (trace) {
+        // Also after a defect: the picture then shows what the block did up to it.
         // Who touched what, in block (0,0,0): a second run of that block only, for the picture.
         for (std::size_t b = 0; b < k.buffers.size(); ++b) {
             if (k.buffers[b].filled) std::memcpy(memory[b]->data(), k.buffers[b].data.data(), k.buffers[b].data.size());
@@ -283,7 +284,8 @@ puzzles::CaseReport run_case(const puzzles::KernelJob& job, const puzzles::JobCa
         const sim::Result tr = sim::detail::launch(job.kernel, cfg, o, [&] { lib.launch(args.data()); });
         int64_t w = 0, d = 0;
         (void)g_checks.end_launch(w, d);
-        if (tr.ok) {
+        {
+            (void)tr;  // a failed trace run still recorded every access before the defect
             rep.trace_intervals = t.intervals;
             for (const sim::TraceEvent& e : t.events) {
                 puzzles::TraceAccess a;

@@ -671,6 +671,7 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
             if (!c.f) c.done = true;
             if (l.failed.load(std::memory_order_relaxed)) {
                 abort_block(b, n);
+                l.block_barriers += b.interval;
                 return;
             }
         }
@@ -679,6 +680,7 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         if (!warp_error.empty()) {
             l.fail(warp_error);
             abort_block(b, n);
+            l.block_barriers += b.interval;  // the barriers it did cross, for a picture of how far it got
             return;
         }
         if (released) continue;  // run the lanes whose warp operation completed
@@ -689,6 +691,7 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         if (!divergence.empty()) {
             l.fail(divergence);
             abort_block(b, n);
+            l.block_barriers += b.interval;  // the barriers it did cross, for a picture of how far it got
             return;
         }
         if (banks) flush_bank_log(b, n);
