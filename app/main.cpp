@@ -203,6 +203,13 @@ int main(int argc, char** argv) {
     puzzle_check->add_option("--time-limit", puzzle_options.time_limit_s, "Seconds each submission may run (default 5)")
         ->check(CLI::Range(1, 600));
 
+    auto* puzzle_record = puzzle->add_subcommand(
+        "record", "Record each reference solution's run on its example (reference-run.txt in the puzzle's folder), "
+                  "shown where no compiler is installed");
+    std::vector<std::string> record_ids;
+    puzzle_record->add_option("ids", record_ids, "Only these puzzles (default: all)");
+    puzzle_record->add_option("--puzzle-dir", puzzle_dir, "A folder of puzzle folders instead of the built-in ones");
+
     try {
         cli.parse(argc, argv);
         if (!size_text.empty() && !parse_size(size_text, export_options.width, export_options.height)) {
@@ -236,6 +243,7 @@ int main(int argc, char** argv) {
     if (*train) return cmd_train(train_options);
     if (*puzzle_list) return cmd_puzzle_list(puzzle_dir, puzzle_json);
     if (*puzzle_check) return cmd_puzzle_check(puzzle_options);
+    if (*puzzle_record) return cmd_puzzle_record(puzzle_dir, record_ids);
     if (!gui.screenshot_path.empty() && gui.max_frames == 0) {
         std::fprintf(stderr, "gpulab: --screenshot needs --frames N (see gpulab --help)\n");
         return kExitUsage;

@@ -24,6 +24,7 @@
 #include "puzzles/kernel_job.h"
 #include "puzzles/puzzle.h"
 #include "puzzles/puzzle_check.h"
+#include "puzzles/reference_record.h"
 
 using namespace gpulab::puzzles;
 namespace fs = std::filesystem;
@@ -359,6 +360,30 @@ TEST_CASE("bad submissions (endless, chatty, greedy, broken, renamed) and no com
         CHECK(!r.passed);
         CHECK(r.summary == none.missing);
     }
+}
+
+TEST_CASE("each puzzle's recorded reference run (shown without a compiler) is what the reference does now") {
+    const Toolchain tc = toolchain();
+    REQUIRE_MESSAGE(tc.usable(), tc.missing);
+    const PuzzleLoad load = load_puzzles(source_dir() / "puzzles");
+    for (const Puzzle& p : load.puzzles) {
+        INFO(p.id << ": run `gpulab puzzle record " << p.id << "` after changing the puzzle");
+        std::string error;
+        const std::string fresh = record_reference_run(tc, p, error);
+        CHECK(error.empty());
+        CHECK(fresh == read(p.folder / kReferenceRunFile));
+        const std::optional<CheckResult> r = recorded_reference_run(p);
+        REQUIRE(r.has_value());
+        REQUIRE(r->cases.size() == 1);
+        CHECK(r->cases[0].visible);
+        CHECK(r->cases[0].report.threads > 0);
+        CHECK(!r->cases[0].report.trace.empty());
+        CHECK(r->cases[0].inputs.buffers.size() == r->cases[0].report.outputs.size());
+    }
+    // A recording of another puzzle, or a cut one, is not shown.
+    Puzzle other = builtin("map");
+    other.id = "guard";
+    CHECK(!recorded_reference_run(other).has_value());
 }
 
 TEST_CASE("child processes: output is capped and a time limit ends the whole process group") {

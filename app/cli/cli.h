@@ -72,6 +72,9 @@ int cmd_puzzle_check(const PuzzleCheckOptions& options);
 // `gpulab lessons --check DIR/puzzle.toml` (or the folder): parses it, then runs its solution,
 // skeleton and wrong solutions (puzzles::validate_puzzle). Returns the number of problems printed.
 int check_puzzle_folder(const std::string& path);
+// `gpulab puzzle record [ID...]`: each reference's run on its example, into its folder's
+// reference-run.txt (puzzles/reference_record.h), for machines without a compiler.
+int cmd_puzzle_record(const std::string& puzzle_dir, const std::vector<std::string>& ids);
 int cmd_apply_conv(const ApplyOptions& options);
 
 }  // namespace gpulab::app

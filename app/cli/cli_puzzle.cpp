@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "json_out.h"
 #include "puzzles/puzzle_check.h"
+#include "puzzles/reference_record.h"
 #include "render/resources.h"
 
 namespace gpulab::app {
@@ -89,6 +90,38 @@ int cmd_puzzle_list(const std::string& dir, bool json) {
     if (json) std::printf("\n]\n");
     if (load.puzzles.empty() && load.errors.empty()) std::fprintf(stderr, "gpulab: no puzzles found\n");
     return load.errors.empty() && !load.puzzles.empty() ? kExitOk : kExitFailure;
+}
+
+int cmd_puzzle_record(const std::string& dir, const std::vector<std::string>& ids) {
+    const puzzles::PuzzleLoad load = load_all(dir);
+    for (const std::string& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
+    const puzzles::Toolchain tc = puzzles::find_toolchain(student_device_dir(), kernel_runner_path());
+    if (!tc.usable()) {
+        std::fprintf(stderr, "gpulab: %s.\n", tc.missing.c_str());
+        return kExitFailure;
+    }
+    int failures = 0;
+    for (const puzzles::Puzzle& p : load.puzzles) {
+        if (!ids.empty() && std::find(ids.begin(), ids.end(), p.id) == ids.end()) continue;
+        std::string error;
+        const std::string text = puzzles::record_reference_run(tc, p, error);
+        const fs::path file = p.folder / puzzles::kReferenceRunFile;
+        if (text.empty()) {
+            std::fprintf(stderr, "gpulab: %s\n", error.c_str());
+            ++failures;
+            continue;
+        }
+        std::ofstream out(file, std::ios::binary);
+        out << text;
+        out.flush();
+        if (!out) {
+            std::fprintf(stderr, "gpulab: cannot write %s\n", file.c_str());
+            ++failures;
+            continue;
+        }
+        std::printf("%s: recorded (%zu bytes)\n", file.c_str(), text.size());
+    }
+    return failures == 0 && load.errors.empty() ? kExitOk : kExitFailure;
 }
 
 int check_puzzle_folder(const std::string& path) {

@@ -20,6 +20,7 @@
 #include "io/file_io.h"
 #include "measure/format.h"
 #include "puzzle_store.h"
+#include "puzzles/reference_record.h"
 #include "render/resources.h"
 #include "runtime/cancel.h"
 #include "widgets/ui_helpers.h"
@@ -101,6 +102,18 @@ void PuzzleView::load_puzzle(Slot& s) {
     s.editor.set_text(saved.found ? saved.text : s.puzzle->skeleton);
     s.ever_saved = saved.found;
     s.load_note = saved.error;
+    // No compiler: what the reference did on the example, as recorded with gpulab, so the picture
+    // and the counts still teach.
+    if (!toolchain_.usable()) {
+        if (std::optional<puzzles::CheckResult> recorded = puzzles::recorded_reference_run(*s.puzzle)) {
+            auto check = std::make_shared<PuzzleCheck>();
+            check->puzzle_id = s.id;
+            check->of_reference = true;
+            check->code = s.puzzle->solution;
+            check->result = std::move(*recorded);
+            s.check = std::move(check);
+        }
+    }
 }
 
 void PuzzleView::save_now(Slot& s) {
