@@ -28,9 +28,11 @@
 
 #if defined(__SANITIZE_ADDRESS__)
 // Under AddressSanitizer (CI's sanitizer build runs the puzzle tests through this runner): no leak
-// check at exit (it starts a thread, which the confinement forbids), and an impossible allocation
-// returns null as it does without ASan rather than ending the process.
-extern "C" const char* __asan_default_options() { return "detect_leaks=0:allocator_may_return_null=1"; }
+// check at exit (it starts a thread, which the confinement forbids), and an allocation over 2 GiB
+// fails (returns null, or new throws) as the address-space limit makes it without ASan.
+extern "C" const char* __asan_default_options() {
+    return "detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=2048";
+}
 #endif
 
 namespace {
