@@ -202,6 +202,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 256));
     puzzle_check->add_option("--time-limit", puzzle_options.time_limit_s, "Seconds each submission may run (default 5)")
         ->check(CLI::Range(1, 600));
+    puzzle_check->add_flag("--gpu", puzzle_options.gpu,
+                           "Also compile each submission that passes with nvcc and run it on this machine's GPU: "
+                           "outputs compared, kernel time measured");
 
     auto* puzzle_record = puzzle->add_subcommand(
         "record", "Record each reference solution's run on its example (reference-run.txt in the puzzle's folder), "

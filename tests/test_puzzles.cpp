@@ -19,6 +19,7 @@
 
 #include <unistd.h>
 
+#include "gpu_backends.h"
 #include "puzzles/child_process.h"
 #include "puzzles/int_expression.h"
 #include "puzzles/kernel_job.h"
@@ -398,6 +399,36 @@ TEST_CASE("each puzzle's recorded reference run (shown without a compiler) is wh
     Puzzle other = builtin("map");
     other.id = "guard";
     CHECK(!recorded_reference_run(other).has_value());
+}
+
+TEST_CASE("a passing kernel is compiled by nvcc for a GPU and run there, or says why not") {
+    const Toolchain tc = toolchain();
+    REQUIRE_MESSAGE(tc.usable(), tc.missing);
+    if (tc.nvcc.empty()) {
+        MESSAGE("SKIPPED: no nvcc on this machine (the CUDA toolkit is optional)");
+        return;
+    }
+    CheckOptions o;
+    o.work_root = scratch("gpu");
+    // The device's own architecture where there is one (SASS for sm_80 would not load on sm_90);
+    // sm_80 elsewhere, which nvcc compiles without a device.
+    const gpulab::gpu::GpuProbe& probe = gpulab::gpu::probe();
+    o.gpu_arch = probe.device_ok ? probe.cc_major * 10 + probe.cc_minor : 80;
+    const CheckResult r = check_submission(tc, builtin("block-sum"), builtin("block-sum").solution, o);
+    REQUIRE(r.passed);
+    REQUIRE(r.gpu.tried);
+    INFO(r.gpu.sentence);
+    if (std::getenv("GPULAB_REQUIRE_GPU") != nullptr || r.gpu.ran) {
+        CHECK(r.gpu.ran);
+        CHECK(r.gpu.outputs_match);
+        CHECK(r.gpu.example_ns > 0);
+    } else {
+        // nvcc built the program (a compile error would say "did not compile"); the device is missing.
+        CHECK(r.gpu.sentence.find("Not run on the GPU: no CUDA device here") != std::string::npos);
+    }
+    // A kernel that fails the checks never reaches the GPU.
+    const CheckResult bad = check_submission(tc, builtin("map"), read(builtin("map").folder / "wrong/no-guard.cu"), o);
+    CHECK(!bad.gpu.tried);
 }
 
 TEST_CASE("child processes: output is capped and a time limit ends the whole process group") {

@@ -67,6 +67,7 @@ struct PuzzleCheckOptions {
     bool json = false;
     int jobs = 0;                    // 0: one per core
     int time_limit_s = 5;
+    bool gpu = false;                // also run the passing ones on this machine's GPU (nvcc)
 };
 int cmd_puzzle_check(const PuzzleCheckOptions& options);
 // `gpulab lessons --check DIR/puzzle.toml` (or the folder): parses it, then runs its solution,

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "gpu_backends.h"
 #include "json_out.h"
 #include "puzzles/puzzle_check.h"
 #include "puzzles/reference_record.h"
@@ -51,6 +52,11 @@ std::string json_result(const std::string& file, const puzzles::CheckResult& r) 
     s << "{\"file\": " << json_string(file) << ", \"passed\": " << (r.passed ? "true" : "false")
       << ", \"compiled\": " << (r.compiled ? "true" : "false") << ", \"summary\": " << json_string(r.summary)
       << ", \"compile_seconds\": " << json_number(r.compile.seconds) << ", \"run_seconds\": " << json_number(r.run_seconds)
+      << ", \"gpu\": " << (r.gpu.tried ? "{\"ran\": " + std::string(r.gpu.ran ? "true" : "false") + ", \"device\": " +
+                                            json_string(r.gpu.device) + ", \"outputs_match\": " +
+                                            (r.gpu.outputs_match ? "true" : "false") + ", \"example_ns\": " +
+                                            std::to_string(r.gpu.example_ns) + ", \"said\": " + json_string(r.gpu.sentence) + "}"
+                                      : std::string("null"))
       << ", \"cases\": [";
     for (std::size_t i = 0; i < r.cases.size(); ++i) {
         const auto& c = r.cases[i];
@@ -196,6 +202,18 @@ int cmd_puzzle_check(const PuzzleCheckOptions& o) {
         std::fprintf(stderr, "gpulab: %s.\n", tc.missing.c_str());
         return kExitFailure;
     }
+    // --gpu: the submissions that pass also run on this machine's GPU (nvcc and a device needed).
+    int gpu_arch = 0;
+    if (o.gpu) {
+        const gpu::GpuProbe& probe = gpu::probe();
+        if (!probe.device_ok || tc.nvcc.empty()) {
+            std::fprintf(stderr, "gpulab: --gpu: %s\n",
+                         !probe.device_ok ? ("no usable GPU here (" + probe.reason + ")").c_str()
+                                          : "the CUDA toolkit's nvcc was not found");
+            return kExitFailure;
+        }
+        gpu_arch = probe.cc_major * 10 + probe.cc_minor;
+    }
     std::vector<puzzles::CheckResult> results(files.size());
     std::atomic<std::size_t> next{0};
     std::mutex print;
@@ -205,6 +223,7 @@ int cmd_puzzle_check(const PuzzleCheckOptions& o) {
         for (std::size_t i; (i = next++) < files.size();) {
             puzzles::CheckOptions co;
             co.time_limit_ms = o.time_limit_s * 1000;
+            co.gpu_arch = gpu_arch;
             results[i] = puzzles::check_submission(tc, puzzle, sources[i], co);
             if (o.json) continue;
             std::lock_guard<std::mutex> lock(print);
@@ -215,6 +234,7 @@ int cmd_puzzle_check(const PuzzleCheckOptions& o) {
                             c.name.c_str());
             }
             for (const auto& d : r.defects) std::printf("  %s\n", defect_line(d).c_str());
+            if (r.gpu.tried) std::printf("  %s\n", r.gpu.sentence.c_str());
             if (!r.passed && r.defects.empty()) std::printf("  %s\n", r.summary.c_str());
             std::fflush(stdout);
         }

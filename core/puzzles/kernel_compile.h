@@ -25,6 +25,7 @@ struct Toolchain {
     std::filesystem::path device_dir;   // holds student_cuda.h and student_abi.h
     std::filesystem::path runner;       // gpulab-kernel-runner
     std::filesystem::path addr2line;    // binutils; lines in messages need it
+    std::filesystem::path nvcc;         // the CUDA toolkit's compiler, for the GPU run (empty: none)
     std::string missing;
     bool usable() const { return missing.empty(); }
 };
@@ -50,6 +51,13 @@ struct CompileResult {
 
 // The launcher appended after the student's code (tests read it).
 std::string launcher_source(const Puzzle& p);
+
+// For a real GPU: kernel.cu with a <<<grid, block>>> launcher and device/gpu_harness.cuh, compiled
+// by nvcc for compute capability `arch` (86 for sm_86) into the program `kernel_gpu` in `work`
+// (time limit 120 s). Needs Toolchain::nvcc.
+CompileResult compile_kernel_gpu(const Toolchain& tc, const Puzzle& p, const std::string& source,
+                                 const std::filesystem::path& work, int arch,
+                                 const std::function<bool()>& cancelled = {});
 
 // Writes kernel.cu and build.cc into `work` and compiles kernel.so there (time limit 30 s).
 CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::string& source,

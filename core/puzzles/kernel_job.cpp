@@ -278,6 +278,12 @@ KernelReport parse_report(const std::string& text) {
             r.stopped_where = unescape(rest_of(s));
         } else if (key == "forbidden") {
             s >> r.forbidden;
+        } else if (key == "gpu") {
+            r.gpu = unescape(rest_of(s));
+        } else if (key == "gputime") {
+            int i = -1;
+            s >> i;
+            if (CaseReport* c = case_at(i)) s >> c->gpu_ns;
         } else if (key == "fatal") {
             r.fatal = unescape(rest_of(s));
         } else if (key == "done") {

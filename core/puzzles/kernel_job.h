@@ -73,6 +73,7 @@ struct CaseReport {
     std::vector<std::vector<std::byte>> outputs;  // per buffer of the case (empty when not output)
     std::vector<TraceAccess> trace;
     int trace_intervals = 0;
+    int64_t gpu_ns = 0;           // on a GPU (gpu_harness.cuh): the kernel's time, median of 5
 };
 
 struct KernelReport {
@@ -86,6 +87,7 @@ struct KernelReport {
     std::string forbidden;            // the system call a confined kernel tried ("openat", "socket")
     int crash_signal = 0;             // a signal the kernel raised (SIGFPE: an integer division by zero)
     std::string fatal;                // a sentence from the child (sandbox setup failed, ...)
+    std::string gpu;                  // on a GPU: the device's name
 };
 
 // The report protocol: one line per record.

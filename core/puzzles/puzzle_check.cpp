@@ -277,6 +277,64 @@ void add_defect(std::vector<Defect>& defects, Defect d) {
     defects.push_back(std::move(d));
 }
 
+GpuRun run_on_gpu(const Toolchain& tc, const Puzzle& p, const std::string& source, const fs::path& work,
+                  const CheckOptions& o, const KernelJob& job, const KernelReport& reference) {
+    GpuRun g;
+    g.tried = true;
+    const CompileResult c = compile_kernel_gpu(tc, p, source, work, o.gpu_arch, o.cancelled);
+    g.compile_seconds = c.seconds;
+    if (!c.ok) {
+        g.sentence = "Not run on the GPU: " + c.sentence + ".";
+        return g;
+    }
+    if (const std::string why = write_job(job, work / "job"); !why.empty()) {
+        g.sentence = "Not run on the GPU: " + why + ".";
+        return g;
+    }
+    ChildOptions co;
+    co.argv = {c.library.string(), (work / "job").string()};
+    co.cwd = work;
+    co.time_limit_ms = o.time_limit_ms + 10000;  // the driver's start-up is part of it
+    co.report_fd = true;
+    co.cancelled = o.cancelled;
+    const ChildResult child = run_child(co);
+    const KernelReport rep = parse_report(child.report);
+    g.device = rep.gpu;
+    if (!rep.fatal.empty()) {
+        g.sentence = "Not run on the GPU: " + rep.fatal + ".";
+        return g;
+    }
+    if (child.timed_out || !rep.done) {
+        g.sentence = child.timed_out ? "Stopped on the GPU: the kernel did not finish in time."
+                                     : "The GPU run ended early" +
+                                           (child.signal ? std::string(" (") + strsignal(child.signal) + ")" : std::string()) + ".";
+        return g;
+    }
+    std::size_t differing = 0;
+    for (std::size_t j = 0; j < job.cases.size(); ++j) {
+        if (j >= rep.cases.size() || !rep.cases[j].clean) {
+            g.sentence = "On the GPU (" + rep.gpu + "): " +
+                         (j < rep.cases.size() ? rep.cases[j].message : std::string("a case did not run")) + ".";
+            return g;
+        }
+        if (j >= reference.cases.size()) continue;
+        CaseOutcome out;
+        compare(p, job.cases[j], rep.cases[j], reference.cases[j], out);
+        differing += out.elements_wrong > 0 ? 1 : 0;
+    }
+    g.ran = true;
+    g.outputs_match = differing == 0;
+    g.example_ns = rep.cases.empty() ? 0 : rep.cases.front().gpu_ns;
+    g.sentence = "On the GPU (" + rep.gpu + "): " +
+                 (g.outputs_match ? std::string("the same outputs on every case")
+                                  : std::to_string(differing) + " cases' outputs differ from the reference") +
+                 (g.example_ns > 0 ? "; the example's kernel took " + std::to_string(g.example_ns / 1000) + "." +
+                                         std::to_string(g.example_ns / 100 % 10) + " us (median of 5 launches)"
+                                   : std::string()) +
+                 ".";
+    return g;
+}
+
 }  // namespace
 
 fs::path default_work_root() {
@@ -547,6 +605,11 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
     }
     r.passed = r.defects.empty() && !r.cases.empty() &&
                std::all_of(r.cases.begin(), r.cases.end(), [](const CaseOutcome& c) { return c.passed; });
+    // On the GPU too, only after every check passed: a GPU says nothing of where a bad write went.
+    if (r.passed && o.gpu_arch > 0) {
+        say("compiling for the GPU with nvcc...");
+        r.gpu = run_on_gpu(tc, p, source, work / "gpu", o, job, ref.report);
+    }
     int passed = 0;
     for (const CaseOutcome& c : r.cases) passed += c.passed ? 1 : 0;
     if (r.passed) {

@@ -27,6 +27,20 @@ struct CheckOptions {
     bool keep_work = false;              // leave the scratch folder (tests, debugging)
     std::function<void(const std::string&)> progress;  // "compiling...", "running 3 cases..."
     std::function<bool()> cancelled;
+    // > 0: after the simulator found the kernel clean and right, compile it with nvcc for this
+    // compute capability (86 = sm_86) and run every case on the GPU too (CheckResult::gpu).
+    int gpu_arch = 0;
+};
+
+// The same kernel on a real GPU (CheckOptions::gpu_arch), compared with the reference and timed.
+struct GpuRun {
+    bool tried = false;       // asked for, and the simulated run was clean and right
+    bool ran = false;         // every case ran on the GPU
+    std::string device;       // its name
+    std::string sentence;     // what happened, for the results ("not run: ...", "outputs differ ...")
+    bool outputs_match = false;
+    int64_t example_ns = 0;   // the example's kernel time on the GPU, median of 5 launches
+    double compile_seconds = 0.0;
 };
 
 struct CaseOutcome {
@@ -51,6 +65,7 @@ struct CheckResult {
     std::string summary;                // one sentence for the status line
     double run_seconds = 0.0;           // the runner's wall time, every case
     double run_cpu_seconds = 0.0;       // its CPU time
+    GpuRun gpu;
 };
 
 // The scratch root: $XDG_CACHE_HOME/gpulab/kernels (or ~/.cache/gpulab/kernels).

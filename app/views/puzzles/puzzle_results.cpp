@@ -107,6 +107,11 @@ void PuzzleView::draw_results(float width, const Fonts& fonts) {
     } else if (!r.summary.empty()) {
         text_status(r.passed ? Status::Ok : Status::Error, r.summary.c_str());
     }
+    // The same kernel on this machine's GPU (only where there is one and the checks passed): a
+    // real time, measured, and whether its outputs match.
+    if (r.gpu.tried) {
+        text_status(r.gpu.ran && r.gpu.outputs_match ? Status::Ok : Status::Warn, r.gpu.sentence.c_str());
+    }
 
     if (!r.compiled) {
         if (!r.compile.diagnostics.empty()) heading(fonts, "The compiler's messages");

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "gpu_backends.h"
 #include "io/file_io.h"
 #include "measure/format.h"
 #include "puzzle_store.h"
@@ -50,6 +51,9 @@ float check_fraction(const std::string& stage) {
 
 PuzzleView::PuzzleView(ViewHost& host) : host_(host) {
     toolchain_ = puzzles::find_toolchain(student_device_dir(), kernel_runner_path());
+    // A GPU and the toolkit's nvcc: a kernel that passes in the simulator also runs there.
+    const gpu::GpuProbe& probe = gpu::probe();
+    if (probe.device_ok && !toolchain_.nvcc.empty()) gpu_arch_ = probe.cc_major * 10 + probe.cc_minor;
     // Said once on the terminal too (the GUI tests read it); the window says it in Run's place.
     if (!toolchain_.usable()) {
         std::printf("gpulab: kernel puzzles: %s.\n", toolchain_.missing.c_str());
@@ -138,7 +142,10 @@ void PuzzleView::save_if_idle(Slot& s, bool force) {
 
 void PuzzleView::enter_step(const core::LessonStep& step) {
     if (slot_) save_if_idle(*slot_, true);  // leaving the step
-    toolchain_ = puzzles::find_toolchain(student_device_dir(), kernel_runner_path());  // g++ installed since?
+    toolchain_ = puzzles::find_toolchain(student_device_dir(), kernel_runner_path());
+    // A GPU and the toolkit's nvcc: a kernel that passes in the simulator also runs there.
+    const gpu::GpuProbe& probe = gpu::probe();
+    if (probe.device_ok && !toolchain_.nvcc.empty()) gpu_arch_ = probe.cc_major * 10 + probe.cc_minor;  // g++ installed since?
     step_title_ = step.title;
     const std::string id = core::param_string(step.params, "puzzle", "");
     if (id.empty()) {
@@ -176,9 +183,11 @@ bool PuzzleView::start_check(bool of_reference) {
     check->code = of_reference ? s.puzzle->solution : s.editor.text();
     const puzzles::Puzzle puzzle = *s.puzzle;
     const puzzles::Toolchain tc = toolchain_;
-    const bool ok = host_.submit("kernel check", [this, check, puzzle, tc](const core::ProgressFn& progress) {
+    const int gpu_arch = gpu_arch_;
+    const bool ok = host_.submit("kernel check", [this, check, puzzle, tc, gpu_arch](const core::ProgressFn& progress) {
         puzzles::CheckOptions o;
         o.trace = true;
+        o.gpu_arch = gpu_arch;  // with a GPU and nvcc: the same kernel on the GPU once the checks pass
         o.progress = [&progress](const std::string& stage) { progress(check_fraction(stage), stage); };
         o.cancelled = [] { return core::cancel_requested(); };
         check->result = puzzles::check_submission(tc, puzzle, check->code, o);

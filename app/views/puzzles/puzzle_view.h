@@ -109,6 +109,7 @@ private:
     bool blocking_ran_ = false;        // headless: run_blocking() ran (a result, or the reason there is none)
     std::string blocking_id_;          // for this step's puzzle
     float canvas_width_ = 0.0f;        // last frame's, for results_beside_editor()
+    int gpu_arch_ = 0;                 // > 0: a GPU and nvcc are here (its compute capability, 86)
 };
 
 }  // namespace gpulab::app
