@@ -5,7 +5,8 @@
 #   1. builds for that GPU only (its compute capability from nvidia-smi), Release, every core;
 #   2. runs the whole doctest suite with GPULAB_REQUIRE_GPU=1, so a GPU test that cannot use the
 #      GPU fails instead of printing SKIPPED, and the GL tests (CUDA-GL interop among them);
-#   3. runs every bench suite (`gpulab bench --json`, sim included) and `gpulab info`;
+#   3. runs every bench suite (`gpulab bench --json`, sim included), `gpulab info`, and every kernel
+#      puzzle's reference on the GPU (`gpulab puzzle check ID solution.cu --gpu`);
 #   4. exports every lesson headless, every step (`gpulab export --all-steps --quick`, to stay
 #      within about 8 minutes on one GPU with 16 cores);
 # and writes the logs, the JSON and the pictures into one folder (default gpu-check/<UTC time>),
@@ -107,6 +108,11 @@ grep -h "SKIPPED" "$out/tests.log" "$out/gl-tests.log" 2>/dev/null | sort | uniq
 [ -s "$out/skipped.txt" ] && say "note: skip lines in the logs (see skipped.txt)"
 step "bench, every suite (JSON)" bench.json "$bin/gpulab" bench --suite all --json
 step "bench, the simulator (JSON)" bench-sim.json "$bin/gpulab" bench --suite sim --json
+# Every puzzle's reference on the GPU too: outputs against the simulator's reference, kernel times.
+for p in "$root"/puzzles/*/; do
+    id=$(basename "$p")
+    step "puzzle $id on the GPU" "puzzle-$id.json" "$bin/gpulab" puzzle check "$id" "$p/solution.cu" --gpu --json
+done
 lessons=$("$bin/gpulab" lessons 2>/dev/null | awk '$2 == "ready" {print $1}')
 for l in $lessons; do
     step "export $l, every step" "export-$l.log" "$bin/gpulab" export --lesson "$l" --all-steps --quick --out "$out/export/$l"
