@@ -222,7 +222,17 @@ TEST_CASE("each defect class, on raw pointers and plain __shared__ arrays, is a 
                                            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                            "    if (i < n) out[i] = a[i] + 10 + 0 * s[threadIdx.x];\n}\n");
         CHECK(mentions_line(r, DefectKind::OutOfBounds, 3));
-        CHECK(defects_text(r).find("shared") != std::string::npos);
+        // The array's own bounds (-fsanitize=bounds) say it before the write lands anywhere.
+        CHECK(defects_text(r).find("index 256 of a 'float [256]' array (valid: 0 to 255)") != std::string::npos);
+    }
+    SUBCASE("a local array's overflow, inside the thread's own stack") {
+        const CheckResult r = check("map", "__global__ void map(const float* a, float* out, int n) {\n"
+                                           "    float local[4];\n"
+                                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                           "    for (int k = 0; k <= 4; ++k) local[k] = 1.0f;\n"
+                                           "    if (i < n) out[i] = a[i] + 10 + 0 * local[0];\n}\n");
+        CHECK(mentions_line(r, DefectKind::OutOfBounds, 4));
+        CHECK(defects_text(r).find("index 4 of a 'float [4]' array (valid: 0 to 3)") != std::string::npos);
     }
     SUBCASE("a shared-memory race between two threads, both accesses named with their lines") {
         const CheckResult r = check("map", "__global__ void map(const float* a, float* out, int n) {\n"

@@ -119,8 +119,10 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
     // No function entry/exit calls: they would give every kernel function an exception cleanup, and a
     // check's sentence travels back to the simulator as an exception through the kernel's frames
     // from a call GCC marks as never throwing, which a cleanup's table does not list (terminate).
+    // -fsanitize=bounds adds the arrays' own bounds (a local array's overflow stays inside the
+    // thread's stack, where an address check sees nothing wrong); its handler is student_cuda.h's.
     o.argv = {tc.compiler.string(), "-std=c++17", "-O0", "-g", "-fPIC", "-fno-strict-aliasing", "-fsanitize=thread",
-              "--param", "tsan-instrument-func-entry-exit=0", "-fsanitize-coverage=trace-pc", "-fstack-clash-protection", "-fdiagnostics-color=never",
+              "-fsanitize=bounds", "--param", "tsan-instrument-func-entry-exit=0", "-fsanitize-coverage=trace-pc", "-fstack-clash-protection", "-fdiagnostics-color=never",
               "-fno-diagnostics-show-caret", "-fmax-errors=20", "-Wall", "-Wno-unused-variable",
               "-Wno-unused-parameter", "-include", (tc.device_dir / "student_cuda.h").string(),
               "-I" + tc.device_dir.string(), "-c", "-o", "kernel.o", "build.cc"};

@@ -68,6 +68,9 @@ unsigned long long abi_warp_op(int op, unsigned mask, unsigned long long value, 
     sim::detail::t_access_site = site;
     return sim::detail::warp_op(static_cast<sim::WarpOp>(op), mask, value, arg, width, name);
 }
+void abi_array_index(long long index, const char* array_type, const void* site) {
+    g_checks.array_index(index, array_type, site);
+}
 void abi_refuse(const char* why, const void* site) {
     char token[48];
     std::snprintf(token, sizeof token, " {{site:%p}}", site);
@@ -350,6 +353,7 @@ int main(int argc, char** argv) {
         abi_sync_threads,
         abi_warp_op,
         abi_refuse,
+        abi_array_index,
     };
     Library lib;
     if (const std::string why = load(job.library, lib, &rt); !why.empty()) {

@@ -140,6 +140,19 @@ void StudentChecks::block_entered(const void* site) {
     h = (h ^ reinterpret_cast<std::uintptr_t>(site)) * 1099511628211ull;
 }
 
+void StudentChecks::array_index(long long index, const char* array_type, const void* site) {
+    RunningThread t;
+    if (!sim::detail::running_thread(t)) return;
+    // 'float [4]' -> its size, for "valid: 0 to 3".
+    std::string type = array_type != nullptr ? array_type : "array";
+    std::string valid;
+    if (const std::size_t open = type.rfind('['), close = type.rfind(']'); open != std::string::npos && close > open + 1) {
+        valid = " (valid: 0 to " + std::to_string(std::stoll(type.substr(open + 1, close - open - 1)) - 1) + ")";
+    }
+    throw Fault{"out-of-bounds array index " + who(t) + site_token(site) + ": index " + std::to_string(index) + " of a " +
+                type + " array" + valid + "; on a GPU the access lands on other data (or faults), silently"};
+}
+
 void StudentChecks::access(const void* addr, std::size_t bytes, int kind, const void* site) {
     RunningThread t;
     if (!sim::detail::running_thread(t)) return;  // the shared object's own start-up, before any launch

@@ -40,6 +40,8 @@ public:
 
     void access(const void* addr, std::size_t bytes, int kind, const void* site);
     void block_entered(const void* site);
+    // An index outside an array of known size ('float [4]'), from the compiler's bounds check.
+    void array_index(long long index, const char* array_type, const void* site);
     // The code address of the last basic block entered (for a kernel stopped in a loop).
     const void* last_block_site() const { return last_block_; }
 

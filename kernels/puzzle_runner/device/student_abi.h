@@ -5,7 +5,7 @@
 #ifndef GPULAB_STUDENT_ABI_H
 #define GPULAB_STUDENT_ABI_H
 
-#define GPULAB_STUDENT_ABI 2
+#define GPULAB_STUDENT_ABI 3
 
 struct gpulab_dim3_abi {
     unsigned x, y, z;
@@ -33,6 +33,9 @@ struct gpulab_runtime_abi {
                                   const char* name, const void* site);
     /* Ends the kernel with a sentence: an intrinsic the simulator cannot model faithfully. */
     void (*refuse)(const char* why, const void* site);
+    /* An index outside an array whose size the compiler knows (a local, a __shared__ or a global
+     * array: -fsanitize=bounds), before the access happens; `array_type` is its C type, 'float [4]'. */
+    void (*array_index)(long long index, const char* array_type, const void* site);
 };
 
 #endif

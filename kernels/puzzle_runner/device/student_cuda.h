@@ -53,6 +53,24 @@ GPULAB_ACCESS_HOOKS(16)
 #undef GPULAB_ACCESS_HOOKS
 GPULAB_HOOK void __tsan_read_range(void* p, size_t n) { if (gpulab_rt) gpulab_rt->access(p, n, GPULAB_LOAD, __builtin_return_address(0)); }
 GPULAB_HOOK void __tsan_write_range(void* p, size_t n) { if (gpulab_rt) gpulab_rt->access(p, n, GPULAB_STORE, __builtin_return_address(0)); }
+// -fsanitize=bounds: an index outside an array of known size (a local array, a __shared__ one),
+// caught with the array's own bounds, which an address check cannot see inside the stack. The data
+// is GCC's UBSan layout: source location, then the array's and the index's type descriptors.
+struct gpulab_ubsan_type {
+    unsigned short kind, info;
+    char name[1];
+};
+struct gpulab_ubsan_bounds {
+    const char* file;
+    unsigned line, column;
+    const gpulab_ubsan_type* array;
+    const gpulab_ubsan_type* index;
+};
+GPULAB_HOOK void __ubsan_handle_out_of_bounds(void* data, void* index) {
+    const gpulab_ubsan_bounds* d = static_cast<const gpulab_ubsan_bounds*>(data);
+    if (gpulab_rt) gpulab_rt->array_index(reinterpret_cast<long long>(index), d->array->name, __builtin_return_address(0));
+}
+GPULAB_HOOK void __ubsan_handle_out_of_bounds_abort(void* data, void* index) { __ubsan_handle_out_of_bounds(data, index); }
 GPULAB_HOOK void __tsan_func_entry(void*) {}
 GPULAB_HOOK void __tsan_func_exit() {}
 GPULAB_HOOK void __tsan_init() {}
