@@ -157,3 +157,32 @@ TEST_CASE("the cudnn training engine is listed everywhere and refuses to set up 
 }
 
 }  // TEST_SUITE("backends")
+
+TEST_CASE("cudnn engine: every layer's parameters start on a 256-byte boundary on the device (issue 30, item 2)") {
+    // conv5 and dense7: sizes that are not multiples of 4, where packed offsets are misaligned.
+    const train::ModelDesc m = train::make_model("conv5,pool,conv3,dense7,dense10", {1, 12, 12}, 10);
+    const DeviceParams d = device_params(m);
+    std::int64_t packed_misaligned = 0;
+    REQUIRE(d.slices.size() == 8);  // weights and biases of four layers
+    for (std::size_t i = 0; i < d.slices.size(); ++i) {
+        CHECK(d.slices[i].device % DeviceParams::kAlignFloats == 0);
+        if (i + 1 < d.slices.size()) CHECK(d.slices[i].device + d.slices[i].count <= d.slices[i + 1].device);
+        packed_misaligned += d.slices[i].host % 4 != 0 ? 1 : 0;
+    }
+    CHECK(packed_misaligned > 0);  // the case the padding is for
+    CHECK(d.count % DeviceParams::kAlignFloats == 0);
+    CHECK(d.count >= m.parameter_count);
+    const std::vector<float> p = random_floats(static_cast<std::size_t>(m.parameter_count), 7);
+    const std::vector<float> padded = d.scatter(p);
+    CHECK(padded.size() == static_cast<std::size_t>(d.count));
+    CHECK(d.gather(padded) == p);
+    // The padding is zero: its gradient is zero, so SGD never moves it.
+    double padding = 0.0;
+    std::vector<bool> used(padded.size(), false);
+    for (const auto& s : d.slices)
+        for (std::int64_t k = 0; k < s.count; ++k) used[static_cast<std::size_t>(s.device + k)] = true;
+    for (std::size_t i = 0; i < padded.size(); ++i) padding += used[i] ? 0.0 : std::fabs(padded[i]);
+    CHECK(padding == 0.0);
+    CHECK(d.device_offset(m.layers.front().weight_offset) == 0);
+    CHECK_THROWS(d.device_offset(1));
+}

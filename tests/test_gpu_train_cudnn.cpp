@@ -33,6 +33,10 @@ std::unique_ptr<TrainEngine> cudnn_engine_or_skip() {
 }
 
 // Images in [0, 1] with a bright square whose place depends on the label, so the loss can fall.
+// Without ties (issue 30, item 3): which of several equal maxima cuDNN's pooling backward routes the
+// gradient to is not documented, while cpu-scalar takes the first in row order. A uniform square
+// would give equal convolution outputs, hence tied positive maxima, and two valid but different
+// gradients; so every pixel differs (a tie at 0 is harmless: ReLU's backward zeroes it either way).
 void toy_batch(std::int64_t n, unsigned seed, std::vector<float>& images, std::vector<std::uint8_t>& labels) {
     std::mt19937 rng(seed);
     images.assign(static_cast<std::size_t>(n * 784), 0.0f);
@@ -41,10 +45,10 @@ void toy_batch(std::int64_t n, unsigned seed, std::vector<float>& images, std::v
         const int label = static_cast<int>(rng() % 10);
         labels[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(label);
         float* px = images.data() + i * 784;
-        for (int j = 0; j < 784; ++j) px[j] = static_cast<float>(rng() % 60) / 255.0f;
+        for (int j = 0; j < 784; ++j) px[j] = static_cast<float>(rng() % 60000) / 255000.0f;
         const int y0 = 2 + (label / 5) * 14, x0 = 2 + (label % 5) * 4;
         for (int y = y0; y < y0 + 4; ++y)
-            for (int x = x0; x < x0 + 4; ++x) px[y * 28 + x] = 0.9f;
+            for (int x = x0; x < x0 + 4; ++x) px[y * 28 + x] = 0.9f + 0.003f * static_cast<float>((y - y0) * 4 + (x - x0));
     }
 }
 

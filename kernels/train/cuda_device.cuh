@@ -21,12 +21,23 @@
 
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_buffer.cuh"
+#include "cuda/staged_backend.cuh"
 #include "cuda/launch_shape.h"
 
 namespace gpulab::cuda {
 
 class CudaDevice {
 public:
+    // After a failure: a sticky error (an illegal address) poisons the context for the whole
+    // process; recorded there, so every GPU backend and engine says so (issue 30, item 5).
+    void note_failure(const char* what) const noexcept {
+        try {
+            note_if_context_lost(stream_.get(), what);
+        } catch (...) {
+            // no memory for the text: the failure itself is still reported by the caller
+        }
+    }
+
     template <class T>
     class Array {
     public:

@@ -7,6 +7,7 @@
 
 #include "gpu_backends.h"
 #include "cuda_device.cuh"
+#include "cuda/staged_backend.cuh"
 #include "kernel_train_engine.h"
 #include "layer_table.h"
 
@@ -22,7 +23,10 @@ std::unique_ptr<train::TrainEngine> make_cuda_kernel_train_engine() {
         "shared-memory matrix multiply for the dense layers, one thread per image for the loss",
         core::BackendKind::Gpu, [] {
             const GpuProbe& p = probe();
-            return p.device_ok ? core::Availability{true, ""} : core::Availability{false, p.reason};
+            if (!p.device_ok) return core::Availability{false, p.reason};
+            // A sticky error anywhere in this process (an engine's or a backend's) ends the GPU's use.
+            if (std::string lost = cuda::context_lost_reason(); !lost.empty()) return core::Availability{false, lost};
+            return core::Availability{true, ""};
         }});
 }
 

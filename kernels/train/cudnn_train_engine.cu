@@ -210,6 +210,8 @@ public:
         times_.assign(model_.layers.size(), {});
         fwd_marks_.clear();
         bwd_marks_.clear();
+        loss_marks_[0] = std::make_unique<Event>();
+        loss_marks_[1] = std::make_unique<Event>();
         for (std::size_t i = 0; i <= model_.layers.size(); ++i) {
             fwd_marks_.push_back(std::make_unique<Event>());
             bwd_marks_.push_back(std::make_unique<Event>());
@@ -217,7 +219,7 @@ public:
         net(max_batch);
     }
 
-    void forward(const float* images, std::int64_t n) override {
+    void forward(const float* images, std::int64_t n) override  try {
         if (n < 1 || n > max_batch_)
             throw core::InputError("a batch of " + std::to_string(n) + " images does not fit the engine's " +
                                    std::to_string(max_batch_));
@@ -259,9 +261,12 @@ public:
             fwd_marks_[i + 1]->record(s);
         }
         read_times(fwd_marks_, &train::LayerTime::forward_ns);
+    } catch (const std::exception& e) {
+        note_failure(e);
+        throw;
     }
 
-    train::BatchResult backward(const std::uint8_t* labels) override {
+    train::BatchResult backward(const std::uint8_t* labels) override  try {
         if (n_ == 0) throw core::InputError("backward needs a forward pass first");
         for (std::int64_t m = 0; m < n_; ++m)
             if (labels[m] >= model_.classes)
@@ -321,21 +326,28 @@ public:
         }
         read_backward_times();
         return result;
+    } catch (const std::exception& e) {
+        note_failure(e);
+        throw;
     }
 
-    void step(const train::Sgd& sgd) override {
+    void step(const train::Sgd& sgd) override  try {
         if (count_ == 0) throw core::InputError("step needs setup first");
         launch(kern::elementwise_launch(static_cast<std::int64_t>(count_)), kern::sgd_momentum_kernel, params_.data(),
                velocity_.data(), static_cast<const float*>(grads_.data()), static_cast<std::int64_t>(count_),
                sgd.learning_rate, sgd.momentum);
         stream_->synchronize();
+    } catch (const std::exception& e) {
+        note_failure(e);
+        throw;
     }
 
     std::vector<float> logits() const override {
         return download(outputs_.back(), static_cast<std::size_t>(n_ * model_.classes));
     }
-    std::vector<float> gradients() const override { return download(grads_, count_); }
-    std::vector<float> params() const override { return download(params_, count_); }
+    // In the host's packed layout (the device's is padded: plan::DeviceParams).
+    std::vector<float> gradients() const override { return layout_.gather(download(grads_, count_)); }
+    std::vector<float> params() const override { return layout_.gather(download(params_, count_)); }
     std::vector<train::LayerTime> layer_times() const override { return times_; }
 
 private:
@@ -362,6 +374,16 @@ private:
         handles_ready_ = true;
     }
 
+    // A failure part-way: a sticky error (an illegal address) poisons the context for every GPU user
+    // in the process; recorded there, so each of them says so (issue 30, item 5).
+    void note_failure(const std::exception& e) const noexcept {
+        try {
+            if (stream_) note_if_context_lost(stream_->get(), e.what());
+        } catch (...) {
+            // no memory for the text: the failure itself is still reported by the caller
+        }
+    }
+
     // What a failed open_handles made: descriptors, then handles, then the stream they are bound to.
     void close_handles() {
         relu_.reset();
@@ -376,7 +398,8 @@ private:
 
     // Every buffer for batches up to max_batch_, after checking they fit in free device memory.
     void allocate(const std::vector<float>& params) {
-        count_ = params.size();
+        layout_ = plan::device_params(model_);
+        count_ = static_cast<std::size_t>(layout_.count);
         const auto act = static_cast<std::size_t>(max_batch_ * model_.max_activation());
         // Parameters, gradients, momentum; images; two gradient buffers; dlogits; per-image loss and
         // hit (an int: counted as a float) and the labels (bytes, rounded up to floats).
@@ -406,7 +429,7 @@ private:
         losses_.reserve(static_cast<std::size_t>(max_batch_));
         hits_.reserve(static_cast<std::size_t>(max_batch_));
         labels_.reserve(static_cast<std::size_t>(max_batch_));
-        upload(params_, params);
+        upload(params_, layout_.scatter(params));
         GPULAB_CUDA_CHECK(cudaMemsetAsync(grads_.data(), 0, count_ * sizeof(float), stream_->get()));
         GPULAB_CUDA_CHECK(cudaMemsetAsync(velocity_.data(), 0, count_ * sizeof(float), stream_->get()));
         stream_->synchronize();
@@ -554,10 +577,15 @@ private:
         const auto n = static_cast<std::size_t>(n_);
         GPULAB_CUDA_CHECK(cudaMemcpyAsync(labels_.data(), labels, n, cudaMemcpyHostToDevice, s));
         const float* logits = outputs_.back().data();
+        // The two loss kernels count towards the last layer's backward time, as in the kernel engine
+        // (kernel_train_engine.h), so both engines' per-layer times add up the same work (issue 30,
+        // item 6); the label upload and the read-back stay outside, as there.
+        loss_marks_[0]->record(s);
         launch(kern::per_image_launch(n_), kern::softmax_xent_forward_kernel, logits,
                static_cast<const std::uint8_t*>(labels_.data()), losses_.data(), hits_.data(), n_, model_.classes);
         launch(kern::per_image_launch(n_), kern::softmax_xent_backward_kernel, logits,
                static_cast<const std::uint8_t*>(labels_.data()), dlogits_.data(), n_, model_.classes);
+        loss_marks_[1]->record(s);
         std::vector<float> loss(n);
         std::vector<int> hit(n);
         GPULAB_CUDA_CHECK(cudaMemcpyAsync(loss.data(), losses_.data(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
@@ -587,6 +615,7 @@ private:
     void read_backward_times() {
         bwd_marks_.front()->synchronize();
         for (std::size_t i = 0; i < times_.size(); ++i) times_[i].backward_ns = elapsed_ns(*bwd_marks_[i + 1], *bwd_marks_[i]);
+        if (!times_.empty()) times_.back().backward_ns += elapsed_ns(*loss_marks_[0], *loss_marks_[1]);
     }
 
     std::vector<float> download(const DeviceBuffer<float>& from, std::size_t count) const {
@@ -604,10 +633,11 @@ private:
     }
 
     const float* layer_input(std::size_t i) const { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
-    const float* weights(const Layer& l) const { return params_.data() + l.weight_offset; }
-    const float* biases(const Layer& l) const { return params_.data() + l.bias_offset; }
-    float* grad_weights(const Layer& l) { return grads_.data() + l.weight_offset; }
-    float* grad_biases(const Layer& l) { return grads_.data() + l.bias_offset; }
+    // Every block starts on a 256-byte boundary on the device (plan::DeviceParams).
+    const float* weights(const Layer& l) const { return params_.data() + layout_.device_offset(l.weight_offset); }
+    const float* biases(const Layer& l) const { return params_.data() + layout_.device_offset(l.bias_offset); }
+    float* grad_weights(const Layer& l) { return grads_.data() + layout_.device_offset(l.weight_offset); }
+    float* grad_biases(const Layer& l) { return grads_.data() + layout_.device_offset(l.bias_offset); }
 
     // The stream is declared first so it is destroyed last, after the work of every buffer on it.
     std::unique_ptr<Stream> stream_;
@@ -627,13 +657,15 @@ private:
     bool handles_ready_ = false;  // open_handles finished: stream, handles and descriptors all made
     train::ModelDesc model_;
     std::int64_t max_batch_ = 0, n_ = 0;
-    std::size_t count_ = 0;  // parameters
+    plan::DeviceParams layout_;  // where each layer's parameters sit on the device
+    std::size_t count_ = 0;      // floats of parameters on the device, padding included
     DeviceBuffer<float> params_, grads_, velocity_, input_, grad_a_, grad_b_, dlogits_, losses_;
     DeviceBuffer<std::uint8_t> labels_;
     DeviceBuffer<int> hits_;
     std::vector<DeviceBuffer<float>> outputs_;
     DeviceBuffer<unsigned char> workspace_;
     std::vector<std::unique_ptr<Event>> fwd_marks_, bwd_marks_;
+    std::unique_ptr<Event> loss_marks_[2];  // around the loss kernels (their time joins the last layer's backward)
     std::vector<train::LayerTime> times_;
     std::map<std::int64_t, Net> nets_;
     std::string implementation_;

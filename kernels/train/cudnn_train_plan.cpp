@@ -2,6 +2,7 @@
 #include "cudnn_train_plan.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <climits>
 
 #include "io/image_io.h"
@@ -92,6 +93,45 @@ void reference_sgemm(const Gemm& g, const float* a, const float* b, float* c) {
             for (int p = 0; p < g.k; ++p) acc += static_cast<double>(at(i, p)) * bt(p, j);
             c[i + j * g.ldc] = static_cast<float>(acc);
         }
+}
+
+DeviceParams device_params(const train::ModelDesc& model) {
+    DeviceParams d;
+    const auto align = [](std::int64_t x) {
+        return (x + DeviceParams::kAlignFloats - 1) / DeviceParams::kAlignFloats * DeviceParams::kAlignFloats;
+    };
+    for (const train::Layer& l : model.layers) {
+        if (!l.has_params()) continue;
+        for (const auto& [host, count] : {std::pair{l.weight_offset, l.weight_count}, std::pair{l.bias_offset, l.bias_count}}) {
+            d.count = align(d.count);
+            d.slices.push_back({host, d.count, count});
+            d.count += count;
+        }
+    }
+    d.count = align(d.count);
+    return d;
+}
+
+std::int64_t DeviceParams::device_offset(std::int64_t host_offset) const {
+    for (const Slice& s : slices)
+        if (s.host == host_offset) return s.device;
+    throw std::logic_error("no parameter block starts at " + std::to_string(host_offset));
+}
+
+std::vector<float> DeviceParams::scatter(const std::vector<float>& packed) const {
+    std::vector<float> out(static_cast<std::size_t>(count), 0.0f);
+    for (const Slice& s : slices)
+        std::copy_n(packed.begin() + s.host, s.count, out.begin() + s.device);
+    return out;
+}
+
+std::vector<float> DeviceParams::gather(const std::vector<float>& padded) const {
+    std::int64_t packed = 0;
+    for (const Slice& s : slices) packed = std::max(packed, s.host + s.count);
+    std::vector<float> out(static_cast<std::size_t>(packed), 0.0f);
+    for (const Slice& s : slices)
+        std::copy_n(padded.begin() + s.device, s.count, out.begin() + s.host);
+    return out;
 }
 
 }  // namespace gpulab::cuda::train_plan

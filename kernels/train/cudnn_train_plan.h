@@ -44,6 +44,28 @@ std::vector<LayerDescs> describe_layers(const train::ModelDesc& model, std::int6
 // The largest batch whose every tensor stays within cuDNN's int dimensions and strides.
 std::int64_t max_batch_for_int_strides(const train::ModelDesc& model);
 
+// The parameters as the cudnn engine keeps them on the device: each layer's weights and biases
+// start on a 256-byte boundary (64 floats), as cudaMalloc's own pointers do. cuDNN's Find times
+// algorithms on buffers of its own, which are aligned; an algorithm that needs aligned pointers
+// (vectorised loads) could then refuse or fault on `params + offset` for a model whose layer sizes
+// are not multiples of 4 (issue 30, item 2). The host's flat vector (core/train/model.h) keeps its
+// packed layout; upload scatters into this one, download gathers back. Padding stays 0: its
+// gradient is 0, so SGD never moves it.
+struct DeviceParams {
+    static constexpr std::int64_t kAlignFloats = 64;
+    std::int64_t count = 0;  // floats on the device, padding included
+    // One slice per weight or bias block, in the model's order.
+    struct Slice {
+        std::int64_t host = 0, device = 0, count = 0;
+    };
+    std::vector<Slice> slices;
+    // The device offset of the block that starts at `host_offset` in the packed vector.
+    std::int64_t device_offset(std::int64_t host_offset) const;
+    std::vector<float> scatter(const std::vector<float>& packed) const;  // host layout -> device layout
+    std::vector<float> gather(const std::vector<float>& padded) const;   // device layout -> host layout
+};
+DeviceParams device_params(const train::ModelDesc& model);
+
 // What a cuDNN Find call reports for one algorithm, without cuDNN's types (the three Find calls
 // return three perf structs with these same fields).
 struct AlgoResult {

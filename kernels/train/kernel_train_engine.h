@@ -97,7 +97,7 @@ public:
         dev_->reserve_stamps(model.layers.size() + 1);
     }
 
-    void forward(const float* images, int64_t n) override {
+    void forward(const float* images, int64_t n) override  try {
         require_setup();
         if (n < 1 || n > max_batch_)
             throw core::InputError("a batch of " + std::to_string(n) + " images does not fit the engine's " +
@@ -121,9 +121,12 @@ public:
         }
         dev_->finish();
         for (std::size_t i = 0; i < times_.size(); ++i) times_[i].forward_ns = dev_->ns_between(i, i + 1);
+    } catch (const std::exception& e) {
+        note_failure(e);
+        throw;
     }
 
-    train::BatchResult backward(const uint8_t* labels) override {
+    train::BatchResult backward(const uint8_t* labels) override  try {
         require_setup();
         if (n_ == 0) throw core::InputError("backward needs a forward pass first");
         // Checked here, on the host, so the loss kernels never index outside a row of logits.
@@ -177,13 +180,19 @@ public:
         }
         r.loss /= static_cast<double>(n_);
         return r;
+    } catch (const std::exception& e) {
+        note_failure(e);
+        throw;
     }
 
-    void step(const train::Sgd& sgd) override {
+    void step(const train::Sgd& sgd) override  try {
         require_setup();
         layers::sgd_momentum(*dev_, model_.parameter_count, sgd.learning_rate, sgd.momentum, params_.ptr(),
                              velocity_.ptr(), grads_.ptr());
         dev_->finish();
+    } catch (const std::exception& e) {
+        note_failure(e);
+        throw;
     }
 
     std::vector<float> logits() const override { return read(outputs_.empty() ? nullptr : &outputs_.back(), n_ * model_.classes); }
@@ -212,6 +221,12 @@ private:
 
     Identity id_;
     std::unique_ptr<Dev> dev_;
+
+    // A failure on the device: the device decides whether it poisoned the context for every other
+    // GPU user in the process (cuda::note_if_context_lost; the simulator's never does).
+    void note_failure(const std::exception& e) const noexcept {
+        if (dev_) dev_->note_failure(e.what());
+    }
     train::ModelDesc model_;
     int64_t max_batch_ = 0;
     int64_t n_ = 0;
