@@ -41,6 +41,22 @@ TEST_SUITE("lesson") {
         CHECK_FALSE(cat.find("conv-sliding-window")->coming);
     }
 
+    TEST_CASE("text longer than the window can draw is refused with its line (issue 31, item 5)") {
+        const std::string title(20000, 'x');
+        LessonLoad load = parse_lesson_text("id = \"long\"\ntitle = \"Long\"\nworkload = \"activation\"\n"
+                                            "[[steps]]\ntitle = \"" + title + "\"\nbody = \"b\"\n",
+                                            "long.toml");
+        CHECK(!load.lesson);
+        REQUIRE(!load.errors.empty());
+        CHECK(load.errors.front().line == 5);
+        CHECK(load.errors.front().message.find("'title' is 20000 characters long; at most 200 fit") != std::string::npos);
+        const std::string body(9000, 'b');
+        load = parse_lesson_text("id = \"long\"\ntitle = \"Long\"\nworkload = \"activation\"\n"
+                                 "[[steps]]\ntitle = \"t\"\nbody = \"" + body + "\"\n",
+                                 "long.toml");
+        CHECK(!load.lesson);
+    }
+
     TEST_CASE("step parameters are typed") {
         LessonLoad l = parse_lesson_text(R"(
 id = "t"

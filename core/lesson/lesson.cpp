@@ -126,7 +126,21 @@ std::string type_name(const toml::node& n) {
     }
 }
 
-// Reads an optional string key; a non-string is an error with the key's line.
+// The longest text each key may hold (bytes of UTF-8), as much as the window can lay out: a heading
+// on one or two lines, a body of a few screens. Beyond them Dear ImGui's draw list overflows its
+// 16-bit vertex indices and the app aborts ("Too many vertices in ImDrawList", issue 31 item 5),
+// so a file that passes `lessons --check` must stay within them. The built-in lessons use at most a
+// fifth of each.
+std::size_t max_text_bytes(const char* key) {
+    const std::string k = key;
+    if (k == "title") return 200;
+    if (k == "summary" || k == "question") return 600;
+    if (k == "body" || k == "notes") return 8000;
+    return 200;  // ids, workloads, actions, choices, reveals
+}
+
+// Reads an optional string key; a non-string, or one longer than the window can show, is an error
+// with the key's line.
 std::string get_string(const toml::table& t, const char* key, Collector& c, bool required,
                        const toml::source_region& owner) {
     const toml::node* n = t.get(key);
@@ -134,7 +148,14 @@ std::string get_string(const toml::table& t, const char* key, Collector& c, bool
         if (required) c.add(owner, std::string("missing required key '") + key + "'");
         return "";
     }
-    if (auto s = n->value<std::string>(); s && n->is_string()) return *s;
+    if (auto s = n->value<std::string>(); s && n->is_string()) {
+        if (s->size() > max_text_bytes(key)) {
+            c.add(n->source(), std::string("'") + key + "' is " + std::to_string(s->size()) + " characters long; at most " +
+                                   std::to_string(max_text_bytes(key)) + " fit on the screen");
+            return "";
+        }
+        return *s;
+    }
     c.add(n->source(), std::string("'") + key + "' must be a string, not " + type_name(*n));
     return "";
 }
@@ -416,6 +437,8 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
                         } else {
                             for (const toml::node& item : *arr) {
                                 if (!item.is_string()) c.add(item.source(), "each choice must be a string, not " + type_name(item));
+                                else if (item.value<std::string>()->size() > 200)
+                                    c.add(item.source(), "a choice is a button: at most 200 characters");
                                 else prompt.choices.push_back(*item.value<std::string>());
                             }
                         }

@@ -56,6 +56,13 @@ std::string str(const toml::table& t, const char* key, Errors& e, bool required)
         e.add(n->source(), std::string("'") + key + "' must be a string");
         return "";
     }
+    // As for lesson files (core/lesson/lesson.cpp): no longer than the window can draw.
+    const std::size_t limit = std::string(key) == "statement" ? 8000 : 200;
+    if (n->value<std::string>()->size() > limit) {
+        e.add(n->source(), std::string("'") + key + "' is " + std::to_string(n->value<std::string>()->size()) +
+                               " characters long; at most " + std::to_string(limit) + " fit on the screen");
+        return "";
+    }
     return *n->value<std::string>();
 }
 
