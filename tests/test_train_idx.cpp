@@ -95,6 +95,15 @@ TEST_CASE("IDX images and labels read back exactly - raw and gzipped") {
     CHECK(labels[11] == 1);
 }
 
+TEST_CASE("a gzip file of several members (cat a.gz b.gz) reads as one, as zcat does (issue 31)") {
+    const std::string raw = idx_images(6, 5, 7);
+    const std::string two = gzip(raw.substr(0, 10)) + gzip(raw.substr(10, 40)) + gzip(raw.substr(50));
+    const train::IdxImages a = train::parse_idx_images(two, "x");
+    const train::IdxImages b = train::parse_idx_images(raw, "x");
+    CHECK(a.count == b.count);
+    CHECK(a.pixels == b.pixels);
+}
+
 TEST_CASE("truncated IDX files are refused with the counts and the fix") {
     const std::string raw = idx_images(3, 4, 5);
     CHECK(has(error_of(raw.substr(0, raw.size() - 1)), "f.idx: is truncated: 59 of the 60 values"));

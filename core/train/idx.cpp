@@ -57,6 +57,10 @@ public:
             const int rc = inflate(&z_, Z_NO_FLUSH);
             done += want - z_.avail_out;
             if (rc == Z_STREAM_END) {
+                // Several gzip members one after another (`cat a.gz b.gz`) are one valid file, as
+                // gzip and zcat read it: go on with the next member; anything else ends the data.
+                if (z_.avail_in >= 2 && z_.next_in[0] == 0x1f && z_.next_in[1] == 0x8b && inflateReset(&z_) == Z_OK)
+                    continue;
                 ended_ = true;
             } else if (rc == Z_BUF_ERROR && z_.avail_in == 0) {
                 ended_ = true;  // input exhausted mid-stream: a cut gzip file (the caller sees too few bytes)
