@@ -243,7 +243,15 @@ int main(int argc, char** argv) {
     if (*exp) return run_export(export_options);
     if (*bench) return cmd_bench(bench_options);
     if (*apply) return cmd_apply(apply_options);
-    if (*train) return cmd_train(train_options);
+    if (*train) {
+        // `--data ""` would silently mean the default data set: say so instead (issue 31, item 6).
+        if (train->count("--data") > 0 && train_options.data.empty()) {
+            std::fprintf(stderr, "gpulab: --data is empty: name a folder of IDX files, or leave --data out for Debian's "
+                                 "Fashion-MNIST (see gpulab train --help)\n");
+            return kExitUsage;
+        }
+        return cmd_train(train_options);
+    }
     if (*puzzle_list) return cmd_puzzle_list(puzzle_dir, puzzle_json);
     if (*puzzle_check) return cmd_puzzle_check(puzzle_options);
     if (*puzzle_record) return cmd_puzzle_record(puzzle_dir, record_ids);

@@ -22,7 +22,16 @@ gpulab_cli_test(export_bad_palette 2 "--palette" export --out ${GPULAB_CLI_OUT} 
 gpulab_cli_test(frames_not_a_number 2 "^gpulab: " --frames many)
 gpulab_cli_test(apply_unreadable_input 1 "cannot open file" apply relu --input /nonexistent.npy
                 --output ${GPULAB_CLI_OUT}/x.npy)
+gpulab_cli_test(train_empty_data 2 "--data is empty: name a folder of IDX files" train --data=)
 unset(GPULAB_CLI_EXTRA)
+# An export folder longer than the field holds is refused, never cut into another folder.
+string(REPEAT "d" 200 gpulab_long_part)
+set(gpulab_long_out ${GPULAB_CLI_OUT})
+foreach(i RANGE 21)
+    string(APPEND gpulab_long_out "/${gpulab_long_part}")
+endforeach()
+gpulab_cli_test(export_out_too_long 1 "the --out path is [0-9]+ characters long; at most 4,095 are allowed"
+                export --lesson elementwise-activations --quick --out ${gpulab_long_out})
 
 gpulab_cli_test(version 0 "gpulab ${PROJECT_VERSION}" --version)
 gpulab_cli_test(help 0 "Subcommands:.*lessons.*info.*export.*bench.*apply" --help)

@@ -63,6 +63,16 @@ TEST_SUITE("compare") {
         CHECK(run.find("cpu-onednn") == nullptr);
     }
 
+    TEST_CASE("a summary saved again by a spreadsheet (byte-order mark, CRLF) still loads (issue 31)") {
+        std::string text = "\xEF\xBB\xBF";
+        for (char c : std::string(kGoodSummary)) text += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        const auto run = gpulab::core::parse_compare_summary(text, "laptop.csv");
+        CHECK(run.version == "0.1.0");
+        CHECK(run.machine_label == "Intel(R) Core(TM) i7-1165G7 @ 2.80GHz, NVIDIA GeForce RTX 3050 Laptop GPU");
+        REQUIRE(run.find("cuda-kernel") != nullptr);
+        CHECK(run.find("cuda-kernel")->median_ns == 60000);
+    }
+
     TEST_CASE("a machine without a GPU is labelled no GPU") {
         std::string text = kGoodSummary;
         const auto at = text.find("# GPU:");

@@ -163,13 +163,17 @@ int run_export(const ExportOptions& options) {
     }
     const float scale = shell->user_scale();
     shell->set_fonts(rebuild_fonts_and_style(scale, shell->presenter_state().theme));
-    shell->set_export_dir(options.out_dir);
-
     auto cleanup = [&] {
         shell.reset();
         ImGui_ImplOpenGL3_Shutdown();
         ImGui::DestroyContext();
     };
+    if (!shell->set_export_dir(options.out_dir)) {
+        std::fprintf(stderr, "gpulab export: the --out path is %zu characters long; at most 4,095 are allowed\n",
+                     options.out_dir.size());
+        cleanup();
+        return 1;
+    }
     Framebuffer fb;
     if (!fb.resize(options.width, options.height)) {
         std::fprintf(stderr, "gpulab export: cannot create a %dx%d framebuffer\n", options.width, options.height);

@@ -202,8 +202,10 @@ bool Shell::take_fullscreen_toggle() {
     return r;
 }
 
-void Shell::set_export_dir(const std::string& dir) {
+bool Shell::set_export_dir(const std::string& dir) {
+    if (dir.size() >= sizeof export_dir_buf_) return false;
     std::strncpy(export_dir_buf_, dir.c_str(), sizeof export_dir_buf_ - 1);
+    return true;
 }
 
 ExportResult Shell::export_now(std::vector<uint8_t> window_rgba, int width, int height) {

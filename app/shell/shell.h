@@ -106,7 +106,9 @@ public:
     std::optional<ExportResult> take_finished_export();
     // Shutting down: waits for the files being written, then as take_finished_export().
     std::optional<ExportResult> finish_export();
-    void set_export_dir(const std::string& dir);
+    // False (and nothing changed) when `dir` is longer than the folder field holds (4,095 bytes):
+    // a cut path would be another folder.
+    bool set_export_dir(const std::string& dir);
 
     // The font scale the UI asks for: while presenting, the presenter's preset lowered to what fits
     // the screen (core::fitting_presenter_scale).
@@ -197,7 +199,7 @@ private:
 
     bool export_requested_ = false;
     bool fullscreen_toggle_ = false;
-    char export_dir_buf_[1024] = "gpulab-export";
+    char export_dir_buf_[4096] = "gpulab-export";  // PATH_MAX: a longer path is refused, never cut
     ExportResult last_export_;
     bool exported_once_ = false;
     BackgroundExport background_export_;

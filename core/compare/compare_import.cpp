@@ -154,6 +154,9 @@ CompareFile parse_compare_file(std::string_view text, const std::string& name) {
     using namespace cmp;
     CompareFile out;
     out.path = name;
+    // A spreadsheet saving the file again may put a UTF-8 byte-order mark in front (and CRLF line
+    // ends, which trim() drops): still the same export (issue 31, item 6).
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     std::vector<std::string_view> lines;
     for (std::size_t pos = 0; pos < text.size();) {
         std::size_t end = text.find('\n', pos);
