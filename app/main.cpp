@@ -12,6 +12,7 @@
 
 #include "app_entry.h"
 #include "cli/cli.h"
+#include "cli/strict_number.h"
 #include "backends/simd/simd_math.h"
 #include "train/learning_knobs.h"
 
@@ -59,12 +60,14 @@ int main(int argc, char** argv) {
     cli.add_option("--lesson-dir", lesson_dirs, "Extra folder of lesson .toml files (repeatable)");
     cli.add_flag("--fullscreen", gui.fullscreen, "Start fullscreen (F11 toggles)");
     cli.add_option("--frames", gui.max_frames, "Render this many frames, then exit (smoke tests)")
+        ->check(strict_integer())
         ->check(CLI::Range(1, 1000000));
     cli.add_option("--screenshot", gui.screenshot_path, "With --frames: save the last frame as this PNG");
     cli.add_flag("--present", gui.present,
                  "Start in presenter mode: fullscreen, large high-contrast text, only canvas, step text and "
                  "plots (F5 toggles, ? shows the keys)");
     cli.add_option("--monitor", gui.monitor, "Monitor for presenter mode and --fullscreen, 1 = primary")
+        ->check(strict_integer())
         ->check(CLI::Range(1, 64));
     cli.add_option("--compare", gui.compare_path,
                    "Another machine's export of the lesson's CSV (<id>-summary.csv, -sweep.csv, -simd.csv or "
@@ -74,6 +77,7 @@ int main(int argc, char** argv) {
                    "a second monitor is connected), on, off (default auto)")
         ->check(CLI::IsMember({"auto", "on", "off"}));
     cli.add_option("--present-scale", gui.present_scale, "Presenter text size: 1, 1.5, 2 or 3 (default 1.5)")
+        ->check(strict_decimal())
         ->check(CLI::IsMember({1.0f, 1.5f, 2.0f, 3.0f}));
     // For tests only, so it stays out of --help: keys injected into the real key queue.
     cli.add_option("--script-keys", gui.script_keys,
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
                       "all, sim (the kernel simulator's own speed; not in all) or puzzles (a kernel puzzle checked: compile and run times, simulated threads per CPU-second; not in all)")
         ->capture_default_str();
     bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")
+        ->check(strict_integer())
         ->check(CLI::Range(1LL, 1LL << 34));
     std::string bench_isa;
     bench->add_option("--isa", bench_isa,
@@ -143,10 +148,12 @@ int main(int argc, char** argv) {
     apply->add_option("--kernel", apply_options.kernel_path,
                       "conv2d: custom filter .npy, (R, S) or (K, C, R, S), odd square (not flipped)");
     apply->add_option("--filter-size", apply_options.filter_size, "conv2d: box / gaussian size (odd, 1..7)")
+        ->check(strict_integer())
         ->capture_default_str();
     apply->add_option("--pad", apply_options.pad, "conv2d: zero (same size) or none (valid only)")
         ->capture_default_str();
     apply->add_option("--stride", apply_options.stride, "conv2d: step between filter positions")
+        ->check(strict_integer())
         ->capture_default_str();
     apply->add_flag("--per-channel", apply_options.per_channel,
                       "conv2d: filter each plane on its own with the same filter (a picture: R, G, B; a .npy "
@@ -161,25 +168,29 @@ int main(int argc, char** argv) {
                       "(planes, P, Q) for one filter, else (planes, K, P, Q)")->required();
     apply->add_option("--backend", apply_options.backend, "cpu-scalar | cpu-parallel | cuda-kernel | cudnn")
         ->capture_default_str();
-    apply->add_option("--alpha", apply_options.alpha, "Slope for leaky-relu")->capture_default_str();
+    apply->add_option("--alpha", apply_options.alpha, "Slope for leaky-relu")->check(strict_decimal())->capture_default_str();
 
     auto* train = cli.add_subcommand("train", "Train the small CNN of the training lesson on Fashion-MNIST, headless");
     TrainOptions train_options;
     train->add_option("--backend", train_options.backend, "cpu-parallel | cpu-onednn | cpu-scalar (the reference loop: slow) | cuda-kernel | cuda-sim (our GPU kernels simulated on the CPU: slow, its time is not a GPU's)")
         ->capture_default_str();
     train->add_option("--epochs", train_options.epochs, "Passes over the training images")
+        ->check(strict_integer())
         ->check(CLI::Range(1, 1000))->capture_default_str();
-    train->add_option("--batch", train_options.batch, "Images per step")->check(CLI::Range(1, 4096))->capture_default_str();
-    train->add_option("--seed", train_options.seed, "Initial weights and batch order")->capture_default_str();
+    train->add_option("--batch", train_options.batch, "Images per step")->check(strict_integer())->check(CLI::Range(1, 4096))->capture_default_str();
+    train->add_option("--seed", train_options.seed, "Initial weights and batch order")->check(strict_unsigned())->capture_default_str();
     train->add_option("--limit", train_options.limit, "Use only the first N training and test images")
+        ->check(strict_integer())
         ->check(CLI::Range(1LL, 1LL << 31));
     train->add_option("--data", train_options.data,
                       "Folder of MNIST-layout IDX files (default /usr/share/datasets/fashion-mnist)");
     train->add_option("--model", train_options.model, "Layers, e.g. conv32,pool,conv64,pool,conv64,dense64,dense10");
     // The same range as the training lesson's slider (core/train/learning_knobs.h).
     train->add_option("--lr", train_options.learning_rate, "SGD learning rate")
+        ->check(strict_decimal())
         ->check(CLI::Range(gpulab::train::kMinLearningRate, gpulab::train::kMaxLearningRate))->capture_default_str();
     train->add_option("--momentum", train_options.momentum, "SGD momentum")
+        ->check(strict_decimal())
         ->check(CLI::Range(0.0, 0.999))->capture_default_str();
     train->add_flag("--json", train_options.json, "Print one JSON array of per-epoch records");
     train->add_flag("--layers", train_options.layers, "Also print where the time goes: each layer's forward and backward");
@@ -199,8 +210,10 @@ int main(int argc, char** argv) {
     puzzle_check->add_option("--puzzle-dir", puzzle_options.puzzle_dir, "A folder of puzzle folders instead of the built-in ones");
     puzzle_check->add_flag("--json", puzzle_options.json, "One JSON array, one record per submission");
     puzzle_check->add_option("--jobs", puzzle_options.jobs, "Submissions graded at once (default: one per core)")
+        ->check(strict_integer())
         ->check(CLI::Range(1, 256));
     puzzle_check->add_option("--time-limit", puzzle_options.time_limit_s, "Seconds each submission may run (default 5)")
+        ->check(strict_integer())
         ->check(CLI::Range(1, 600));
     puzzle_check->add_flag("--gpu", puzzle_options.gpu,
                            "Also compile each submission that passes with nvcc and run it on this machine's GPU: "

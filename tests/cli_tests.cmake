@@ -140,3 +140,33 @@ gpulab_cli_test(lessons_check_puzzle 0 "ok \\(puzzle map, 5 cases; the solution 
                 lessons --check ${PROJECT_SOURCE_DIR}/puzzles/map)
 gpulab_cli_test(bench_puzzles_quick_json 0 "\"op\": \"puzzle\", \"simulated\": true, \"puzzle\": \"map\".*\"op\": \"puzzle-throughput\""
                 bench --quick --json --suite puzzles)
+
+# Every numeric option of every subcommand through one table of bad values (issue 31, item 3): each
+# is refused with the option's name, exit 2, before anything runs. Integers: octal-looking, hex,
+# exponent, NaN; decimals: nan, inf, hex, too large.
+set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+set(gpulab_int_options "--frames" "train --epochs" "train --batch" "train --limit" "bench --size"
+                       "apply conv2d --input a.npy --output b.npy --filter-size" "apply conv2d --input a.npy --output b.npy --stride"
+                       "puzzle check map x.cu --jobs" "puzzle check map x.cu --time-limit" "--monitor")
+set(gpulab_bad_ints 010 0x10 1e3 nan)
+foreach(opt IN LISTS gpulab_int_options)
+    separate_arguments(args UNIX_COMMAND "${opt}")
+    list(GET args -1 flag)
+    string(REGEX REPLACE "[^a-z]" "_" tname "${opt}")
+    foreach(bad IN LISTS gpulab_bad_ints)
+        gpulab_cli_test(strict_${tname}_${bad} 2 "^gpulab: ${flag}: '${bad}' is not a whole number" ${args} ${bad})
+    endforeach()
+endforeach()
+gpulab_cli_test(strict_seed_negative 2 "^gpulab: --seed: '-1' is not a whole number written in base 10 without a sign" train --seed -1)
+gpulab_cli_test(strict_seed_20_digits 2 "^gpulab: --seed: '99999999999999999999' is not a whole number" train --seed 99999999999999999999)
+set(gpulab_dec_options "train --lr" "train --momentum" "apply leaky-relu --input a.npy --output b.npy --alpha" "--present-scale")
+set(gpulab_bad_decimals nan inf 0x1p3 1e999)
+foreach(opt IN LISTS gpulab_dec_options)
+    separate_arguments(args UNIX_COMMAND "${opt}")
+    list(GET args -1 flag)
+    string(REGEX REPLACE "[^a-z]" "_" tname "${opt}")
+    foreach(bad IN LISTS gpulab_bad_decimals)
+        gpulab_cli_test(strict_${tname}_${bad} 2 "^gpulab: ${flag}: '${bad}' is (not a decimal number|too large)" ${args} ${bad})
+    endforeach()
+endforeach()
+unset(GPULAB_CLI_EXTRA)

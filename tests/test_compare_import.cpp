@@ -73,6 +73,18 @@ TEST_SUITE("compare") {
         CHECK(run.find("cuda-kernel")->median_ns == 60000);
     }
 
+    TEST_CASE("a rate that is nan, inf or absurd is refused with its line, not shown (issue 31, item 3)") {
+        for (const char* bad : {"nan", "inf", "1e300", "0x10"}) {
+            std::string text(kGoodSummary);
+            const std::size_t at = text.find("139.8");
+            REQUIRE(at != std::string::npos);
+            text.replace(at, 5, bad);
+            const std::string said = "gbps is \"" + std::string(bad) + "\", not a number gpulab writes";
+            CHECK_THROWS_WITH_AS(gpulab::core::parse_compare_summary(text, "laptop.csv"), doctest::Contains(said.c_str()),
+                                 gpulab::core::InputError);
+        }
+    }
+
     TEST_CASE("a machine without a GPU is labelled no GPU") {
         std::string text = kGoodSummary;
         const auto at = text.find("# GPU:");

@@ -5,6 +5,12 @@
 // three lessons. Verified by tests/test_compare_import.cpp.
 #include "compare_import.h"
 
+#include <cstdlib>
+
+#include <cmath>
+
+#include <regex>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -109,12 +115,18 @@ int64_t to_int(const std::string& field, const std::string& name, int line_no, s
                    "\", not a whole number >= 0");
 }
 
-double to_double(const std::string& field) {
-    try {
-        return std::stod(field);
-    } catch (const std::exception&) {
-        return 0.0;
+double to_double(const std::string& field, const std::string& name, int line_no, std::string_view column) {
+    // Strict, as the command line's numbers are (app/cli/strict_number.h): decimal, the whole field,
+    // finite and of a size gpulab writes; "nan", "inf" or 1e300 would become "-0 pictures/s" or a
+    // 58-digit ratio, and an infinite double cast to an integer is undefined behaviour.
+    if (field.empty()) return 0.0;
+    static const std::regex re(R"(^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?$)");
+    if (std::regex_match(field, re)) {
+        const double v = std::strtod(field.c_str(), nullptr);
+        if (std::isfinite(v) && std::fabs(v) < 1e15) return v;
     }
+    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + field +
+                   "\", not a number gpulab writes there (finite, decimal)");
 }
 
 }  // namespace cmp
@@ -280,7 +292,7 @@ ImportedRun activation_comparison(const CompareFile& file) {
         b.median_ns = to_int(t.cell(i, "median_ns"), name, line_no, "median_ns");
         b.min_ns = to_int(t.cell(i, "min_ns"), name, line_no, "min_ns");
         b.max_ns = to_int(t.cell(i, "max_ns"), name, line_no, "max_ns");
-        b.gbps = to_double(t.cell(i, "gbps"));
+        b.gbps = to_double(t.cell(i, "gbps"), name, line_no, "gbps");
         if (b.backend.empty()) fail(name, "line " + std::to_string(line_no) + " has no backend name");
         out.backends.push_back(std::move(b));
     }

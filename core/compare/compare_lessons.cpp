@@ -102,7 +102,7 @@ ImportedSimd simd_comparison(const CompareFile& file) {
             } else if (key == "simd_median_ns") {
                 out.simd_ns = to_int(value, file.path, line_no, "simd_median_ns");
             } else if (key == "speedup") {
-                out.speedup = to_double(value);
+                out.speedup = to_double(value, file.path, line_no, "speedup");
             } else if (key == "error") {
                 out.simd_error = value;
             }
@@ -125,10 +125,10 @@ ImportedSimd simd_comparison(const CompareFile& file) {
         for (std::size_t i = 0; i < table.rows.size(); ++i) {
             ImportedPattern ip;
             ip.pattern = table.cell(i, "pattern");
-            ip.theoretical = to_double(table.cell(i, "theoretical_factor"));
+            ip.theoretical = to_double(table.cell(i, "theoretical_factor"), file.path, table.line_numbers[i], "theoretical_factor");
             const std::string& measured = table.cell(i, "measured_factor");
             ip.measured = !measured.empty() && measured != "not measured";
-            ip.measured_factor = ip.measured ? to_double(measured) : 0.0;
+            ip.measured_factor = ip.measured ? to_double(measured, file.path, table.line_numbers[i], "measured_factor") : 0.0;
             out.patterns.push_back(std::move(ip));
         }
     }
@@ -166,7 +166,7 @@ ImportedConv conv_comparison(const CompareFile& file) {
             b.min_ns = to_int(t.cell(i, "min_ns"), file.path, line_no, "min_ns");
             b.max_ns = to_int(t.cell(i, "max_ns"), file.path, line_no, "max_ns");
             b.samples = static_cast<int>(to_int(t.cell(i, "samples"), file.path, line_no, "samples"));
-            b.gflops = to_double(t.cell(i, "gflops"));
+            b.gflops = to_double(t.cell(i, "gflops"), file.path, line_no, "gflops");
             b.note = t.cell(i, "implementation");
         } else {
             b.note = t.cell(i, "verdict");
@@ -206,9 +206,9 @@ ImportedTrain train_comparison(const CompareFile& file) {
         if (t.cell(i, "images").empty()) continue;
         lane->ran = true;
         lane->images = to_int(t.cell(i, "images"), file.path, line_no, "images");
-        lane->seconds = to_double(t.cell(i, "seconds"));
-        lane->images_per_second = to_double(t.cell(i, "images_per_s"));
-        lane->test_accuracy = to_double(t.cell(i, "test_accuracy"));
+        lane->seconds = to_double(t.cell(i, "seconds"), file.path, line_no, "seconds");
+        lane->images_per_second = to_double(t.cell(i, "images_per_s"), file.path, line_no, "images_per_s");
+        lane->test_accuracy = to_double(t.cell(i, "test_accuracy"), file.path, line_no, "test_accuracy");
     }
     return out;
 }

@@ -27,6 +27,7 @@ std::vector<std::string> split_csv(std::string_view line);
 // A whole number >= 0, or InputError "<name>: line N: <column> is "<field>", not a whole number >= 0".
 int64_t to_int(const std::string& field, const std::string& name, int line_no, std::string_view column);
 // A number, or 0 when the field is empty or not one (rates are shown, never computed with).
-double to_double(const std::string& field);
+// A decimal field (empty: 0); anything else, or a non-finite or absurd value, fails with its line.
+double to_double(const std::string& field, const std::string& name, int line_no, std::string_view column);
 
 }  // namespace gpulab::core::cmp
