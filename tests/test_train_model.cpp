@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "io/image_io.h"
+#include "train/engine.h"
 #include "train/model.h"
 
 using namespace gpulab;
@@ -79,3 +81,17 @@ TEST_CASE("He initialisation: same seed same weights - bounded by sqrt(6 / fan-i
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("a model and batch that cannot fit in memory are refused before anything is allocated (issue 31)") {
+    const ModelDesc small = make_model(kDefaultModelSpec, {1, 28, 28}, 10);
+    CHECK(small.training_bytes(64) > 4 * 3 * small.parameter_count);
+    CHECK(small.training_bytes(128) > small.training_bytes(64));
+    // conv99999 at batch 64: tens of GiB, so setup says so at once instead of running into bad_alloc.
+    const ModelDesc huge = make_model("conv99999,pool,dense10", {1, 28, 28}, 10);
+    CHECK(huge.training_bytes(64) > (std::int64_t{16} << 30));
+    CHECK(huge.training_bytes(std::int64_t{1} << 40) == std::numeric_limits<std::int64_t>::max());  // saturates
+    auto engine = make_train_engine("cpu-parallel");
+    const std::vector<float> params(static_cast<std::size_t>(huge.parameter_count), 0.0f);
+    CHECK_THROWS_WITH_AS(engine->setup(huge, params, 64), doctest::Contains("choose a smaller batch or a smaller model"),
+                         gpulab::core::InputError);
+}

@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -76,6 +77,20 @@ std::int64_t ModelDesc::max_activation() const {
     std::int64_t m = input.size();
     for (const Layer& l : layers) m = std::max(m, l.out.size());
     return m;
+}
+
+std::int64_t ModelDesc::training_bytes(std::int64_t batch) const {
+    const auto mul = [](std::int64_t a, std::int64_t b) {
+        std::int64_t r = 0;
+        return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+    };
+    const auto add = [](std::int64_t a, std::int64_t b) {
+        std::int64_t r = 0;
+        return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+    };
+    std::int64_t per_image = add(input.size(), mul(2, max_activation()));
+    for (const Layer& l : layers) per_image = add(per_image, l.out.size());
+    return mul(4, add(mul(3, parameter_count), mul(batch, per_image)));
 }
 
 std::string ModelDesc::summary() const {

@@ -55,6 +55,11 @@ struct ModelDesc {
     double step_flops() const { return 3.0 * static_cast<double>(parameter_count); }
     // The largest activation of one image (floats): sizes the engines' scratch buffers.
     std::int64_t max_activation() const;
+    // About how many bytes an engine holds to train with batches of `batch`: parameters, gradients
+    // and momentum, the images, every layer's output and two gradient buffers of the largest
+    // activation (what the engines allocate: host_train_engine.h, the GPU engines' allocate()).
+    // Saturates instead of overflowing, so an absurd model is simply too large.
+    std::int64_t training_bytes(std::int64_t batch) const;
     // A table: layer, output shape, parameters, forward and backward MFLOP per image.
     std::string summary() const;
 };
