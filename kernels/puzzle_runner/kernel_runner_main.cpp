@@ -89,18 +89,29 @@ bool in_library(std::uintptr_t pc) {
     return false;
 }
 
-// The time limit: say which thread was where, then end. The interrupted instruction is the best
-// site when it lies in the kernel; else (inside a check) the last basic block the kernel entered.
-void on_alarm(int, siginfo_t*, void* context) {
+// Where the kernel was when a signal stopped it: the running thread, and a code site: the
+// interrupted instruction when it lies in the kernel, else (inside a check) the last basic block
+// the kernel entered.
+struct StoppedAt {
+    std::string where;
+    std::uintptr_t site = 0;
+};
+StoppedAt stopped_at(void* context) {
     const auto* uc = static_cast<const ucontext_t*>(context);
     const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
-    const std::uintptr_t site = in_library(pc) ? pc + 1 : reinterpret_cast<std::uintptr_t>(g_checks.last_block_site());
-    std::string where;
+    StoppedAt at;
+    at.site = in_library(pc) ? pc + 1 : reinterpret_cast<std::uintptr_t>(g_checks.last_block_site());
     if (sim::detail::t_builtins != nullptr) {
-        where = "block " + u3(sim::detail::t_builtins->block_idx) + " thread " + u3(sim::detail::t_builtins->thread_idx);
+        at.where = "block " + u3(sim::detail::t_builtins->block_idx) + " thread " + u3(sim::detail::t_builtins->thread_idx);
     }
     std::fflush(stdout);
-    report(puzzles::report_line_timeout(where, site));
+    return at;
+}
+
+// The time limit: say which thread was where, then end.
+void on_alarm(int, siginfo_t*, void* context) {
+    const StoppedAt at = stopped_at(context);
+    report(puzzles::report_line_timeout(at.where, at.site));
     _exit(3);
 }
 
@@ -108,15 +119,8 @@ void on_alarm(int, siginfo_t*, void* context) {
 // division by zero is SIGFPE): say which thread, where, and end. The simulator's stack-overflow
 // handler, installed at the first launch, passes the faults that are not its own on to this one.
 void on_crash(int sig, siginfo_t*, void* context) {
-    const auto* uc = static_cast<const ucontext_t*>(context);
-    const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
-    const std::uintptr_t site = in_library(pc) ? pc + 1 : reinterpret_cast<std::uintptr_t>(g_checks.last_block_site());
-    std::string where;
-    if (sim::detail::t_builtins != nullptr) {
-        where = "block " + u3(sim::detail::t_builtins->block_idx) + " thread " + u3(sim::detail::t_builtins->thread_idx);
-    }
-    std::fflush(stdout);
-    report(puzzles::report_line_crash(sig, where, site));
+    const StoppedAt at = stopped_at(context);
+    report(puzzles::report_line_crash(sig, at.where, at.site));
     _exit(6);
 }
 
