@@ -39,6 +39,11 @@ struct ApplyOptions {
     std::string pad = "zero";
     long long stride = 1;
     bool per_channel = false;  // each input plane filtered on its own (a picture: R, G, B)
+    // matmul (cli_apply_matmul.cpp)
+    std::string a_path, b_path;     // A (m x k) and B (k x n), 2-D .npy
+    std::string precision = "fp32";   // what A and B are rounded to
+    std::string accumulate = "fp32";  // what the running sum is kept in
+    bool backend_given = false;       // --backend on the command line (matmul's default is cpu-scalar)
 };
 int cmd_apply(const ApplyOptions& options);
 
@@ -73,5 +78,6 @@ int cmd_puzzle_check(const PuzzleCheckOptions& options);
 // skeleton and wrong solutions (puzzles::validate_puzzle). Returns the number of problems printed.
 int check_puzzle_folder(const std::string& path);
 int cmd_apply_conv(const ApplyOptions& options);
+int cmd_apply_matmul(const ApplyOptions& options);
 
 }  // namespace gpulab::app

@@ -34,16 +34,16 @@ void matmul_reduced(const float* a, const float* b, float* c, int64_t m, int64_t
 void matmul_fp64(const float* a, const float* b, double* c, int64_t m, int64_t n, int64_t k);
 
 // How far matmul_reduced may lie from matmul_fp64 for one output, given that output's
-// sum_k |A[i][k]| |B[k][j]| (`sum_abs`) and sum_k (|A[i][k]| + |B[k][j]|) (`sum_abs_inputs`), when
-// nothing overflows. Each input is rounded with relative error at most u_in = 2^-(p_in) (half a
-// step, p_in significant bits) plus half the smallest subnormal where it underflows; each of the K
-// multiply-adds rounds once with at most u_acc = 2^-(p_acc) relative, plus half the accumulator's
-// smallest subnormal:
-//   bound = sum_abs (2 u_in + u_in^2) + gamma_K (1 + u_in)^2 sum_abs + (eta_in / 2)(1 + u_in) sum_abs_inputs
-//           + K eta_in^2 / 4 + K eta_acc / 2,      gamma_K = K u_acc / (1 - K u_acc)
+// S = sum_k |A[i][k]| |B[k][j]| (`sum_abs`) and sum_k (|A[i][k]| + |B[k][j]|) (`sum_abs_inputs`), when
+// nothing overflows. Each input is rounded with relative error at most u_in = 2^-p_in (half a step,
+// p_in significant bits; 0 for FP32 inputs, which are not rounded) or, where it underflows, half the
+// smallest subnormal eta_in; each of the K multiply-adds rounds once, at most u_acc = 2^-p_acc
+// relative or half the accumulator's smallest subnormal:
+//   inputs = S (2 u_in + u_in^2) + (eta_in / 2)(1 + u_in) sum_abs_inputs + K eta_in^2 / 4
+//   bound  = inputs + gamma_K (S + inputs) + K eta_acc / 2,      gamma_K = K u_acc / (1 - K u_acc)
 // (the classic bound for a recursive sum, Higham, "Accuracy and Stability of Numerical Algorithms",
 // section 3.1). Infinity when K u_acc >= 1: the sum can then lose everything (FP16 accumulation of
-// 2,048 or more terms).
+// 2,048 or more terms). A worst case: random signs usually stay far below it.
 double matmul_error_bound(MatmulPrecision p, int64_t k, double sum_abs, double sum_abs_inputs);
 
 }  // namespace gpulab::core
