@@ -104,7 +104,7 @@ TEST_SUITE("mixed_matmul") {
         CHECK(std::isfinite(matmul_error_bound({FpFormat::Fp16, FpFormat::Fp32}, 65536, 1.0, 1.0)));
     }
 
-    TEST_CASE("NaN and infinity propagate as IEEE arithmetic does; FP16 overflows to infinity") {
+    TEST_CASE("NaN and infinity propagate as IEEE arithmetic does - FP16 overflows to infinity") {
         const float nan = std::numeric_limits<float>::quiet_NaN();
         const float a[4] = {1.0f, nan, 2.0f, 3.0f};  // 2 x 2
         const float b[4] = {1.0f, 2.0f, 3.0f, 4.0f};

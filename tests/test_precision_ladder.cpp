@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "runtime/cancel.h"
 #include "workloads/precision_ladder.h"
@@ -68,6 +70,31 @@ TEST_SUITE("precision_ladder") {
         CHECK_FALSE(parse_most_error_reveal("most-error:fp32:1000", r));
         CHECK_FALSE(parse_most_error_reveal("most-error:fp32:", r));
         CHECK_FALSE(parse_most_error_reveal("largest:fp32:16", r));
+    }
+
+    TEST_CASE("the prompt's answer on screen: the sentence and the choice it marks, from the sweep's own numbers") {
+        const DotSweep s = run_dot_sweep({});
+        REQUIRE(s.ok);
+        const std::vector<std::string> choices = {"FP32", "TF32", "BF16", "FP16"};
+        const MostErrorAnswer a = answer_most_error("most-error:narrow:4096", choices, s);
+        REQUIRE(a.ok);
+        CHECK(a.best_choice == 2);
+        const double bf16 = s.find(FpFormat::Bf16, FpFormat::Bf16)->error[8];
+        CHECK(a.text.find("BF16 loses the most at K = 4,096: its result is off by " + relative_error_text(bf16)) !=
+              std::string::npos);
+        CHECK(a.text.find("FP16 " + relative_error_text(s.find(FpFormat::Fp16, FpFormat::Fp16)->error[8])) !=
+              std::string::npos);
+        const MostErrorAnswer wide = answer_most_error("most-error:fp32:4096", choices, s);
+        CHECK(wide.best_choice == 2);
+        CHECK(wide.text.find("with the sum kept in FP32") != std::string::npos);
+        // A K the sweep does not reach, or no sweep, is a sentence, not a guess.
+        DotSweepConfig small;
+        small.max_k = 1024;
+        const MostErrorAnswer none = answer_most_error("most-error:narrow:4096", choices, run_dot_sweep(small));
+        CHECK_FALSE(none.ok);
+        CHECK(none.text.find("is not in this sweep") != std::string::npos);
+        CHECK(relative_error_text(0.749) == "74.9%");
+        CHECK(relative_error_text(4.04e-7) == "4e-07");
     }
 
     TEST_CASE("lengths that would take too long or are not powers of two are refused with a sentence") {

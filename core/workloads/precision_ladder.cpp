@@ -1,10 +1,14 @@
 // The dot-product error sweep of the tensor-core lesson (see precision_ladder.h).
 #include "precision_ladder.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 
+#include "measure/format.h"
 #include "runtime/cancel.h"
 
 namespace gpulab::core {
@@ -136,6 +140,60 @@ bool parse_most_error_reveal(std::string_view reveal, MostErrorReveal& out) {
     out.narrow_accumulator = acc == "narrow";
     out.k = std::strtoll(digits.c_str(), nullptr, 10);
     return is_power_of_two(out.k);
+}
+
+std::string relative_error_text(double e) {
+    if (std::isnan(e)) return "NaN";
+    char buf[48];
+    if (e >= 1e-4) std::snprintf(buf, sizeof buf, "%.3g%%", 100.0 * e);  // no space: a wrap never splits it
+    else if (e == 0.0) std::snprintf(buf, sizeof buf, "0");
+    else std::snprintf(buf, sizeof buf, "%.2g", e);
+    return buf;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+
+}  // namespace
+
+MostErrorAnswer answer_most_error(const std::string& reveal, const std::vector<std::string>& choices,
+                                  const DotSweep& sweep) {
+    MostErrorAnswer a;
+    MostErrorReveal r;
+    if (!parse_most_error_reveal(reveal, r)) {
+        a.text = "this prompt's answer ('" + reveal + "') is not one the tensor-core view knows";
+        return a;
+    }
+    if (!sweep.ok) {
+        a.text = "no sweep to answer from: " + sweep.error;
+        return a;
+    }
+    const DotSweepLine* worst = largest_error_at(sweep, r.k, r.narrow_accumulator);
+    if (!worst) {
+        a.text = "K = " + format_count(r.k) + " is not in this sweep (it goes up to " +
+                 format_count(sweep.config.max_k) + "): raise the largest K and run again";
+        return a;
+    }
+    const std::size_t at = static_cast<std::size_t>(std::find(sweep.ks.begin(), sweep.ks.end(), r.k) - sweep.ks.begin());
+    a.ok = true;
+    const std::string label = format_label(worst->inputs);
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        if (lower(choices[i]).find(lower(label)) != std::string::npos) a.best_choice = static_cast<int>(i);
+    std::string others;
+    for (const DotSweepLine& l : sweep.lines) {
+        if (&l == worst || (l.accumulate != FpFormat::Fp32) != r.narrow_accumulator) continue;
+        others += std::string(others.empty() ? "" : ", ") + format_label(l.inputs) + " " +
+                  relative_error_text(l.error[at]);
+    }
+    a.text = "Computed just now: with the sum kept in " +
+             std::string(r.narrow_accumulator ? "the input's own format" : "FP32") + ", " + label +
+             " loses the most at K = " + format_count(r.k) + ": its result is off by " +
+             relative_error_text(worst->error[at]) + " of the exact sum (" + others + ").";
+    return a;
 }
 
 }  // namespace gpulab::core

@@ -70,4 +70,18 @@ struct MostErrorReveal {
 };
 bool parse_most_error_reveal(std::string_view reveal, MostErrorReveal& out);
 
+// A relative error as the lesson writes it: "75%", "0.0414%" down to 1e-4, then "4.1e-07".
+std::string relative_error_text(double e);
+
+// The answer to a "most-error:<fp32|narrow>:<K>" prompt from a sweep: the sentence the view shows and
+// which of `choices` names the format that lost the most (-1: none does). ok=false with the reason
+// when the prompt or the sweep cannot answer.
+struct MostErrorAnswer {
+    bool ok = false;
+    int best_choice = -1;
+    std::string text;
+};
+MostErrorAnswer answer_most_error(const std::string& reveal, const std::vector<std::string>& choices,
+                                  const DotSweep& sweep);
+
 }  // namespace gpulab::core

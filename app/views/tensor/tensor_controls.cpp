@@ -80,7 +80,7 @@ void TensorView::draw_predict() {
         ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the run ends.");
         return;
     }
-    const MostErrorAnswer a = answer_most_error(p.reveal, p.choices, result_->sweep);
+    const core::MostErrorAnswer a = core::answer_most_error(p.reveal, p.choices, result_->sweep);
     if (!a.ok) {
         text_status(Status::Error, a.text.c_str());
         return;

@@ -30,10 +30,6 @@ Marker format_marker(core::FpFormat f) {
     return Marker::Circle;
 }
 
-std::string line_label(const core::DotSweepLine& l) {
-    return std::string(core::format_label(l.inputs)) + " inputs, " + core::format_label(l.accumulate) + " sum";
-}
-
 bool shown(const core::DotSweepLine& l, bool hide_narrow, bool hide_fp32) {
     const bool narrow = l.accumulate != core::FpFormat::Fp32;
     return narrow ? !hide_narrow : !hide_fp32;
@@ -212,7 +208,7 @@ void draw_dot_table(const core::DotSweep& s, int64_t k, bool hide_narrow, bool h
                 ImGui::TextColored(kMutedColour, "?");
             } else {
                 ImGui::TextColored(to_vec4(kColourBlindFormats[static_cast<int>(f)]), "%s",
-                                   relative_error_text(l->error[at]).c_str());
+                                   core::relative_error_text(l->error[at]).c_str());
             }
         }
     }

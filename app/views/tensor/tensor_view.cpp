@@ -38,11 +38,6 @@ TensorView::Panel panel_from(const std::string& name, TensorView::Panel fallback
     return fallback;
 }
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
-
 // A number as the student would write it: "0.1", "65,504", "1e-06", "inf", "NaN".
 std::string number_text(double v) {
     if (std::isnan(v)) return "NaN";
@@ -91,15 +86,6 @@ KernelCheck check_kernel(kern::MmaInput in) {
 }
 
 }  // namespace
-
-std::string relative_error_text(double e) {
-    if (std::isnan(e)) return "NaN";
-    char buf[48];
-    if (e >= 1e-4) std::snprintf(buf, sizeof buf, "%.3g%%", 100.0 * e);  // no space: a wrap never splits it
-    else if (e == 0.0) std::snprintf(buf, sizeof buf, "0");
-    else std::snprintf(buf, sizeof buf, "%.2g", e);
-    return buf;
-}
 
 std::string number_text_of(double v) { return number_text(v); }
 
@@ -234,42 +220,6 @@ int64_t TensorView::prompt_k() const {
     core::MostErrorReveal r;
     if (predict_ && core::parse_most_error_reveal(predict_->reveal, r)) return r.k;
     return 0;
-}
-
-MostErrorAnswer answer_most_error(const std::string& reveal, const std::vector<std::string>& choices,
-                                  const core::DotSweep& sweep) {
-    MostErrorAnswer a;
-    core::MostErrorReveal r;
-    if (!core::parse_most_error_reveal(reveal, r)) {
-        a.text = "this prompt's answer ('" + reveal + "') is not one the tensor-core view knows";
-        return a;
-    }
-    if (!sweep.ok) {
-        a.text = "no sweep to answer from: " + sweep.error;
-        return a;
-    }
-    const core::DotSweepLine* worst = core::largest_error_at(sweep, r.k, r.narrow_accumulator);
-    if (!worst) {
-        a.text = "K = " + core::format_count(r.k) + " is not in this sweep (it goes up to " +
-                 core::format_count(sweep.config.max_k) + "): raise the largest K and run again";
-        return a;
-    }
-    const std::size_t at = static_cast<std::size_t>(std::find(sweep.ks.begin(), sweep.ks.end(), r.k) - sweep.ks.begin());
-    a.ok = true;
-    const std::string label = core::format_label(worst->inputs);
-    for (std::size_t i = 0; i < choices.size(); ++i)
-        if (lower(choices[i]).find(lower(label)) != std::string::npos) a.best_choice = static_cast<int>(i);
-    std::string others;
-    for (const core::DotSweepLine& l : sweep.lines) {
-        if (&l == worst || (l.accumulate != core::FpFormat::Fp32) != r.narrow_accumulator) continue;
-        others += std::string(others.empty() ? "" : ", ") + core::format_label(l.inputs) + " " +
-                  relative_error_text(l.error[at]);
-    }
-    a.text = "Computed just now: with the sum kept in " +
-             std::string(r.narrow_accumulator ? "the input's own format" : "FP32") + ", " + label +
-             " loses the most at K = " + core::format_count(r.k) + ": its result is off by " +
-             relative_error_text(worst->error[at]) + " of the exact sum (" + others + ").";
-    return a;
 }
 
 // [SECTION] CSV and caption

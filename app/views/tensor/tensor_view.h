@@ -63,23 +63,12 @@ inline constexpr int64_t kCheckSide = 64;
 std::shared_ptr<const TensorMeasurement> measure_tensor(const core::DotSweepConfig& sweep,
                                                         const std::function<bool(float, const std::string&)>& keep_going);
 
-// The answer to a "most-error:<fp32|narrow>:<K>" prompt from a sweep.
-struct MostErrorAnswer {
-    bool ok = false;
-    int best_choice = -1;  // the choice naming the format that lost the most
-    std::string text;
-};
-MostErrorAnswer answer_most_error(const std::string& reveal, const std::vector<std::string>& choices,
-                                  const core::DotSweep& sweep);
-
 // The lesson's CSV: caption lines as # comments, then the lane data, the typed number in each
 // format, the formats' ranges, the sweep and the kernel checks, each a table with its own header.
 std::string tensor_csv(const TensorMeasurement& m, kern::MmaInput input, double value,
                        const std::vector<std::string>& caption);
 std::vector<std::string> tensor_caption_lines(const TensorMeasurement& m, std::string_view lesson_title, double value);
 
-// A relative error as the panels write it: "75%", "0.0414%" down to 1e-4, then "4.1e-07".
-std::string relative_error_text(double e);
 // A number as the student would type it: "0.1", "65504", "1e-06", "infinity", "NaN".
 std::string number_text_of(double v);
 
