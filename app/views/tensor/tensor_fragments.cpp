@@ -190,12 +190,18 @@ void TensorView::draw_fragments_panel() {
         text_status(Status::Error, ("The lane data could not be read: " + d.error).c_str());
         return;
     }
-    // The arithmetic beside the picture when there is room, else under it.
+    // The arithmetic beside the picture or under it, whichever leaves the tiles' cells larger (a
+    // wide, short canvas: beside; a projector's taller one: under).
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float em = ImGui::GetFontSize();
-    const bool beside = avail.x >= 52.0f * em;
-    const float side_w = beside ? std::clamp(avail.x * 0.26f, 14.0f * em, 20.0f * em) : 0.0f;
-    const float footer = beside ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 2.6f;
+    const float cells_wide = 37.7f, cells_high = 16.0f + 2.3f * lh / std::max(1.0f, em);
+    const float side = std::clamp(avail.x * 0.26f, 14.0f * em, 20.0f * em);
+    const float under = ImGui::GetTextLineHeightWithSpacing() * 2.6f;
+    const float cell_beside = std::min((avail.x - side) / cells_wide, avail.y / cells_high);
+    const float cell_under = std::min(avail.x / cells_wide, (avail.y - under) / cells_high);
+    const bool beside = avail.x >= 40.0f * em && cell_beside > cell_under;
+    const float side_w = beside ? side : 0.0f;
+    const float footer = beside ? 0.0f : under;
     const ImVec2 tiles{avail.x - side_w, std::max(avail.y - footer, lh * 8.0f)};
     ImGui::BeginGroup();
     const int hovered = draw_fragment_tiles(d, lane_, tiles, host_.fonts);
