@@ -139,9 +139,9 @@ int main(int argc, char** argv) {
                       "Force the CPU instruction set: avx512, avx2 or baseline (the same as GPULAB_ISA; oneDNN is "
                       "capped to match)");
 
-    auto* apply = cli.add_subcommand("apply", "Apply one op to a .npy or image file and write a .npy (conv2d: cross-correlation, kernel not flipped)");
+    auto* apply = cli.add_subcommand("apply", "Apply one op to a .npy or image file and write a .npy (conv2d: cross-correlation, kernel not flipped; matmul: two .npy matrices in reduced precision)");
     ApplyOptions apply_options;
-    apply->add_option("op", apply_options.op, "relu | leaky-relu | sigmoid | tanh | gelu | conv2d")->required();
+    apply->add_option("op", apply_options.op, "relu | leaky-relu | sigmoid | tanh | gelu | conv2d | matmul")->required();
     apply->add_option("--filter", apply_options.filter,
                       "conv2d: identity | box | gaussian | sharpen | sobel-x | sobel-y | laplacian | emboss. "
                       "Cross-correlation as CNNs compute it: the kernel is NOT flipped");
@@ -162,11 +162,22 @@ int main(int argc, char** argv) {
     apply->add_option("--input", apply_options.input,
                       "float32 .npy (C order), or an image (read as grayscale mapped to [-1, 1]; "
                       "conv2d: grayscale [0, 1] or with --per-channel R, G, B in [0, 1], or .npy (H, W) or "
-                      "(C, H, W))")->required();
+                      "(C, H, W)); not for matmul");
     apply->add_option("--output", apply_options.output,
                       "Output .npy (float32); conv2d: (K, P, Q), or (P, Q) for one filter; with --per-channel "
                       "(planes, P, Q) for one filter, else (planes, K, P, Q)")->required();
-    apply->add_option("--backend", apply_options.backend, "cpu-scalar | cpu-parallel | cuda-kernel | cudnn")
+    auto* apply_backend = apply->add_option("--backend", apply_options.backend,
+                                            "cpu-scalar | cpu-parallel | cuda-kernel | cudnn; matmul: cpu-scalar "
+                                            "(default, every precision) | cuda-sim | cuda-kernel (the tensor-core "
+                                            "kernel: fp16 or bf16 inputs, fp32 accumulation)")
+                              ->capture_default_str();
+    apply->add_option("--a", apply_options.a_path, "matmul: A, a 2-D .npy (m x k), row-major");
+    apply->add_option("--b", apply_options.b_path, "matmul: B, a 2-D .npy (k x n)");
+    apply->add_option("--precision", apply_options.precision,
+                      "matmul: fp32 | tf32 | bf16 | fp16, what A and B are rounded to (nearest, ties to even)")
+        ->capture_default_str();
+    apply->add_option("--accumulate", apply_options.accumulate,
+                      "matmul: fp32 | tf32 | bf16 | fp16, what the running sum is kept in (each multiply-add rounded once)")
         ->capture_default_str();
     apply->add_option("--alpha", apply_options.alpha, "Slope for leaky-relu")->check(strict_decimal())->capture_default_str();
 
@@ -255,6 +266,7 @@ int main(int argc, char** argv) {
     if (*info) return cmd_info();
     if (*exp) return run_export(export_options);
     if (*bench) return cmd_bench(bench_options);
+    apply_options.backend_given = apply_backend->count() > 0;
     if (*apply) return cmd_apply(apply_options);
     if (*train) {
         // `--data ""` would silently mean the default data set: say so instead (issue 31, item 6).

@@ -1,7 +1,7 @@
 // The GPU entry points for a build without a CUDA compiler: every GPU backend exists, so the
 // Devices panel can list it, and says plainly that CUDA was not compiled in. The latency probes
-// (latency_probe.h) and the divergence kernel (divergence.h) answer the same way: ok=false with
-// that sentence, nothing measured.
+// (latency_probe.h), the divergence kernel (divergence.h) and the tensor-core GEMM (tensor_gemm.h)
+// answer the same way: ok=false with that sentence, nothing measured.
 //
 // Verified by the "backends" suites of tests/test_gpu_backends.cpp and tests/test_gpu_latency.cpp
 // and tests/test_gpu_divergence.cpp in a build configured with GPULAB_ENABLE_CUDA=OFF.
@@ -13,6 +13,7 @@
 #include "gpu_backends.h"
 #include "gpu_testing.h"
 #include "probes/latency_probe.h"
+#include "tensor/tensor_gemm.h"
 
 namespace gpulab::gpu {
 
@@ -96,6 +97,12 @@ LaunchCosts measure_launch_costs(int, int) {
 CopyBandwidth measure_copy_bandwidth(std::size_t bytes, int) {
     CopyBandwidth r;
     r.bytes = bytes;
+    r.error = kNotCompiled;
+    return r;
+}
+
+MmaGemmRun run_mma_gemm(kern::MmaInput, const float*, const float*, float*, int64_t, int64_t, int64_t) {
+    MmaGemmRun r;
     r.error = kNotCompiled;
     return r;
 }

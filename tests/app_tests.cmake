@@ -10,6 +10,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/simd_gui_tests.cmake OPTIONAL)  # SIMD-vs-MIMD
 include(${CMAKE_CURRENT_LIST_DIR}/conv_gui_tests.cmake OPTIONAL)  # convolution lesson: export, GUI smoke
 include(${CMAKE_CURRENT_LIST_DIR}/train_gui_tests.cmake OPTIONAL)  # training lesson: export, no data set
 include(${CMAKE_CURRENT_LIST_DIR}/puzzle_gui_tests.cmake OPTIONAL)  # kernel puzzles: a check through the editor, no compiler
+include(${CMAKE_CURRENT_LIST_DIR}/tensor_gui_tests.cmake OPTIONAL)  # tensor cores: export, lanes, formats, a prompt
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tests.cmake OPTIONAL)  # command line: bad arguments, apply, bench --quick
 include(${CMAKE_CURRENT_LIST_DIR}/train_cli_tests.cmake OPTIONAL)  # gpulab train: bad flags and data, a short run
 include(${CMAKE_CURRENT_LIST_DIR}/presenter_tests.cmake OPTIONAL)  # presenter mode, export --all-steps

@@ -170,3 +170,75 @@ foreach(opt IN LISTS gpulab_dec_options)
     endforeach()
 endforeach()
 unset(GPULAB_CLI_EXTRA)
+
+# apply matmul (issue 29): two float32 matrices in reduced precision; the result agrees with the
+# FP64 product within the bound the formats predict (core::matmul_error_bound), on cpu-scalar and on
+# the tensor-core kernel simulated (cuda-sim); every refusal is one line.
+set(GPULAB_MATMUL_DATA ${CMAKE_CURRENT_LIST_DIR}/data/matmul)
+foreach(combo "fp32|fp32|cpu-scalar" "tf32|fp32|cpu-scalar" "bf16|fp32|cpu-scalar" "fp16|fp32|cpu-scalar"
+              "fp16|fp16|cpu-scalar" "tf32|tf32|cpu-scalar" "fp16|fp32|cuda-sim" "bf16|fp32|cuda-sim")
+    string(REPLACE "|" ";" fields "${combo}")
+    list(GET fields 0 precision)
+    list(GET fields 1 accumulate)
+    list(GET fields 2 backend)
+    set(GPULAB_CLI_EXTRA -DEXPECT_FILE=${GPULAB_CLI_OUT}/matmul-${precision}-${accumulate}-${backend}.npy)
+    gpulab_cli_test(apply_matmul_${precision}_${accumulate}_${backend} 0
+                    "\\(16, 300\\) x \\(300, 8\\) -> .*\\(16, 8\\), .* on ${backend}.*all 128 finite outputs within the bound"
+                    apply matmul --a ${GPULAB_MATMUL_DATA}/a_16x300.npy --b ${GPULAB_MATMUL_DATA}/b_300x8.npy
+                    --precision ${precision} --accumulate ${accumulate} --backend ${backend}
+                    --output ${GPULAB_CLI_OUT}/matmul-${precision}-${accumulate}-${backend}.npy)
+endforeach()
+unset(GPULAB_CLI_EXTRA)
+# A BF16 sum has no bound past 255 terms (K x 2^-8 >= 1): said so for K = 300; within it for K = 5.
+gpulab_cli_test(apply_matmul_bf16_sum_no_bound 0 "BF16 predicts no bound for K = 300" apply matmul --precision bf16
+                --accumulate bf16 --a ${GPULAB_MATMUL_DATA}/a_16x300.npy --b ${GPULAB_MATMUL_DATA}/b_300x8.npy
+                --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_bf16_sum 0 "BF16 inputs, BF16 accumulation on cpu-scalar.*all 12 finite outputs within the bound"
+                apply matmul --precision bf16 --accumulate bf16 --a ${GPULAB_MATMUL_DATA}/a_3x5.npy
+                --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_default_cpu_scalar 0 "FP32 inputs, FP32 accumulation on cpu-scalar" apply matmul
+                --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_sim_time_not_gpu 0 "simulated in .* never a GPU time" apply matmul --backend cuda-sim
+                --precision fp16 --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy
+                --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_nan 0 "1 NaN and 0 infinite values; they propagate as IEEE" apply matmul --precision fp16
+                --a ${GPULAB_MATMUL_DATA}/a_3x5_nan.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_fp16_overflow 0 "1 input lies beyond FP16's largest number \\(65,504\\) and became infinity"
+                apply matmul --precision fp16 --backend cuda-sim --a ${GPULAB_MATMUL_DATA}/a_3x5_big.npy
+                --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
+set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+gpulab_cli_test(apply_matmul_shapes 1 "A is 3 x 5 and B is 4 x 2: A's columns \\(5\\) must equal B's rows \\(4\\)"
+                apply matmul --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --b ${GPULAB_MATMUL_DATA}/b_4x2.npy
+                --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_not_2d 1 "cube_2x2x2.npy: matmul needs a 2-D matrix, got shape \\(2, 2, 2\\)" apply matmul
+                --a ${GPULAB_MATMUL_DATA}/cube_2x2x2.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_sim_refuses_tf32 1 "cuda-sim runs the mma.sync tensor-core kernel, which is built for FP16 or BF16"
+                apply matmul --backend cuda-sim --precision tf32 --a ${GPULAB_MATMUL_DATA}/a_3x5.npy
+                --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_sim_refuses_fp16_sum 1 "not FP16 inputs, FP16 accumulation: use --backend cpu-scalar"
+                apply matmul --backend cuda-sim --precision fp16 --accumulate fp16 --a ${GPULAB_MATMUL_DATA}/a_3x5.npy
+                --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_backend_without_matmul 1 "backend cpu-parallel has no reduced-precision matrix product"
+                apply matmul --backend cpu-parallel --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy
+                --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_bad_precision 2 "--precision must be fp32, tf32, bf16 or fp16, got 'fp8'" apply matmul
+                --precision fp8 --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy
+                --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_needs_b 2 "apply matmul needs both --a A.npy and --b B.npy" apply matmul
+                --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --output ${GPULAB_CLI_OUT}/m.npy)
+gpulab_cli_test(apply_matmul_not_input 2 "give --a A.npy and --b B.npy, not --input" apply matmul
+                --input ${GPULAB_MATMUL_DATA}/a_3x5.npy --output ${GPULAB_CLI_OUT}/m.npy)
+unset(GPULAB_CLI_EXTRA)
+# A product of 2^33 multiply-adds with an FP16 sum (every step rounded in software) would take
+# minutes: refused in one line. The two 16 MiB inputs are written at test time.
+if(GPULAB_PYTHON3)
+    add_test(NAME cli.apply_matmul_big_inputs
+             COMMAND ${GPULAB_PYTHON3} ${GPULAB_MATMUL_DATA}/make_npy.py --big ${GPULAB_CLI_OUT})
+    set_tests_properties(cli.apply_matmul_big_inputs PROPERTIES LABELS cli FIXTURES_SETUP cli_matmul_big)
+    set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+    gpulab_cli_test(apply_matmul_too_big 1 "A \\(2048 x 2048\\) times B \\(2048 x 2048\\) is 8,589,934,592 multiply-adds, which would take minutes on cpu-scalar"
+                    apply matmul --precision fp16 --accumulate fp16 --a ${GPULAB_CLI_OUT}/a_2048x2048.npy
+                    --b ${GPULAB_CLI_OUT}/b_2048x2048.npy --output ${GPULAB_CLI_OUT}/big.npy)
+    unset(GPULAB_CLI_EXTRA)
+    set_tests_properties(cli.apply_matmul_too_big PROPERTIES FIXTURES_REQUIRED cli_matmul_big)
+endif()

@@ -181,8 +181,9 @@ if(GPULAB_XVFB_RUN)
                      -DEXPECT_RC=0
                      "-DEXPECT_REGEX=Not exported again: the last export is still being written.*exported 5 files to .*/f12/gpulab-export"
                      -DEXPECT_FILE=${dir}/gpulab-export/elementwise-activations-window.png -P ${GPULAB_RUN_CHECK})
+    # The writer is held 1.5 s (a test option), so the second F12 surely comes while it runs.
     set_tests_properties(gui.f12_export PROPERTIES LABELS gui WORKING_DIRECTORY ${dir}
-                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" FIXTURES_REQUIRED gui_f12_clean
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_TEST_EXPORT_HOLD_MS=1500" FIXTURES_REQUIRED gui_f12_clean
                          FIXTURES_SETUP gui_f12_export TIMEOUT 180)
     gpulab_png_test(f12_export_screenshot_png f12_export ${dir}/f12.png 200 1600 900)
     gpulab_png_test(f12_export_window_png f12_export ${dir}/gpulab-export/elementwise-activations-window.png 200 1600 900)

@@ -5,7 +5,8 @@
 # the default, is checked by presenter.export_all_steps.*. The presenter layout picks its text size
 # from the height: 1x at 768, 1.5x at 1080, 2x at 1440.
 set(GPULAB_LAYOUT_OUT ${GPULAB_GUI_OUT}/layout)
-set(GPULAB_LAYOUT_LESSONS elementwise-activations conv-sliding-window simd-vs-mimd latency-vs-throughput train-small-cnn)
+set(GPULAB_LAYOUT_LESSONS elementwise-activations conv-sliding-window simd-vs-mimd latency-vs-throughput train-small-cnn
+    tensor-cores)
 foreach(config "normal|1366x768" "normal|1920x1080" "normal|2560x1440" "presenter|1366x768" "presenter|2560x1440")
     string(REPLACE "|" ";" fields "${config}")
     list(GET fields 0 theme)

@@ -200,8 +200,35 @@ body = "b"
         LessonCatalog cat = load_lessons({std::string(GPULAB_SOURCE_DIR) + "/lessons",
                                           std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad"});
         CHECK(cat.find("elementwise-activations") != nullptr);
-        CHECK(cat.lessons.size() == 6);
+        CHECK(cat.lessons.size() == 7);
         CHECK(cat.errors.size() >= 3);
+    }
+
+    TEST_CASE("the tensor-core lesson validates - its prompts reveal from the sweep - bad settings are refused") {
+        LessonLoad l = parse_lesson_file(std::string(GPULAB_SOURCE_DIR) + "/lessons/tensor-cores.toml");
+        INFO(all(l.errors));
+        REQUIRE(l.errors.empty());
+        REQUIRE(l.lesson);
+        CHECK(l.lesson->workload == "tensor");
+        int prompts = 0;
+        for (const LessonStep& s : l.lesson->steps)
+            if (s.predict) {
+                ++prompts;
+                CHECK(s.predict->reveal.rfind("most-error:", 0) == 0);
+            }
+        CHECK(prompts == 2);
+        const std::string head = "id = \"t\"\ntitle = \"T\"\nworkload = \"tensor\"\n[[steps]]\ntitle = \"S\"\nbody = \"B\"\n";
+        LessonLoad bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nreveal = \"most-error:fp64:4096\"\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "is not one the tensor-core lesson knows"));
+        bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nreveal = \"most-error:narrow:1000\"\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "K a power of two"));
+        bad = parse_lesson_text(head + "[steps.params]\nmax_k = 5000\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "must be a power of two"));
+        bad = parse_lesson_text(head + "[steps.params]\nlane = 32\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "parameter 'lane' = 32 is out of range"));
+        LessonLoad good = parse_lesson_text(head + "[steps.params]\nvalue = nan\nmax_k = 1048576\n", "t.toml");
+        INFO(all(good.errors));
+        CHECK(good.errors.empty());
     }
 
     TEST_CASE("the kernel puzzles lesson validates: one puzzle per step, in the issue's order") {

@@ -115,6 +115,18 @@ TEST_CASE("the training lesson's four layer kinds stay apart under each simulati
     }
 }
 
+TEST_CASE("the tensor-core lesson's four formats stay apart under each simulation") {
+    for (const Simulation& s : kSimulations) {
+        CAPTURE(s.name);
+        for (std::size_t i = 0; i < std::size(kColourBlindFormats); ++i)
+            for (std::size_t j = i + 1; j < std::size(kColourBlindFormats); ++j) {
+                CAPTURE(i);
+                CAPTURE(j);
+                CHECK(delta_e(kColourBlindFormats[i], kColourBlindFormats[j], s.m) >= kMinDeltaE);
+            }
+    }
+}
+
 TEST_CASE("cpu-scalar and cpu-parallel are well apart") {
     auto find = [](std::string_view name) {
         for (const BackendColour& e : kColourBlindBackends)

@@ -39,6 +39,11 @@ struct ApplyOptions {
     std::string pad = "zero";
     long long stride = 1;
     bool per_channel = false;  // each input plane filtered on its own (a picture: R, G, B)
+    // matmul (cli_apply_matmul.cpp)
+    std::string a_path, b_path;     // A (m x k) and B (k x n), 2-D .npy
+    std::string precision = "fp32";   // what A and B are rounded to
+    std::string accumulate = "fp32";  // what the running sum is kept in
+    bool backend_given = false;       // --backend on the command line (matmul's default is cpu-scalar)
 };
 int cmd_apply(const ApplyOptions& options);
 
@@ -77,5 +82,6 @@ int check_puzzle_folder(const std::string& path);
 // reference-run.txt (puzzles/reference_record.h), for machines without a compiler.
 int cmd_puzzle_record(const std::string& puzzle_dir, const std::vector<std::string>& ids);
 int cmd_apply_conv(const ApplyOptions& options);
+int cmd_apply_matmul(const ApplyOptions& options);
 
 }  // namespace gpulab::app

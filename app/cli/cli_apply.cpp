@@ -1,5 +1,6 @@
 // `gpulab apply OP --input F --output F [--backend B]`: one op on a file, so results can be checked
-// against NumPy, PyTorch or any other tool.
+// against NumPy, PyTorch or any other tool. conv2d is cli_apply_conv.cpp, matmul (two inputs, --a
+// and --b) cli_apply_matmul.cpp.
 #include <algorithm>
 #include <cstdio>
 
@@ -20,12 +21,23 @@ bool ends_with_npy(const std::string& path) {
 }  // namespace
 
 int cmd_apply(const ApplyOptions& o) {
-    if (o.op == "conv2d") return cmd_apply_conv(o);
+    if (o.op == "matmul") return cmd_apply_matmul(o);
     auto activation = core::parse_activation(o.op);
-    if (!activation) {
-        std::fprintf(stderr, "gpulab: unknown op '%s' (expected relu, leaky-relu, sigmoid, tanh, gelu or conv2d)\n", o.op.c_str());
+    if (!activation && o.op != "conv2d") {
+        std::fprintf(stderr, "gpulab: unknown op '%s' (expected relu, leaky-relu, sigmoid, tanh, gelu, conv2d or matmul)\n",
+                     o.op.c_str());
         return kExitUsage;
     }
+    // Not required by the parser: matmul reads --a and --b instead.
+    if (o.input.empty()) {
+        std::fprintf(stderr, "gpulab: --input is required (see gpulab --help)\n");
+        return kExitUsage;
+    }
+    if (!o.a_path.empty() || !o.b_path.empty()) {
+        std::fprintf(stderr, "gpulab: --a and --b belong to apply matmul; %s reads --input\n", o.op.c_str());
+        return kExitUsage;
+    }
+    if (o.op == "conv2d") return cmd_apply_conv(o);
     if (!ends_with_npy(o.output)) {
         std::fprintf(stderr, "gpulab: --output must be a .npy file, got '%s'\n", o.output.c_str());
         return kExitUsage;

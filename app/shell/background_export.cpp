@@ -1,7 +1,21 @@
 // BackgroundExport: see background_export.h.
 #include "background_export.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
 namespace gpulab::app {
+
+namespace {
+// Tests only (tests/gui_tests.cmake, gui.f12_export): hold the writer this many milliseconds before
+// it writes, so a second export pressed a frame later surely finds the first still running; on a
+// loaded machine the first could otherwise finish in between and the refusal go untested.
+int test_hold_ms() {
+    const char* v = std::getenv("GPULAB_TEST_EXPORT_HOLD_MS");
+    return v != nullptr ? std::clamp(std::atoi(v), 0, 10000) : 0;
+}
+}  // namespace
 
 BackgroundExport::~BackgroundExport() { wait(); }
 
@@ -13,6 +27,7 @@ bool BackgroundExport::start(std::vector<PendingFile> files, ExportResult planne
         // Normal priority: the user is waiting for these files, and at nice 10 (where measurements
         // once ran) anything else busy on the machine (a compiler, another app) left the write
         // waiting for seconds. The window keeps drawing either way: on two cores each has one.
+        if (const int hold = test_hold_ms(); hold > 0) std::this_thread::sleep_for(std::chrono::milliseconds(hold));
         result_ = write_pending_files(std::move(files), std::move(planned));
         done_.store(true, std::memory_order_release);
     });

@@ -15,6 +15,7 @@
 #include "lesson_directories.h"
 #include "views/puzzles/puzzle_view.h"
 #include "views/simd_mimd/simd_mimd_view.h"
+#include "views/tensor/tensor_view.h"
 #include "views/train/train_view.h"
 #include "render/resources.h"
 #include "runtime/thread_pool.h"
@@ -86,6 +87,7 @@ LessonView* Shell::view_for(const std::string& workload) {
     else if (workload == "conv2d") v = std::make_unique<Conv2dView>(host_);
     else if (workload == "train") v = std::make_unique<TrainView>(host_);
     else if (workload == "puzzles") v = std::make_unique<PuzzleView>(host_);
+    else if (workload == "tensor") v = std::make_unique<TensorView>(host_);
     if (!v) return nullptr;
     return views_.emplace(workload, std::move(v)).first->second.get();
 }

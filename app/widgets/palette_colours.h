@@ -50,6 +50,13 @@ inline constexpr Rgb8 kColourBlindOtherBackends[] = {kOkabeBluishGreen, kOkabeOr
 // delta E 20.6 apart under each simulation; the wider bar segments also carry the layer's name.
 inline constexpr Rgb8 kColourBlindLayers[] = {kOkabeVermillion, kOkabeYellow, kOkabeSkyBlue, kOkabeReddishPurple};
 
+// The tensor-core lesson's four number formats (FP32, TF32, BF16, FP16: lines of its dot-product
+// plot, each with its own marker, narrow sums dashed), the four lanes of a group (threadID_in_group
+// t = 0..3 in its fragment picture, every cell also numbered) and the bit fields (sign, exponent,
+// mantissa, each box also holding its digit): the same four light colours as the layer kinds,
+// checked apart under each simulation by tests/test_palette_cvd.cpp. Used in both palettes.
+inline constexpr Rgb8 kColourBlindFormats[] = {kOkabeSkyBlue, kOkabeReddishPurple, kOkabeVermillion, kOkabeYellow};
+
 // [SECTION] status
 
 enum class Status { Ok, Error, Warn };

@@ -85,6 +85,7 @@ LimitResult measure_best_copy(std::size_t bytes, const std::vector<CopyCandidate
                 return l;
             }
             if (buffer_bytes > kKeepBytesEach) buf = &fresh;
+            if (cancel_requested()) throw Cancelled();  // before touching every page of both buffers
             // Filling touches every page, so page faults happen here and not in a timed copy.
             buf->src.assign(floats, 1.0f);
             buf->dst.assign(floats, 0.0f);
@@ -102,6 +103,9 @@ LimitResult measure_best_copy(std::size_t bytes, const std::vector<CopyCandidate
                 const int64_t start = now_ns();
                 for (int k = 0; k < kMaxPerBlock; ++k) {
                     if (k >= kMinPerBlock && now_ns() - start > kBlockBudgetNs) break;
+                    // Between copies too: a large copy on a loaded machine takes tens of ms, and a
+                    // step left must stop within 0.5 s (issue 25), not after a block's runs.
+                    if (cancel_requested()) throw Cancelled();
                     const int64_t t0 = now_ns();
                     c.copy(src, dst, n);
                     samples.push_back(now_ns() - t0);

@@ -88,6 +88,16 @@ const std::vector<ParamSpec> kTrainParams = {
 const std::vector<ParamSpec> kPuzzleParams = {
     {"puzzle", ParamSpec::Type::String, 0, 0, {}, "the puzzle the step opens: a folder name under puzzles/"},
 };
+// The tensor-core lesson (app/views/tensor/): which panel, the lane lit in the instruction's
+// picture, its input type, the number typed into the formats panel, the dot-product sweep's size.
+const std::vector<ParamSpec> kTensorParams = {
+    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot"}, "the view the step puts in front"},
+    {"lane", ParamSpec::Type::Int, 0, 31, {}, "the lane whose elements the instruction's picture lights up"},
+    {"input", ParamSpec::Type::String, 0, 0, {"fp16", "bf16"}, "the instruction's input type"},
+    {"value", ParamSpec::Type::Float, 0, 0, {}, "the number shown in every format (any number, inf or nan)"},
+    {"max_k", ParamSpec::Type::Int, 256, double(int64_t{1} << 20), {}, "the longest dot product of the sweep (a power of two)"},
+    {"trials", ParamSpec::Type::Int, 1, 64, {}, "vector pairs each error is averaged over"},
+};
 const std::vector<ParamSpec> kNoParams = {};
 const std::set<std::string> kPredictKeys = {"question", "choices", "reveal"};
 
@@ -322,6 +332,20 @@ std::string check_reveal(const std::string& workload, const std::string& reveal)
         if (reveal == "epoch-speedup") return "";
         return "reveal \"" + reveal + "\" is not one the training lesson knows (expected epoch-speedup)";
     }
+    if (workload == "tensor") {
+        // most-error:<fp32|narrow>:<K>, K a power of two the sweep can reach (16 .. 2^20).
+        const std::string rest = starts("most-error:") ? reveal.substr(11) : "";
+        const std::size_t colon = rest.find(':');
+        const std::string acc = colon == std::string::npos ? "" : rest.substr(0, colon);
+        const std::string k = colon == std::string::npos ? "" : rest.substr(colon + 1);
+        char* end = nullptr;
+        const long long kv = k.empty() ? 0 : std::strtoll(k.c_str(), &end, 10);
+        if ((acc == "fp32" || acc == "narrow") && end && *end == '\0' && kv >= 16 && kv <= (1ll << 20) &&
+            (kv & (kv - 1)) == 0)
+            return "";
+        return "reveal \"" + reveal + "\" is not one the tensor-core lesson knows (expected "
+               "most-error:<fp32|narrow>:<K>, K a power of two from 16 to 1048576, e.g. most-error:narrow:4096)";
+    }
     return "the " + workload + " workload has no live answer to reveal: leave 'reveal' out";
 }
 
@@ -339,6 +363,12 @@ std::pair<std::string, std::string> check_param_combination(const std::string& w
                     "min_exp = " + std::to_string(lo) + " is larger than max_exp = " + std::to_string(hi) +
                         " (the sweep would be empty)"};
         }
+    }
+    if (workload == "tensor" && own.count("max_k")) {
+        const int64_t k = param_int(own, "max_k", 256);
+        if ((k & (k - 1)) != 0)
+            return {"max_k", "parameter 'max_k' = " + std::to_string(k) +
+                                 " must be a power of two (256, 512, ..., 1048576): the sweep doubles K each time"};
     }
     if (workload == "conv2d" && own.count("kernel") && param_int(own, "kernel", 1) % 2 == 0) {
         return {"kernel", "parameter 'kernel' = " + std::to_string(param_int(own, "kernel", 1)) +
@@ -559,11 +589,12 @@ const std::vector<ParamSpec>* workload_params(std::string_view workload) {
     if (workload == "conv2d") return &kConv2dParams;
     if (workload == "train") return &kTrainParams;
     if (workload == "puzzles") return &kPuzzleParams;
+    if (workload == "tensor") return &kTensorParams;
     return nullptr;
 }
 
 std::vector<std::string> known_workloads() {
-    return {"activation", "conv2d", "simd-mimd", "latency", "train", "puzzles"};
+    return {"activation", "conv2d", "simd-mimd", "latency", "train", "puzzles", "tensor"};
 }
 
 LessonLoad parse_lesson_text(std::string_view text, const std::string& source_name) {

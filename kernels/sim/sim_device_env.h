@@ -16,6 +16,9 @@
 //   __syncwarp __ballot_sync  a rendezvous of the lanes in the mask, with CUDA's results (see
 //   __any_sync __all_sync     sim_runtime.h for what ends a launch)
 //   __shfl_sync __shfl_up_sync __shfl_down_sync __shfl_xor_sync
+//   mma.sync.aligned.m16n8k16 kern::mma_sync_m16n8k16<In>(d, a, b, c): a rendezvous of the warp's 32
+//   (inline PTX under nvcc)   lanes that gathers their fragments, computes D = A x B + C and scatters
+//                             D back (sim_mma.h); a lane missing is an error sentence
 //   __activemask(), clock64() refused with a sentence (the fibers of a warp run one after another,
 //                             so which lanes a GPU would run together, and its cycles, are not modelled)
 //
@@ -27,6 +30,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "sim_mma.h"
 #include "sim_runtime.h"
 
 #define __global__
@@ -130,5 +134,14 @@ inline SharedPtr<T> dynamic_shared() {
 
 inline GlobalPtr<const float4> as_float4(GlobalPtr<const float> p) { return sim::reinterpret<const float4>(p); }
 inline GlobalPtr<float4> as_float4(GlobalPtr<float> p) { return sim::reinterpret<float4>(p); }
+
+// The tensor-core instruction (kernels/tensor/mma_device_cuda.cuh is its nvcc twin): this lane's
+// registers go to the warp's rendezvous, and its four D values come back.
+template <MmaInput In>
+inline void mma_sync_m16n8k16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2], const float (&c)[4]) {
+    sim::MmaLaneOperands lane{{a[0], a[1], a[2], a[3]}, {b[0], b[1]}, {c[0], c[1], c[2], c[3]}, {}};
+    sim::detail::mma_sync(In, lane);
+    for (int i = 0; i < 4; ++i) d[i] = lane.d[i];
+}
 
 }  // namespace gpulab::kern

@@ -185,6 +185,8 @@ struct ThreadCtx {
     unsigned op_mask = 0;
     uint64_t op_value = 0, op_result = 0;
     int op_arg = 0, op_width = 32;
+    const WarpCollective* collective = nullptr;  // op == Collective: the instruction and this lane's operands
+    void* operands = nullptr;
     uint32_t warp_syncs = 0;  // __syncwarp() calls completed: orders shared accesses within the warp
     StackBounds stack;        // this fiber's stack (for ASan's switch annotations)
     void* fake_stack = nullptr;
@@ -474,12 +476,22 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                     return false;
                 }
                 const ThreadCtx& g = lane_ctx(l);
-                if (g.done) continue;
+                if (g.done) {
+                    // A shuffle or ballot completes without a lane that has returned; an instruction
+                    // of the whole warp (mma.sync.aligned) cannot compute its result without it.
+                    if (first.op == WarpOp::Collective) {
+                        error = warp + std::to_string(l) + " has already returned. " + first.op_name +
+                                " needs all 32 lanes of the warp, each holding its part of the matrices: on a "
+                                "GPU the result is undefined.";
+                        return false;
+                    }
+                    continue;
+                }
                 arrived |= 1u << l;
                 if (g.wait == Wait::Barrier) {
                     error = warp + std::to_string(l) + " waits at the __syncthreads() on line " +
                             std::to_string(g.barrier_line);
-                } else if (g.op != first.op || g.op_mask != mask) {
+                } else if (g.op != first.op || g.op_mask != mask || g.collective != first.collective) {
                     error = warp + std::to_string(l) + " waits at " + g.op_name + site_token(g.op_site) + " with mask " +
                             hex(g.op_mask);
                 }
@@ -488,6 +500,20 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                              "is undefined.";
                     return false;
                 }
+            }
+            if (first.op == WarpOp::Collective) {
+                // Every lane is here (a missing one was an error above): the instruction runs once for the warp.
+                void* operands[DeviceLimits::kWarpSize];
+                for (int l = 0; l < DeviceLimits::kWarpSize; ++l) operands[l] = lane_ctx(l).operands;
+                try {
+                    first.collective->run(operands);
+                } catch (const detail::Fault& f) {
+                    error = f.message;
+                    return false;
+                }
+                for (int l = 0; l < DeviceLimits::kWarpSize; ++l) lane_ctx(l).wait = Wait::None;
+                released = true;
+                continue;
             }
             uint64_t ballot = 0;
             for (int l = 0; l < lanes; ++l) {
@@ -500,6 +526,7 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                 const int base = l & ~(width - 1);
                 int src = l;
                 switch (c.op) {
+                    case WarpOp::Collective: break;  // completed above, never reaches here
                     case WarpOp::SyncWarp: ++c.warp_syncs; break;
                     case WarpOp::Ballot: c.op_result = ballot; break;
                     case WarpOp::Any: c.op_result = ballot != 0; break;
@@ -887,9 +914,25 @@ uint64_t detail::warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int 
     c.op_value = value;
     c.op_arg = arg;
     c.op_width = width;
+    c.collective = nullptr;
+    c.operands = nullptr;
     park(c);
     if (t_block->abandoning) throw Abandon{};
     return c.op_result;
+}
+
+void detail::warp_collective(const WarpCollective& op, void* lane_operands) {
+    if (t_thread == nullptr) throw Fault{std::string(op.name) + " called outside any kernel"};
+    ThreadCtx& c = *t_thread;
+    c.wait = ThreadCtx::Wait::Warp;
+    c.op = WarpOp::Collective;
+    c.op_name = op.name;
+    c.op_site = detail::t_access_site;
+    c.op_mask = 0xffffffffu;  // .aligned: the whole warp, always
+    c.collective = &op;
+    c.operands = lane_operands;
+    park(c);
+    if (t_block->abandoning) throw Abandon{};
 }
 
 void detail::sync_threads(int line) {

@@ -30,6 +30,8 @@
 //     block, both threads and the address;
 //   - barrier divergence: some threads wait at a barrier that others never reach (they returned, or
 //     wait at another __syncthreads): a hang on a GPU, an error naming the threads here;
+//   - mma.sync (sim_mma.h) is a rendezvous of all 32 lanes of the warp (WarpCollective): a lane that
+//     has returned or waits elsewhere ends the launch with a sentence naming it;
 //   - warp intrinsics (__syncwarp, __ballot_sync, __any_sync, __all_sync, __shfl*_sync) are a
 //     rendezvous of the non-exited lanes in their mask, with CUDA's documented results (a lane that
 //     has returned takes no part: a ballot counts it as 0; with a width under 32, __shfl_xor_sync
@@ -347,7 +349,20 @@ struct Builtins {
 };
 
 // The warp-level intrinsics the simulator implements (sim_device_env.h spells them as CUDA does).
-enum class WarpOp { SyncWarp, Ballot, Any, All, Shfl, ShflUp, ShflDown, ShflXor };
+// Collective: a warp-wide instruction with more operands than a shuffle (WarpCollective below).
+enum class WarpOp { SyncWarp, Ballot, Any, All, Shfl, ShflUp, ShflDown, ShflXor, Collective };
+
+// A warp-wide instruction that needs every one of the warp's 32 lanes and more operands per lane
+// than fit a shuffle's 8 bytes: mma.sync.aligned (kernels/sim/sim_mma.h). Each lane parks with a
+// pointer to its own operands (registers, on its fiber's stack); when all 32 have arrived at the
+// same instruction, `run` is called once with their pointers in lane order and reads and writes
+// them (gather, compute, scatter), and the lanes go on. A lane that has returned, waits at a
+// barrier or at another warp operation, or a warp of fewer than 32 threads, ends the launch with a
+// sentence naming the lane and `name`.
+struct WarpCollective {
+    const char* name;  // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+    void (*run)(void* const lanes[32]);
+};
 
 namespace detail {
 // Parks the calling thread until every lane of `mask` has reached a warp operation with the same
@@ -355,6 +370,8 @@ namespace detail {
 // value (as raw bits). Lanes that never arrive, or arrive at something else, end the launch with a
 // sentence naming them.
 uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* name);
+// The calling lane's part in a WarpCollective (see above); returns once `op.run` has run for the warp.
+void warp_collective(const WarpCollective& op, void* lane_operands);
 // Set by the scheduler before it resumes a fiber. Constant-initialised and inline, so reading it
 // is one TLS load (no wrapper call) in every translation unit.
 inline thread_local const Builtins* t_builtins = nullptr;

@@ -1,0 +1,129 @@
+// The tensor-core lesson's canvas tabs, its controls (lane, input type, the typed number, the
+// sweep's largest K and pairs, Run / Cancel) and its Timing window (the step's predict prompt with
+// the answer computed from the sweep, then the numbers behind the panel in front: the picked
+// lane's elements and the kernel check, the formats' ranges, or the errors at the prompt's K).
+// Every control has a tooltip. Checked in the GUI screenshots of each step.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "measure/format.h"
+#include "tensor_view.h"
+#include "views/run_row.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+void TensorView::draw_canvas() {
+    static constexpr PanelTab<Panel> kTabs[] = {
+        {"One instruction", Panel::Fragments,
+         "mma.sync.m16n8k16: the warp's 32 lanes each hold a piece of A, B and C in their registers, and one "
+         "instruction multiplies the whole 16 x 16 by 16 x 8 tile. Which lane holds what is read from the simulated "
+         "kernel."},
+        {"Number formats", Panel::Formats,
+         "FP32, TF32, BF16 and FP16: the same number in each, bit by bit, with the range and the step size each "
+         "format has."},
+        {"Dot product error", Panel::Dot,
+         "Long sums of products in each format: the error against FP64 as the sum grows, with the sum kept in FP32 "
+         "or in the narrow format."},
+    };
+    draw_panel_tabs("##tensor_panels", kTabs, panel_, select_panel_, 0, [this](Panel panel) {
+        switch (panel) {
+            case Panel::Fragments: draw_fragments_panel(); break;
+            case Panel::Formats: draw_formats_panel(); break;
+            case Panel::Dot: draw_dot_panel(); break;
+        }
+    });
+}
+
+void TensorView::draw_result_note() {
+    ImGui::TextColored(kMutedColour, "%s",
+                       host_.jobs->busy() || run_on_step_ ? "computing: the pictures appear when the run ends"
+                                                          : "nothing computed yet: press Run (R)");
+}
+
+void TensorView::draw_controls() {
+    const float label_w = ImGui::GetFontSize() * 7.0f;
+    ImGui::PushItemWidth(-label_w);
+    ImGui::SliderInt("lane", &lane_, 0, 31, "%d", ImGuiSliderFlags_AlwaysClamp);
+    hover_tip("The lane whose elements the instruction's picture lights up (also: click an element).");
+    int in = input_ == kern::MmaInput::Fp16 ? 0 : 1;
+    if (ImGui::Combo("input type", &in, "FP16\0BF16\0")) input_ = in == 0 ? kern::MmaInput::Fp16 : kern::MmaInput::Bf16;
+    hover_tip("The instruction's inputs: FP16 or BF16, both with FP32 accumulation (the two variants the kernel is "
+              "built for).");
+    if (ImGui::SliderInt("largest K", &max_k_exp_, 8, 20, "2^%d", ImGuiSliderFlags_AlwaysClamp)) run_on_step_ = false;
+    hover_tip("The longest dot product of the sweep (K = 16 up to this). Longer sums show more of an FP16 or BF16 "
+              "sum stalling; 2^20 takes a second or two. Press Run after changing it.");
+    ImGui::SliderInt("vector pairs", &trials_, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
+    hover_tip("How many random vector pairs each error is averaged over. Press Run after changing it.");
+    ImGui::PopItemWidth();
+    ImGui::Spacing();
+    ImGui::Separator();
+    if (draw_run_row(*host_.jobs, "Run (R)",
+                     "Reads the lanes of the simulated mma.sync kernel, runs the whole kernel on cuda-sim against "
+                     "cpu-scalar, and sums dot products in four formats for every K.",
+                     "Stop at the next checkpoint; the previous result stays on screen.",
+                     result_ ? "idle: the panels show the last run" : "idle"))
+        request_run();
+}
+
+void TensorView::draw_predict() {
+    if (!predict_) return;
+    const core::PredictPrompt& p = *predict_;
+    const bool ready = result_ && !host_.jobs->busy();
+    if (!draw_predict_choices(p, pick_, reveal_now_, ready)) {
+        ImGui::TextColored(kMutedColour, "%s",
+                           ready ? "Pick one; the sweep on screen answers it." : "Pick one while the sweep runs.");
+        return;
+    }
+    if (!ready) {
+        ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the run ends.");
+        return;
+    }
+    const core::MostErrorAnswer a = core::answer_most_error(p.reveal, p.choices, result_->sweep);
+    if (!a.ok) {
+        text_status(Status::Error, a.text.c_str());
+        return;
+    }
+    ImGui::TextWrapped("%s", a.text.c_str());
+    if (pick_ < 0) return;
+    if (pick_ == a.best_choice)
+        text_status(Status::Ok, "Your prediction matches the computed numbers.");
+    else
+        text_status(Status::Error, ("Not quite: it is '" +
+                                    (a.best_choice >= 0 ? p.choices[static_cast<std::size_t>(a.best_choice)]
+                                                        : std::string("none of the choices")) +
+                                    "'. Look at the plot: where does each line go as K grows?")
+                                       .c_str());
+}
+
+void TensorView::draw_timing() {
+    draw_predict();
+    if (predict_) ImGui::Separator();
+    if (!result_) {
+        draw_result_note();
+        return;
+    }
+    const TensorMeasurement& m = *result_;
+    switch (panel_) {
+        case Panel::Fragments: {
+            const sim::MmaLaneData& d = m.lanes_for(input_);
+            if (d.ok) ImGui::TextWrapped("%s", lane_holdings(d, lane_).c_str());
+            draw_kernel_check(m.check_for(input_));
+            ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+            ImGui::TextWrapped("%s", kModelNote);
+            ImGui::PopStyleColor();
+            break;
+        }
+        case Panel::Formats: draw_format_neighbours(value_); break;
+        case Panel::Dot: {
+            const auto [hide_narrow, hide_fp32] = hidden_lines();
+            draw_dot_table(m.sweep, prompt_k() > 0 ? prompt_k() : m.sweep.config.max_k, hide_narrow, hide_fp32);
+            ImGui::TextColored(kMutedColour, "Relative to the exact sum, mean of %d vector pairs; computed in %s on this CPU.",
+                               m.sweep.config.trials, core::format_duration(m.sweep.wall_ns).c_str());
+            break;
+        }
+    }
+}
+
+}  // namespace gpulab::app

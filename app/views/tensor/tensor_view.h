@@ -1,0 +1,165 @@
+// The tensor-core lesson's view (lessons/tensor-cores.toml, workload "tensor"). One job on the worker
+// computes what the panels show (tensor_view.cpp, measure_tensor): the lane data of the simulated
+// mma.sync kernel for FP16 and BF16 (sim::mma_lane_data: which element each of the 32 lanes held),
+// a whole matrix product on the simulated kernel checked against cpu-scalar, and the precision
+// ladder's dot-product sweep (core::run_dot_sweep). The canvas has three tabs:
+//   One instruction   A, B and D of one mma.sync, every element coloured and numbered by the lane
+//                     that held it, from the kernel's own lane data; a lane picker lights up one
+//                     lane's 8 A, 4 B and 4 C/D elements (tensor_fragments.cpp)
+//   Number formats    a number the student types, in FP32, TF32, BF16 and FP16: the bits in their
+//                     fields, what is stored, the step there, the range (tensor_formats.cpp)
+//   Dot product error the sweep's error against K, one line per input format and accumulator
+//                     (tensor_dot_plot.cpp)
+// The Timing window holds the step's predict prompt (answered by the sweep), the numbers behind
+// the pictures and the kernel check (tensor_controls.cpp). Every number is computed from the step's
+// settings or labelled as arithmetic or the formats' definitions; the simulated kernel's time is
+// the simulator's, never a GPU's. Export writes <lesson>-tensor.png, -window.png and -tensor.csv.
+// Verified by tests/tensor_gui_tests.cmake and by the screenshots.
+#pragma once
+
+#include <imgui.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "measure/result_cache.h"
+#include "ops/fp_formats.h"
+#include "runtime/memory.h"
+#include "sim/sim_kernels.h"
+#include "views/lesson_view.h"
+#include "workloads/precision_ladder.h"
+
+namespace gpulab::app {
+
+// A whole matrix product on the simulated tensor-core kernel against cpu-scalar's loop with the
+// same rounded inputs and FP32 accumulation (equal bit for bit: tests/test_tensor_kernel.cpp).
+struct KernelCheck {
+    bool ok = false;
+    std::string error;
+    kern::MmaInput input = kern::MmaInput::Fp16;
+    int64_t m = 0, n = 0, k = 0;
+    int64_t outputs_differing = -1;
+    int64_t instructions = 0;  // mma.sync executions of the whole grid: tiles x K / 16
+    int64_t warps = 0;
+    int64_t sim_ns = 0;        // the simulator's wall time on this CPU: never a GPU time
+};
+
+struct TensorMeasurement {
+    sim::MmaLaneData lanes[2];   // FP16, BF16
+    KernelCheck checks[2];
+    core::DotSweep sweep;
+    int64_t started_unix_s = 0;
+    const sim::MmaLaneData& lanes_for(kern::MmaInput in) const { return lanes[in == kern::MmaInput::Fp16 ? 0 : 1]; }
+    const KernelCheck& check_for(kern::MmaInput in) const { return checks[in == kern::MmaInput::Fp16 ? 0 : 1]; }
+};
+
+// The size of the kernel check: 64 x 64 x 64, 32 tiles of 16 x 8, four mma.sync each.
+inline constexpr int64_t kCheckSide = 64;
+
+// Everything the job computes, on the calling thread; `keep_going` false stops it (nullptr back).
+std::shared_ptr<const TensorMeasurement> measure_tensor(const core::DotSweepConfig& sweep,
+                                                        const std::function<bool(float, const std::string&)>& keep_going);
+
+// The lesson's CSV: caption lines as # comments, then the lane data, the typed number in each
+// format, the formats' ranges, the sweep and the kernel checks, each a table with its own header.
+std::string tensor_csv(const TensorMeasurement& m, kern::MmaInput input, double value,
+                       const std::vector<std::string>& caption);
+std::vector<std::string> tensor_caption_lines(const TensorMeasurement& m, std::string_view lesson_title, double value);
+
+// A number as the student would type it: "0.1", "65504", "1e-06", "infinity", "NaN".
+std::string number_text_of(double v);
+
+// The four formats' colours (palette_colours.h, kColourBlindFormats) and marker shapes.
+ImU32 format_colour(core::FpFormat f, float alpha = 1.0f);
+
+// [SECTION] drawing, shared by the canvas and the exported PNG
+// The three tiles of one mma.sync with each element's lane; `lane` lit (-1: none). Returns the
+// lane of the element under the mouse, or -1. `size`: the room the picture may take.
+int draw_fragment_tiles(const sim::MmaLaneData& d, int lane, ImVec2 size, const Fonts& fonts);
+// "lane 5 (g = 1, t = 1) holds A[1][2] ..." from the lane data.
+std::string lane_holdings(const sim::MmaLaneData& d, int lane);
+// The typed number in each format: bit boxes by field, stored value, error, step.
+void draw_format_rows(double value, float width, const Fonts& fonts);
+// Range and step of each format, from its definition.
+void draw_format_ranges();
+// The stored number with the representable numbers just below and above it, per format.
+void draw_format_neighbours(double value);
+// Error against K, log-log; `hide_narrow` / `hide_fp32` leave out the lines a prompt asks about.
+void draw_dot_plot(const core::DotSweep& s, ImVec2 size, int64_t mark_k, bool hide_narrow, bool hide_fp32);
+// The sweep's numbers at `k`: one row per line.
+void draw_dot_table(const core::DotSweep& s, int64_t k, bool hide_narrow, bool hide_fp32);
+void draw_kernel_check(const KernelCheck& c);
+// The sentence every panel with model arithmetic carries.
+extern const char* const kModelNote;
+
+class TensorView : public LessonView {
+  public:
+    enum class Panel { Fragments, Formats, Dot };
+
+    explicit TensorView(ViewHost& host);
+
+    void enter_step(const core::LessonStep& step) override;
+    void update(float dt) override;
+    void request_run() override;
+    void run_blocking(bool quick) override;
+    void show_overview_panel() override;
+    bool has_result() const override { return result_ != nullptr; }
+
+    void draw_canvas() override;
+    void draw_timing() override;
+    void draw_controls() override;
+    bool draws_predict_prompt() const override { return true; }
+    // The timing panel holds a prompt and a small table: the pictures get most of the height.
+    float presenter_canvas_share() const override { return 0.62f; }
+    bool script_action(const std::string& name, std::string& said) override;
+    bool load_comparison(const std::string& path, std::string& error) override;
+    std::string comparison_file_suffix() const override { return "-tensor.csv"; }
+
+    ExportResult export_files(const ViewExport& in) override;
+    std::string export_description() const override;
+    std::string measurement_csv(const std::string& lesson_title) const override;
+
+  private:
+    // [SECTION] panels (tensor_fragments.cpp, tensor_formats.cpp, tensor_dot_plot.cpp)
+    void draw_fragments_panel();
+    void draw_formats_panel();
+    void draw_dot_panel();
+    void draw_predict();
+    void draw_result_note();
+    // Which lines the unanswered prompt hides: {narrow, fp32}.
+    std::pair<bool, bool> hidden_lines() const;
+    int64_t prompt_k() const;
+
+    // [SECTION] runs (tensor_view.cpp)
+    core::DotSweepConfig sweep_config() const;
+    bool result_matches_config() const;
+    bool start_run();
+    void finish(std::shared_ptr<const TensorMeasurement> m);
+    static std::string config_key(const core::DotSweepConfig& c);
+
+    ViewHost& host_;
+
+    // Controls, set by steps and by the student.
+    Panel panel_ = Panel::Fragments;
+    bool select_panel_ = false;
+    int lane_ = 5;
+    kern::MmaInput input_ = kern::MmaInput::Fp16;
+    double value_ = 0.1;
+    char value_text_[64] = "0.1";
+    std::string value_error_;  // the typed text is not a number
+    int max_k_exp_ = 16;
+    int trials_ = 8;
+    bool run_on_step_ = false;
+
+    std::optional<core::PredictPrompt> predict_;
+    int pick_ = -1;
+    bool reveal_now_ = false;
+
+    std::shared_ptr<const TensorMeasurement> result_;
+    core::ResultCache<const TensorMeasurement> cache_{core::results_cache_bytes()};
+};
+
+}  // namespace gpulab::app
