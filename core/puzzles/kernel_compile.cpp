@@ -134,7 +134,10 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
     if (c.started && !c.timed_out && !c.cancelled && c.exit_code == 0) {
         const double compile_seconds = c.seconds;
         ChildOptions l = o;
-        l.argv = {tc.compiler.string(), "-shared", "-o", "kernel.so", "kernel.o"};
+        // -Bsymbolic: the kernel's calls to its hooks bind to student_cuda.h's own definitions,
+        // even in a process that has sanitizer runtimes of its own loaded (CI's ASan + UBSan build of
+        // the runner exports a __ubsan_handle_out_of_bounds that would otherwise be called instead).
+        l.argv = {tc.compiler.string(), "-shared", "-Wl,-Bsymbolic", "-o", "kernel.so", "kernel.o"};
         c = run_child(l);
         c.seconds += compile_seconds;
     }
