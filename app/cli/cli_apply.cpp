@@ -6,19 +6,12 @@
 
 #include "shell/backend_set.h"
 #include "cli.h"
+#include "cli_apply_common.h"
 #include "io/image_io.h"
 #include "ops/op_desc.h"
 
 namespace gpulab::app {
 
-namespace {
-bool ends_with_npy(const std::string& path) {
-    if (path.size() < 4) return false;
-    std::string ext = path.substr(path.size() - 4);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext == ".npy";
-}
-}  // namespace
 
 int cmd_apply(const ApplyOptions& o) {
     if (o.op == "matmul") return cmd_apply_matmul(o);
@@ -38,7 +31,7 @@ int cmd_apply(const ApplyOptions& o) {
         return kExitUsage;
     }
     if (o.op == "conv2d") return cmd_apply_conv(o);
-    if (!ends_with_npy(o.output)) {
+    if (!has_npy_extension(o.output)) {
         std::fprintf(stderr, "gpulab: --output must be a .npy file, got '%s'\n", o.output.c_str());
         return kExitUsage;
     }
@@ -66,7 +59,7 @@ int cmd_apply(const ApplyOptions& o) {
         return kExitFailure;
     }
     try {
-        core::Tensor in = ends_with_npy(o.input) ? core::read_npy(o.input) : core::load_image_as_feature_map(o.input);
+        core::Tensor in = has_npy_extension(o.input) ? core::read_npy(o.input) : core::load_image_as_feature_map(o.input);
         core::Availability fits = backend->can_allocate(2 * in.bytes());
         if (!fits.ok) {
             std::fprintf(stderr, "gpulab: %s: %s\n", o.input.c_str(), fits.reason.c_str());

@@ -15,6 +15,7 @@
 
 #include "shell/backend_set.h"
 #include "cli.h"
+#include "cli_apply_common.h"
 #include "ops/conv2d.h"
 #include "io/image_io.h"
 #include "runtime/memory.h"
@@ -22,44 +23,23 @@
 
 namespace gpulab::app {
 
-namespace {
-
-bool has_npy_extension(const std::string& path) {
-    if (path.size() < 4) return false;
-    std::string ext = path.substr(path.size() - 4);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext == ".npy";
-}
-
-int usage(const std::string& message) {
-    std::fprintf(stderr, "gpulab: %s\n", message.c_str());
-    return kExitUsage;
-}
-
-int failure(const std::string& message) {
-    std::fprintf(stderr, "gpulab: %s\n", message.c_str());
-    return kExitFailure;
-}
-
-}  // namespace
-
 int cmd_apply_conv(const ApplyOptions& o) {
     // [SECTION] flags first: nothing is read before they all make sense
     if (o.filter.empty() == o.kernel_path.empty()) {
-        return usage("conv2d needs exactly one of --filter NAME or --kernel FILE.npy");
+        return apply_usage_error("conv2d needs exactly one of --filter NAME or --kernel FILE.npy");
     }
-    if (o.pad != "zero" && o.pad != "none") return usage("--pad must be zero or none, got '" + o.pad + "'");
+    if (o.pad != "zero" && o.pad != "none") return apply_usage_error("--pad must be zero or none, got '" + o.pad + "'");
     if (o.stride < 1 || o.stride > core::kMaxConv2dStride) {
-        return usage("--stride must be between 1 and " + std::to_string(core::kMaxConv2dStride) + ", got " +
+        return apply_usage_error("--stride must be between 1 and " + std::to_string(core::kMaxConv2dStride) + ", got " +
                      std::to_string(o.stride));
     }
-    if (!has_npy_extension(o.output)) return usage("--output must be a .npy file, got '" + o.output + "'");
+    if (!has_npy_extension(o.output)) return apply_usage_error("--output must be a .npy file, got '" + o.output + "'");
     core::Tensor filters;
     if (!o.filter.empty()) {
         try {
             filters = core::make_named_filter(o.filter, o.filter_size);
         } catch (const core::InputError& e) {
-            return usage(e.what());
+            return apply_usage_error(e.what());
         }
     }
     core::BackendList backends = make_all_backends();
@@ -69,9 +49,9 @@ int cmd_apply_conv(const ApplyOptions& o) {
         if (b->name() == o.backend) backend = b.get();
         names += (names.empty() ? "" : ", ") + std::string(b->name());
     }
-    if (!backend) return usage("unknown backend '" + o.backend + "' (expected one of: " + names + ")");
+    if (!backend) return apply_usage_error("unknown backend '" + o.backend + "' (expected one of: " + names + ")");
     const core::Availability a = backend->availability();
-    if (!a.ok) return failure("backend " + o.backend + " is not available: " + a.reason);
+    if (!a.ok) return apply_failure("backend " + o.backend + " is not available: " + a.reason);
 
     // [SECTION] files
     try {
@@ -82,7 +62,7 @@ int cmd_apply_conv(const ApplyOptions& o) {
                                              : core::load_image_gray(o.input);
         if (input.shape.size() == 2) input.shape.insert(input.shape.begin(), 1);
         if (input.shape.size() != 3) {
-            return failure(o.input + ": expected an image or a .npy of shape (H, W) or (C, H, W), got " +
+            return apply_failure(o.input + ": expected an image or a .npy of shape (H, W) or (C, H, W), got " +
                            input.shape_string());
         }
         core::Conv2dDesc d;
@@ -97,20 +77,20 @@ int cmd_apply_conv(const ApplyOptions& o) {
         d.padding = o.pad == "none" ? core::Padding::None : core::Padding::Zero;
         d.stride = o.stride;
         if (filters.shape[1] != d.channels) {
-            return failure("the filter has " + std::to_string(filters.shape[1]) + " input channel(s) but " + o.input +
+            return apply_failure("the filter has " + std::to_string(filters.shape[1]) + " input channel(s) but " + o.input +
                            (o.per_channel ? " is filtered one plane at a time (--per-channel needs a one-channel "
                                             "kernel)"
                                           : " has " + std::to_string(d.channels)));
         }
-        if (std::string bad = d.validate(); !bad.empty()) return failure(o.input + ": " + bad);
+        if (std::string bad = d.validate(); !bad.empty()) return apply_failure(o.input + ": " + bad);
         const std::size_t out_bytes = static_cast<std::size_t>(d.output_elements()) * sizeof(float);
         const core::Availability fits = backend->can_allocate(input.bytes() + filters.bytes() + out_bytes);
-        if (!fits.ok) return failure(o.input + ": " + fits.reason);
-        if (!backend->supports_conv2d(d)) return failure("backend " + o.backend + " does not offer conv2d");
+        if (!fits.ok) return apply_failure(o.input + ": " + fits.reason);
+        if (!backend->supports_conv2d(d)) return apply_failure("backend " + o.backend + " does not offer conv2d");
         input.shape = {d.batch, d.channels, d.height, d.width};
         core::Tensor out = core::Tensor::zeros({d.batch, d.filters, d.out_height(), d.out_width()});
         const core::RunResult r = backend->run_conv2d(d, input, filters, out);
-        if (!r.ok) return failure(o.backend + " failed: " + r.error);
+        if (!r.ok) return apply_failure(o.backend + " failed: " + r.error);
         if (o.per_channel) {
             out.shape = d.filters == 1 ? std::vector<int64_t>{d.batch, d.out_height(), d.out_width()}
                                        : std::vector<int64_t>{d.batch, d.filters, d.out_height(), d.out_width()};
@@ -123,9 +103,9 @@ int cmd_apply_conv(const ApplyOptions& o) {
                     o.kernel_path.empty() ? o.filter.c_str() : o.kernel_path.c_str(), d.to_string().c_str(),
                     o.backend.c_str(), o.output.c_str(), out.shape_string().c_str());
     } catch (const core::InputError& e) {
-        return failure(e.what());
+        return apply_failure(e.what());
     } catch (const std::bad_alloc&) {
-        return failure(o.input + ": out of memory");
+        return apply_failure(o.input + ": out of memory");
     }
     return kExitOk;
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "cli_apply_common.h"
 #include "gpu_backends.h"
 #include "io/image_io.h"
 #include "measure/format.h"
@@ -32,23 +33,6 @@
 namespace gpulab::app {
 
 namespace {
-
-bool is_npy(const std::string& path) {
-    if (path.size() < 4) return false;
-    std::string ext = path.substr(path.size() - 4);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext == ".npy";
-}
-
-int usage(const std::string& message) {
-    std::fprintf(stderr, "gpulab: %s\n", message.c_str());
-    return kExitUsage;
-}
-
-int failure(const std::string& message) {
-    std::fprintf(stderr, "gpulab: %s\n", message.c_str());
-    return kExitFailure;
-}
 
 // Multiply-adds each backend does in seconds on a 2-core box (measured: cpu-scalar ~0.9 G/s with an
 // FP32 sum, ~0.08 G/s with a narrow one, which rounds every step in software; cuda-sim ~0.5 G/s).
@@ -80,15 +64,15 @@ Specials count_specials(const core::Tensor& t, core::FpFormat f) {
 
 int cmd_apply_matmul(const ApplyOptions& o) {
     // [SECTION] flags first: nothing is read before they all make sense
-    if (!o.input.empty()) return usage("apply matmul reads two matrices: give --a A.npy and --b B.npy, not --input");
-    if (o.a_path.empty() || o.b_path.empty()) return usage("apply matmul needs both --a A.npy and --b B.npy");
-    if (!is_npy(o.a_path) || !is_npy(o.b_path))
-        return usage("--a and --b must be .npy files (2-D float32), got '" + (is_npy(o.a_path) ? o.b_path : o.a_path) + "'");
-    if (!is_npy(o.output)) return usage("--output must be a .npy file, got '" + o.output + "'");
+    if (!o.input.empty()) return apply_usage_error("apply matmul reads two matrices: give --a A.npy and --b B.npy, not --input");
+    if (o.a_path.empty() || o.b_path.empty()) return apply_usage_error("apply matmul needs both --a A.npy and --b B.npy");
+    if (!has_npy_extension(o.a_path) || !has_npy_extension(o.b_path))
+        return apply_usage_error("--a and --b must be .npy files (2-D float32), got '" + (has_npy_extension(o.a_path) ? o.b_path : o.a_path) + "'");
+    if (!has_npy_extension(o.output)) return apply_usage_error("--output must be a .npy file, got '" + o.output + "'");
     const auto precision = core::parse_format(o.precision);
-    if (!precision) return usage("--precision must be fp32, tf32, bf16 or fp16, got '" + o.precision + "'");
+    if (!precision) return apply_usage_error("--precision must be fp32, tf32, bf16 or fp16, got '" + o.precision + "'");
     const auto accumulate = core::parse_format(o.accumulate);
-    if (!accumulate) return usage("--accumulate must be fp32, tf32, bf16 or fp16, got '" + o.accumulate + "'");
+    if (!accumulate) return apply_usage_error("--accumulate must be fp32, tf32, bf16 or fp16, got '" + o.accumulate + "'");
     const core::MatmulPrecision p{*precision, *accumulate};
     // Without --backend: cpu-scalar, the one that runs every combination.
     const std::string backend = o.backend_given ? o.backend : "cpu-scalar";
@@ -97,48 +81,48 @@ int cmd_apply_matmul(const ApplyOptions& o) {
         std::string names;
         for (const auto& b : make_all_backends()) names += (names.empty() ? "" : ", ") + std::string(b->name());
         if (names.find(backend) == std::string::npos)
-            return usage("unknown backend '" + backend + "' (expected one of: " + names + ")");
-        return failure("backend " + backend + " has no reduced-precision matrix product: use cpu-scalar (every "
+            return apply_usage_error("unknown backend '" + backend + "' (expected one of: " + names + ")");
+        return apply_failure("backend " + backend + " has no reduced-precision matrix product: use cpu-scalar (every "
                        "precision), cuda-sim or cuda-kernel (the tensor-core kernel: FP16 or BF16 inputs, FP32 accumulation)");
     }
     if (tensor_kernel && ((p.inputs != core::FpFormat::Fp16 && p.inputs != core::FpFormat::Bf16) ||
                           p.accumulate != core::FpFormat::Fp32)) {
-        return failure(backend + " runs the mma.sync tensor-core kernel, which is built for FP16 or BF16 inputs with "
+        return apply_failure(backend + " runs the mma.sync tensor-core kernel, which is built for FP16 or BF16 inputs with "
                        "FP32 accumulation, not " + core::precision_label(p) + ": use --backend cpu-scalar for that");
     }
     if (backend == "cuda-kernel") {
         const gpu::GpuProbe& g = gpu::probe();
-        if (!g.device_ok) return failure("backend cuda-kernel is not available: " + g.reason);
+        if (!g.device_ok) return apply_failure("backend cuda-kernel is not available: " + g.reason);
     }
 
     // [SECTION] files and sizes
     try {
         const core::Tensor a = core::read_npy(o.a_path);
         const core::Tensor b = core::read_npy(o.b_path);
-        if (a.shape.size() != 2) return failure(o.a_path + ": matmul needs a 2-D matrix, got shape " + a.shape_string());
-        if (b.shape.size() != 2) return failure(o.b_path + ": matmul needs a 2-D matrix, got shape " + b.shape_string());
+        if (a.shape.size() != 2) return apply_failure(o.a_path + ": matmul needs a 2-D matrix, got shape " + a.shape_string());
+        if (b.shape.size() != 2) return apply_failure(o.b_path + ": matmul needs a 2-D matrix, got shape " + b.shape_string());
         const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
         if (b.shape[0] != k)
-            return failure("A is " + dims(m, k) + " and B is " + dims(b.shape[0], n) + ": A's columns (" +
+            return apply_failure("A is " + dims(m, k) + " and B is " + dims(b.shape[0], n) + ": A's columns (" +
                            std::to_string(k) + ") must equal B's rows (" + std::to_string(b.shape[0]) + ")");
         if (m == 0 || n == 0 || k == 0)
-            return failure("A is " + dims(m, k) + " and B is " + dims(b.shape[0], n) + ": an empty matrix has no product");
+            return apply_failure("A is " + dims(m, k) + " and B is " + dims(b.shape[0], n) + ": an empty matrix has no product");
         const double fmas = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
         const double limit = backend == "cuda-sim"    ? kMaxFmaSim
                              : backend == "cuda-kernel" ? kMaxFmaGpu
                              : p.accumulate == core::FpFormat::Fp32 ? kMaxFmaFp32Sum
                                                                     : kMaxFmaNarrowSum;
         if (fmas > limit) {
-            return failure("A (" + dims(m, k) + ") times B (" + dims(k, n) + ") is " + core::format_count(static_cast<int64_t>(fmas)) +
+            return apply_failure("A (" + dims(m, k) + ") times B (" + dims(k, n) + ") is " + core::format_count(static_cast<int64_t>(fmas)) +
                            " multiply-adds, which would take minutes on " + backend + "; it takes up to " +
                            core::format_count(static_cast<int64_t>(limit)) + " (seconds)");
         }
         if (tensor_kernel) {
-            if (const std::string why = kern::mma_gemm_problem(m, n, k); !why.empty()) return failure(why);
+            if (const std::string why = kern::mma_gemm_problem(m, n, k); !why.empty()) return apply_failure(why);
         }
         const core::Availability fits =
             core::check_host_allocation(static_cast<std::size_t>(m * n) * (sizeof(float) + sizeof(double)));
-        if (!fits.ok) return failure(o.output + ": " + fits.reason);
+        if (!fits.ok) return apply_failure(o.output + ": " + fits.reason);
 
         // [SECTION] the product
         core::Tensor c = core::Tensor::zeros({m, n});
@@ -148,13 +132,13 @@ int cmd_apply_matmul(const ApplyOptions& o) {
         } else if (backend == "cuda-sim") {
             const kern::MmaInput in = p.inputs == core::FpFormat::Fp16 ? kern::MmaInput::Fp16 : kern::MmaInput::Bf16;
             const sim::Result r = sim::run_mma_gemm(in, a.ptr(), b.ptr(), nullptr, c.ptr(), m, n, k);
-            if (!r.ok) return failure("cuda-sim failed: " + r.error);
+            if (!r.ok) return apply_failure("cuda-sim failed: " + r.error);
             timing = "simulated in " + core::format_duration(r.stats.wall_ns) +
                      " (the simulator's time on this CPU, never a GPU time)";
         } else {
             const kern::MmaInput in = p.inputs == core::FpFormat::Fp16 ? kern::MmaInput::Fp16 : kern::MmaInput::Bf16;
             const gpu::MmaGemmRun r = gpu::run_mma_gemm(in, a.ptr(), b.ptr(), c.ptr(), m, n, k);
-            if (!r.ok) return failure("cuda-kernel failed: " + r.error);
+            if (!r.ok) return apply_failure("cuda-kernel failed: " + r.error);
             timing = "kernel " + core::format_duration(r.kernel_ns) + " (CUDA events, one run, no warm-up)";
         }
         core::write_npy(o.output, c);
@@ -224,9 +208,9 @@ int cmd_apply_matmul(const ApplyOptions& o) {
                                         .c_str());
         }
     } catch (const core::InputError& e) {
-        return failure(e.what());
+        return apply_failure(e.what());
     } catch (const std::bad_alloc&) {
-        return failure(o.output + ": out of memory");
+        return apply_failure(o.output + ": out of memory");
     }
     return kExitOk;
 }

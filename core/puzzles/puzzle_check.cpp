@@ -90,14 +90,21 @@ KernelReport run_job(const Toolchain& tc, const KernelJob& job, const fs::path& 
 
 std::string with_lines(const std::string& message, const std::map<std::uintptr_t, int>& lines, std::vector<int>& found);
 
-// The name of the case at position `i` of make_job's order (the visible cases first).
+// The order the job runs a puzzle's cases in (make_job, and every reader of its report): the
+// visible cases first, so the trace and the picture are of the example.
+std::vector<std::size_t> case_order(const Puzzle& p) {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < p.cases.size(); ++i)
+        if (p.cases[i].visible) order.push_back(i);
+    for (std::size_t i = 0; i < p.cases.size(); ++i)
+        if (!p.cases[i].visible) order.push_back(i);
+    return order;
+}
+
+// The name of the case at position `i` of that order.
 std::string case_order_name(const Puzzle& p, std::size_t i) {
-    std::vector<const Case*> order;
-    for (const Case& c : p.cases)
-        if (c.visible) order.push_back(&c);
-    for (const Case& c : p.cases)
-        if (!c.visible) order.push_back(&c);
-    return i < order.size() ? order[i]->name : "";
+    const std::vector<std::size_t> order = case_order(p);
+    return i < order.size() ? p.cases[order[i]].name : "";
 }
 
 const Reference& reference_for(const Toolchain& tc, const Puzzle& p, const CheckOptions& o) {
@@ -139,10 +146,6 @@ const Reference& reference_for(const Toolchain& tc, const Puzzle& p, const Check
 }
 
 // [SECTION] sentences
-
-std::string u3(const unsigned v[3]) {
-    return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
-}
 
 // Code addresses -> lines of kernel.cu, through addr2line (the sites are return addresses: the
 // call's own line is one byte earlier).
@@ -391,13 +394,7 @@ KernelJob make_job(const Puzzle& p, const std::string& library, int time_limit_m
     job.kernel = p.kernel;
     job.time_limit_ms = time_limit_ms;
     job.trace_first_case = trace;
-    // The visible case first: the trace and the picture are of it.
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < p.cases.size(); ++i)
-        if (p.cases[i].visible) order.push_back(i);
-    for (std::size_t i = 0; i < p.cases.size(); ++i)
-        if (!p.cases[i].visible) order.push_back(i);
-    for (std::size_t ci : order) {
+    for (std::size_t ci : case_order(p)) {
         const Case& c = p.cases[ci];
         std::mt19937_64 rng(seed_for(p.id, ci));
         JobCase k;
@@ -486,11 +483,7 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
     if (rep.stopped_site != 0) sites.push_back(rep.stopped_site);
     const auto lines = lines_of(tc, r.compile.library, rep.library_base, sites);
 
-    std::vector<std::size_t> order;  // make_job's order: visible first
-    for (std::size_t i = 0; i < p.cases.size(); ++i)
-        if (p.cases[i].visible) order.push_back(i);
-    for (std::size_t i = 0; i < p.cases.size(); ++i)
-        if (!p.cases[i].visible) order.push_back(i);
+    const std::vector<std::size_t> order = case_order(p);  // make_job's order
     for (std::size_t j = 0; j < order.size(); ++j) {
         const Case& c = p.cases[order[j]];
         CaseOutcome out;

@@ -124,6 +124,7 @@ void on_crash(int sig, siginfo_t*, void* context) {
     _exit(6);
 }
 
+#if !defined(__SANITIZE_ADDRESS__)  // (under AddressSanitizer its own report of a crash is more useful)
 void install_crash_report() {
     struct sigaction sa {};
     sa.sa_sigaction = on_crash;
@@ -131,6 +132,7 @@ void install_crash_report() {
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGFPE, SIGILL, SIGBUS, SIGSEGV}) sigaction(sig, &sa, nullptr);
 }
+#endif
 
 // [SECTION] loading the kernel
 
@@ -343,7 +345,7 @@ int main(int argc, char** argv) {
     timer.it_value.tv_usec = (job.time_limit_ms % 1000) * 1000;
     setitimer(ITIMER_REAL, &timer, nullptr);
 #if !defined(__SANITIZE_ADDRESS__)
-    install_crash_report();  // (under AddressSanitizer, its own report of a crash is more useful)
+    install_crash_report();
 #endif
     if (const std::string why = puzzle_runner::confine(std::size_t{2} << 30, job.time_limit_ms / 1000 + 2); !why.empty()) {
         report(puzzles::report_line_fatal(why));
