@@ -244,6 +244,7 @@ TEST_SUITE("jobs") {
         jobs.cancel();  // the Stop button
         REQUIRE(poll_until_idle(jobs));
         REQUIRE(result);
+        INFO("the lane's reason: ", result->reason);
         CHECK(result->ran);
         CHECK(result->stopped);
         CHECK(result->images > 0);

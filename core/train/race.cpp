@@ -93,6 +93,11 @@ LaneResult train_with_budget(TrainEngine& engine, const Dataset& data, const Bud
             lane.reason = "time budget of " + core::format_duration(config.budget_ns) + " reached";
         else if (lane.stopped)
             lane.reason = "stopped";
+    } catch (const core::Cancelled&) {
+        // A stop request that reached a loop the trainer does not guard: what was learnt stays.
+        lane.stopped = true;
+        lane.params = engine.params();
+        lane.reason = "stopped";
     } catch (const std::exception& e) {
         lane.ran = false;
         lane.reason = e.what();

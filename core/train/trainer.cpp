@@ -97,7 +97,13 @@ EpochReport Trainer::run_epoch(const BatchCallback& on_batch) {
     if (r.stopped && core::cancel_requested()) r.cancelled = true;
     if (r.cancelled) return r;
     const std::int64_t t0 = core::now_ns();
-    r.test_accuracy = accuracy(data_.test);
+    try {
+        r.test_accuracy = accuracy(data_.test);
+    } catch (const core::Cancelled&) {
+        // Stop pressed during the test pass: the epoch's training counts, its accuracy is unknown.
+        r.stopped = r.cancelled = true;
+        return r;
+    }
     r.test_ns = core::now_ns() - t0;
     return r;
 }
