@@ -1,6 +1,6 @@
-// The two long-running modes of the gpulab binary, called by the command line (app/main.cpp):
-// the GUI in a GLFW window, and headless export into an offscreen EGL context. Both draw the
-// same frame code, so an exported PNG shows what the screen shows.
+// The long-running modes of the gpulab binary, called by the command line (app/main.cpp): the GUI
+// in a GLFW window, headless export into an offscreen EGL context, and the pre-run before class.
+// The first two draw the same frame code, so an exported PNG shows what the screen shows.
 #pragma once
 
 #include <string>
@@ -54,5 +54,20 @@ struct ExportOptions {
 // <out>/<lesson>.json (lesson, steps, sizes, params, hardware, versions). Works with no display.
 // Returns the process exit code; an unwritable folder is a clear message.
 int run_export(const ExportOptions& options);
+
+struct PrerunOptions {
+    std::vector<std::string> lesson_ids;   // empty: every lesson whose results can be stored
+    std::vector<std::string> lesson_dirs;
+    bool fresh = false;                    // measure every step, even settings already stored
+    std::string out_dir;                   // also copy this computer's stored results here
+    std::string import_dir;                // only import another computer's results from here
+};
+
+// `gpulab prerun` (cli/prerun.cpp): walks every step of the chosen lessons headless, as Lesson >
+// Measure every step now does in the window, so their results are stored on disk
+// (views/stored_results.h) and the window shows each step at once in class. --out copies them to
+// a folder; --import loads such a folder from another computer, shown as "measured on <machine>".
+// Returns the process exit code.
+int run_prerun(const PrerunOptions& options);
 
 }  // namespace gpulab::app

@@ -94,6 +94,20 @@ int main(int argc, char** argv) {
     // main options it does not know (--lesson-dir) up to the main command instead of refusing them.
     lessons->fallthrough();
 
+    auto* prerun = cli.add_subcommand(
+        "prerun", "Before class: measure every step of the lessons headless and keep the results, so the window "
+                  "shows each step at once (also --out to copy them, --import to load another computer's)");
+    PrerunOptions prerun_options;
+    prerun->add_option("--lesson", prerun_options.lesson_ids, "Only this lesson (repeatable; default: every lesson "
+                                                              "whose steps measure)");
+    prerun->add_flag("--fresh", prerun_options.fresh, "Measure every step again, even settings already kept");
+    prerun->add_option("--out", prerun_options.out_dir,
+                       "Also copy this computer's kept results to this folder, for another computer's --import");
+    prerun->add_option("--import", prerun_options.import_dir,
+                       "Only load the results another computer's `prerun --out` wrote to this folder; the window "
+                       "shows them as measured on that computer");
+    prerun->fallthrough();
+
     auto* info = cli.add_subcommand("info", "Show CPU, GPU, driver, CUDA, cuDNN, interop and every backend's status");
 
     auto* exp = cli.add_subcommand("export", "Run a lesson's measurement headless and write PNG plots and CSV");
@@ -265,6 +279,15 @@ int main(int argc, char** argv) {
     if (*lessons) return cmd_lessons(check_files, lesson_dirs);
     if (*info) return cmd_info();
     if (*exp) return run_export(export_options);
+    if (*prerun) {
+        if (!prerun_options.import_dir.empty() && (!prerun_options.lesson_ids.empty() || prerun_options.fresh ||
+                                                   !prerun_options.out_dir.empty())) {
+            std::fprintf(stderr, "gpulab: prerun --import only loads results: give it alone (see gpulab prerun --help)\n");
+            return kExitUsage;
+        }
+        prerun_options.lesson_dirs = lesson_dirs;
+        return run_prerun(prerun_options);
+    }
     if (*bench) return cmd_bench(bench_options);
     apply_options.backend_given = apply_backend->count() > 0;
     if (*apply) return cmd_apply(apply_options);

@@ -24,6 +24,7 @@ packages=(
     libstb-dev                  # stb_image / stb_image_write: pictures in and PNG export out
     libtomlplusplus-dev         # lesson files
     libcli11-dev                # command line
+    libcereal-dev               # measured results written to the cache folder and read back (issue 25)
     doctest-dev                 # the test framework (CMake config with doctest_discover_tests)
     libboost-context-dev        # fibers for the CUDA kernel simulator (cuda-sim)
     libseccomp-dev              # confines gpulab-kernel-runner, which runs a student's puzzle kernel

@@ -161,6 +161,42 @@ body = "b"
         CHECK(any_error_contains(bad.errors, "read from the lesson file's folder"));
     }
 
+    TEST_CASE("a step's settings come from the lesson file alone - not from the step visited before") {
+        LessonLoad l = parse_lesson_file(std::string(GPULAB_SOURCE_DIR) + "/lessons/conv-sliding-window.toml");
+        REQUIRE(l.lesson);
+        const Lesson& conv = *l.lesson;
+        // Step 3 gives no size: it measures step 1's 512 x 512 even right after step 5's 1024 x 1024.
+        const auto step3 = step_settings(conv, 2);
+        CHECK(param_int(step3, "height", 0) == 512);
+        CHECK(param_string(step3, "filter", "") == "sharpen");
+        CHECK(param_int(conv.steps[4].params, "height", 0) == 1024);
+        // layer_mode is first given by step 7 (false): the earlier steps start from that value, so
+        // leaving step 9 (true) for step 4 does not keep the layer mode.
+        CHECK(param_bool(step_settings(conv, 3), "layer_mode", true) == false);
+        CHECK(param_bool(step_settings(conv, 8), "layer_mode", false) == true);
+        // Each step's own settings win over the earlier ones; out-of-range indices are clamped.
+        for (int i = 0; i < static_cast<int>(conv.steps.size()); ++i)
+            for (const auto& [key, value] : conv.steps[static_cast<std::size_t>(i)].params)
+                CHECK(step_settings(conv, i).at(key) == value);
+        CHECK(step_settings(conv, 99) == step_settings(conv, static_cast<int>(conv.steps.size()) - 1));
+        CHECK(step_settings(conv, -1) == step_settings(conv, 0));
+        CHECK(step_settings(Lesson{}, 0).empty());
+    }
+
+    TEST_CASE("every shipped lesson's first step gives every setting its later steps change") {
+        // Then no step starts from a value meant for a later one (lessons/README.md, "Steps").
+        LessonCatalog cat = load_lessons({std::string(GPULAB_SOURCE_DIR) + "/lessons"});
+        for (const Lesson& l : cat.lessons) {
+            CAPTURE(l.id);
+            REQUIRE_FALSE(l.steps.empty());
+            for (const LessonStep& s : l.steps)
+                for (const auto& kv : s.params) {
+                    CAPTURE(kv.first);
+                    CHECK(l.steps.front().params.count(kv.first) == 1);
+                }
+        }
+    }
+
     TEST_CASE("an unknown key is refused with its line") {
         LessonLoad l = parse_lesson_file(std::string(GPULAB_TEST_DATA_DIR) + "/lessons-bad/unknown-key.toml");
         CHECK_FALSE(l.lesson);

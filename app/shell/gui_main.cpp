@@ -26,6 +26,7 @@
 
 #include "app_entry.h"
 #include "views/export.h"
+#include "views/stored_results.h"
 #include "widgets/fonts.h"
 #include "render/gl_util.h"
 #include "render/gpu_timer.h"
@@ -324,6 +325,8 @@ int run_gui(const GuiOptions& options) {
         return 1;
     }
 
+    // The window shows results this computer measured in earlier runs (or a prerun) at once.
+    enable_stored_results(true);
     auto shell = std::make_unique<Shell>();
     std::string error;
     if (!shell->init({options.lesson_dirs, options.lesson_id}, error)) {

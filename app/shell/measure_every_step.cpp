@@ -17,7 +17,7 @@ namespace gpulab::app {
 void Shell::start_measuring_every_step() {
     if (every_step_.active || !view_ || step_count() == 0) return;
     if (host_.refuse_if_busy()) return;
-    every_step_ = {true, 0, step_index_, jobs_.submitted(), jobs_.cancels(), core::now_ns()};
+    every_step_ = {true, 0, step_index_, jobs_.submitted(), jobs_.cancels(), core::now_ns(), every_step_.print_summary};
     host_.error.clear();
     enter_step(0);
 }
@@ -52,8 +52,10 @@ void Shell::continue_measuring_every_step() {
     enter_step(every_step_.return_step);
     host_.info = "every step of this lesson is measured (" + std::to_string(runs) + " runs, " + took +
                  "): each shows its results at once";
-    std::printf("gpulab: measured every step of %s: %d runs in %s\n", lesson_id().c_str(), runs, took.c_str());
-    std::fflush(stdout);
+    if (every_step_.print_summary) {
+        std::printf("gpulab: measured every step of %s: %d runs in %s\n", lesson_id().c_str(), runs, took.c_str());
+        std::fflush(stdout);
+    }
 }
 
 }  // namespace gpulab::app

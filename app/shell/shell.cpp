@@ -108,6 +108,7 @@ void Shell::select_lesson(int index) {
     stop_run_of_left_step();
     lesson_index_ = index;
     view_ = v;
+    set_shown_result_machine("");  // the step entered says again where its result comes from
     enter_step(0);
 }
 
@@ -124,7 +125,9 @@ void Shell::enter_step(int index) {
     const core::Lesson* l = lesson();
     if (!l || l->steps.empty() || !view_) return;
     step_index_ = std::clamp(index, 0, static_cast<int>(l->steps.size()) - 1);
-    view_->enter_step(l->steps[static_cast<std::size_t>(step_index_)]);
+    core::LessonStep step = l->steps[static_cast<std::size_t>(step_index_)];
+    step.params = core::step_settings(*l, step_index_);  // the same settings whichever step came before
+    view_->enter_step(step);
     if (!view_->still_wants_running_job()) stop_run_of_left_step();
 }
 

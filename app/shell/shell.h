@@ -75,6 +75,7 @@ public:
     void start_measuring_every_step();
     void stop_measuring_every_step(const std::string& why);  // "measuring every step stopped: <why>"
     bool measuring_every_step() const { return every_step_.active; }
+    void set_print_walk_summary(bool on) { every_step_.print_summary = on; }
     void request_export() { export_requested_ = true; }
     bool take_export_request();
     bool take_fullscreen_toggle();
@@ -122,6 +123,8 @@ public:
     // The measurement on screen as CSV (see LessonView::measurement_csv); "" before the first one.
     std::string measurement_csv() const { return view_ ? view_->measurement_csv(lesson_title()) : std::string(); }
     const std::string& error_message() const { return host_.error; }
+    const std::string& info_message() const { return host_.info; }
+    const core::LessonCatalog& catalog() const { return catalog_; }
     bool busy() const { return jobs_.busy(); }
     // The window drew a frame: counted into the running measurement's quality note.
     void note_frame_drawn() { jobs_.count_frame(); }
@@ -221,6 +224,7 @@ private:
         int runs_at_start = 0;   // the job count then, to say how many runs it took
         int cancels_at_start = 0;
         std::int64_t started_ns = 0;
+        bool print_summary = true;  // the stdout line at the end (tests read it; prerun prints its own)
     };
     EveryStepRun every_step_;
     void continue_measuring_every_step();  // from update(), after the view's own

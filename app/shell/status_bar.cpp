@@ -23,6 +23,9 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
                        (m.cpu_model.empty() ? std::string("an unknown CPU") : m.cpu_model) + " (" +
                        std::to_string(m.hardware_threads) + " threads), " +
                        (g.device_ok ? g.name : std::string("no GPU"));
+    // A result imported from another computer's prerun says so here too, not this computer's name.
+    if (const std::string& other = shown_result_machine(); !other.empty())
+        line = "gpulab " + std::string(GPULAB_VERSION) + "  |  on screen: measured on another computer, " + other;
     if (ctx.headless) line += "  |  " + core::utc_timestamp(std::time(nullptr));
     ImGui::TextColored(kMutedColour, "%s", line.c_str());
     // The running measurement comes before the longer, optional items: on a narrow window the bar

@@ -150,8 +150,23 @@ std::string samples_csv(const core::ActivationRun& run, const std::vector<std::s
     return out.str();
 }
 
+namespace {
+std::string g_shown_result_machine;  // the UI thread's, as the captions
+}
+
+void set_shown_result_machine(std::string other_machine_label) { g_shown_result_machine = std::move(other_machine_label); }
+const std::string& shown_result_machine() { return g_shown_result_machine; }
+
 std::vector<std::string> machine_caption_lines(std::string_view lesson_title, int64_t started_unix_s) {
     std::vector<std::string> lines;
+    if (!g_shown_result_machine.empty()) {
+        // Not this computer's CPU and GPU lines under another computer's numbers.
+        lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +
+                        core::utc_timestamp(started_unix_s));
+        lines.push_back("measured on another computer: " + g_shown_result_machine +
+                        " (loaded with gpulab prerun --import), not on this one");
+        return lines;
+    }
     const core::MachineInfo& m = core::host_machine();
     const gpu::GpuProbe& g = gpu::probe();
     lines.push_back("gpulab " + std::string(GPULAB_VERSION) + "  |  " + std::string(lesson_title) + "  |  " +

@@ -41,6 +41,12 @@ std::string summary_csv(const core::ActivationRun& run, const std::vector<std::s
 // The first lines of every lesson's caption, which say where and when the numbers were measured:
 // "gpulab <version>  |  <lesson>  |  <date>", "CPU: <model> (<n> threads), <os>", the GPU (or
 // "no GPU: <reason>") and the library versions. core/compare/compare_import.cpp reads them back.
+// The result on screen was measured on another computer (imported with `gpulab prerun --import`):
+// that computer's label, which the captions then name instead of this one's. "" for this computer.
+// Set when a view shows a cached result (ViewHost::show_cached), cleared when a run starts here.
+void set_shown_result_machine(std::string other_machine_label);
+const std::string& shown_result_machine();
+
 std::vector<std::string> machine_caption_lines(std::string_view lesson_title, int64_t started_unix_s);
 
 // A picture's heading in the bold font: the first line of every exported panel.

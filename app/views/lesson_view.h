@@ -15,6 +15,7 @@
 #include "widgets/fonts.h"
 #include "jobs.h"
 #include "lesson/lesson.h"
+#include "measure/result_cache.h"
 
 namespace gpulab::app {
 
@@ -44,7 +45,15 @@ struct ViewHost {
             error.clear();
             info.clear();
         }
+        set_shown_result_machine("");  // what follows is measured here
         return true;
+    }
+
+    // A step shows a result from the cache: the grey line says when and where it was measured, and
+    // the status bar and captions name the other computer when it was not this one.
+    void show_cached(std::int64_t measured_unix_s, const core::CacheOrigin& origin) {
+        info = core::cached_result_line(measured_unix_s, origin);
+        set_shown_result_machine(origin.kind == core::CacheOrigin::Kind::OtherMachine ? origin.machine_label : "");
     }
 
     static constexpr const char* kBusyMessage = "a measurement is already running: wait for it or press Cancel";

@@ -7,8 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "measure/format.h"
 #include "image_io.h"
@@ -115,6 +118,42 @@ std::string write_output_file(const std::string& path, std::initializer_list<std
 
 std::string write_output_file(const std::string& path, std::string_view bytes) {
     return write_output_file(path, {bytes});
+}
+
+std::string replace_file(const std::string& path, std::initializer_list<std::string_view> pieces) {
+    static std::atomic<unsigned> counter{0};
+    const std::filesystem::path target(path);
+    // A dot name so a folder listing passes over it; pid and counter keep two writers apart.
+    const std::filesystem::path temp =
+        target.parent_path() / ("." + target.filename().string() + "." + std::to_string(::getpid()) + "." +
+                                std::to_string(counter.fetch_add(1)) + ".tmp");
+    if (std::string why = write_output_file(temp.string(), pieces); !why.empty()) {
+        ::unlink(temp.c_str());
+        return why;
+    }
+    // Flushed before the rename: after a power cut the name points at the whole new file or the old one.
+    const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
+    const bool synced = fd >= 0 && ::fsync(fd) == 0;
+    const int sync_errno = errno;
+    if (fd >= 0) ::close(fd);
+    if (!synced) {
+        ::unlink(temp.c_str());
+        return "cannot write " + path + ": " + std::strerror(sync_errno);
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const int why = errno;
+        ::unlink(temp.c_str());
+        return "cannot write " + path + ": " + std::strerror(why);
+    }
+    return "";
+}
+
+std::string user_cache_folder() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg && xdg[0] == '/') return (std::filesystem::path(xdg) / "gpulab").string();
+    const char* home = std::getenv("HOME");
+    if (home && home[0] != '\0') return (std::filesystem::path(home) / ".cache" / "gpulab").string();
+    return "";
 }
 
 std::string partial_write_message(const std::string& error, const std::string& dir, std::size_t files_written) {

@@ -63,6 +63,16 @@ std::string write_output_file(const std::string& path, std::string_view bytes);
 // The same for a file made of several pieces (a header and a large array), without joining them.
 std::string write_output_file(const std::string& path, std::initializer_list<std::string_view> pieces);
 
+// Replaces `path` whole or not at all: the bytes go to a temporary file in the same folder (so the
+// rename is atomic), are flushed to the disk, then renamed over `path`. A reader, or a process
+// killed half-way, sees the old file or the new one, never a mix; the temporary file is removed on
+// failure. Returns "" or the sentence write_output_file gives.
+std::string replace_file(const std::string& path, std::initializer_list<std::string_view> pieces);
+
+// gpulab's folder under the user's cache ($XDG_CACHE_HOME/gpulab when XDG_CACHE_HOME is absolute,
+// else $HOME/.cache/gpulab), or "" when neither is set. Only named here, not created.
+std::string user_cache_folder();
+
 // The sentence for a set of files (an export) that stopped at a failed write: `error` from
 // write_output_file, then what is left: "nothing was written", "the 2 files written before it are
 // kept in DIR", or, when the folder itself disappeared, that the files went with it.

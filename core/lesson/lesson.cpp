@@ -700,6 +700,17 @@ std::string param_string(const std::map<std::string, ParamValue>& p, const std::
     return fallback;
 }
 
+std::map<std::string, ParamValue> step_settings(const Lesson& lesson, int index) {
+    std::map<std::string, ParamValue> settings;
+    if (lesson.steps.empty()) return settings;
+    const auto last = static_cast<std::size_t>(std::clamp(index, 0, static_cast<int>(lesson.steps.size()) - 1));
+    for (std::size_t i = 0; i <= last; ++i)
+        for (const auto& [key, value] : lesson.steps[i].params) settings[key] = value;
+    for (std::size_t i = last + 1; i < lesson.steps.size(); ++i)
+        for (const auto& [key, value] : lesson.steps[i].params) settings.emplace(key, value);  // first value only
+    return settings;
+}
+
 bool param_bool(const std::map<std::string, ParamValue>& p, const std::string& key, bool fallback) {
     auto it = p.find(key);
     if (it == p.end()) return fallback;

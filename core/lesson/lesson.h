@@ -88,6 +88,14 @@ struct ParamSpec {
 const std::vector<ParamSpec>* workload_params(std::string_view workload);
 std::vector<std::string> known_workloads();
 
+// The settings step `index` is entered with, from the lesson file alone, whichever step the student
+// came from: every setting the steps up to it give, the later one winning, and a setting the file
+// gives only in later steps at the first value it gives. Before this, a step inherited whatever the
+// last visited step had set (the convolution lesson's step 3 after step 5 measured 1024 x 1024, not
+// 512 x 512), so what a step showed depended on the path taken to it. Settings the file never
+// gives keep the student's own choice. `index` is clamped to the steps.
+std::map<std::string, ParamValue> step_settings(const Lesson& lesson, int index);
+
 // Typed access with defaults, for the workload that applies a step.
 int64_t param_int(const std::map<std::string, ParamValue>& p, const std::string& key, int64_t fallback);
 double param_float(const std::map<std::string, ParamValue>& p, const std::string& key, double fallback);

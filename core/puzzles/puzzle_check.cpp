@@ -14,6 +14,7 @@
 #include <csignal>
 #include <unistd.h>
 
+#include "io/file_io.h"
 #include "child_process.h"
 
 namespace gpulab::puzzles {
@@ -341,12 +342,8 @@ GpuRun run_on_gpu(const Toolchain& tc, const Puzzle& p, const std::string& sourc
 }  // namespace
 
 fs::path default_work_root() {
-    const char* cache = std::getenv("XDG_CACHE_HOME");
-    const char* home = std::getenv("HOME");
-    fs::path base = cache != nullptr && cache[0] == '/' ? fs::path(cache)
-                    : home != nullptr && home[0] != '\0' ? fs::path(home) / ".cache"
-                                                         : fs::temp_directory_path();
-    return base / "gpulab" / "kernels";
+    const std::string cache = core::user_cache_folder();
+    return (cache.empty() ? fs::temp_directory_path() / "gpulab" : fs::path(cache)) / "kernels";
 }
 
 std::vector<std::string> validate_puzzle(const Toolchain& tc, const Puzzle& p, const CheckOptions& o) {

@@ -194,13 +194,7 @@ std::string ParamsRecord::describe(bool just_now) const {
            std::to_string(epochs) + (epochs == 1 ? " epoch" : " epochs") + ", " + accuracy;
 }
 
-std::string params_cache_dir() {
-    const char* xdg = std::getenv("XDG_CACHE_HOME");
-    if (xdg && xdg[0] == '/') return (std::filesystem::path(xdg) / "gpulab").string();
-    const char* home = std::getenv("HOME");
-    if (home && home[0] != '\0') return (std::filesystem::path(home) / ".cache" / "gpulab").string();
-    return "";
-}
+std::string params_cache_dir() { return core::user_cache_folder(); }
 
 std::string model_hash(const ModelDesc& model) {
     const std::string key = model.spec + "|" + std::to_string(model.input.c) + "x" + std::to_string(model.input.h) +

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "views/stored_results.h"
 #include "measure/format.h"
 #include "gpu_model/gpu_model.h"
 #include "io/image_io.h"
@@ -16,7 +17,9 @@
 
 namespace gpulab::app {
 
-ActivationView::ActivationView(ViewHost& host) : host_(host) {}
+ActivationView::ActivationView(ViewHost& host) : host_(host) {
+    back_with_stored_results<core::ActivationRun>(cache_, "activation", 1, core::activation_run_bytes);
+}
 
 ActivationView::~ActivationView() = default;
 
@@ -45,7 +48,7 @@ void ActivationView::enter_step(const core::LessonStep& step) {
         last_run_ = last_full_run_ = hit->result;
         device_output_tag_.forget();  // the GPU's buffers hold later runs' outputs now
         textures_dirty_ = true;
-        host_.info = core::cached_result_line(hit->measured_unix_s);
+        host_.show_cached(hit->measured_unix_s, hit->origin);
         return;
     }
     // Never the previous step's pictures and numbers under this step's heading while it measures.

@@ -6,6 +6,7 @@
 // panels are drawn in app/views/conv2d/conv2d_*.cpp.
 // Verified by the gui.conv_* tests (tests/conv_gui_tests.cmake) and the screenshots.
 #include "conv2d_view.h"
+#include "conv2d_archive.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "views/stored_results.h"
 #include "render/gl_objects.h"
 #include "views/compare_view.h"
 #include "measure/format.h"
@@ -218,6 +220,9 @@ Conv2dView::Conv2dView(ViewHost& host)
     backends_ = host_.backends;
     for (const auto& b : conv_only_backends_) backends_.push_back(b.get());
     custom_values_[4] = 1.0f;  // 3x3 identity until the student edits it
+    back_with_stored_results<const ConvMeasurement>(cache_, "conv2d", 1, [](const ConvMeasurement& m) {
+        return core::conv2d_run_bytes(m.run) + m.pooled.bytes();
+    });
 }
 
 Conv2dView::~Conv2dView() = default;
@@ -255,7 +260,7 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
     if (const auto hit = cache_.find(key)) {
         const ConvMeasurement* shown = params_.layer_mode ? layer_result_.get() : result_.get();
         if (shown != hit->result.get()) show(hit->result, /*fresh=*/false);
-        host_.info = core::cached_result_line(hit->measured_unix_s);
+        host_.show_cached(hit->measured_unix_s, hit->origin);
         return;
     }
     // Never the previous step's picture and numbers under this step's heading while it measures.

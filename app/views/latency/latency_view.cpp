@@ -2,6 +2,7 @@
 // probes, all on the worker), the predict-prompt answer and the export. See latency_view.h; the
 // panels are drawn in app/views/latency/latency_*.cpp.
 #include "latency_view.h"
+#include "latency_archive.h"
 
 #include <algorithm>
 #include <ctime>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "views/stored_results.h"
 #include "views/compare_view.h"
 #include "measure/format.h"
 #include "widgets/ui_helpers.h"
@@ -37,7 +39,10 @@ bool contains(const std::string& text, const char* word) {
 
 }  // namespace
 
-LatencyView::LatencyView(ViewHost& host) : host_(host) {}
+LatencyView::LatencyView(ViewHost& host) : host_(host) {
+    back_with_stored_results<const LatencyMeasurement>(cache_, "latency", 1,
+                                                       [](const LatencyMeasurement&) { return sizeof(LatencyMeasurement); });
+}
 
 // [SECTION] steps
 
@@ -62,7 +67,7 @@ void LatencyView::enter_step(const core::LessonStep& step) {
     if (result_matches_config()) return;
     if (const auto hit = cache_.find(config_key(sweep_config(false)))) {  // swept earlier in this session
         result_ = hit->result;
-        host_.info = core::cached_result_line(hit->measured_unix_s);
+        host_.show_cached(hit->measured_unix_s, hit->origin);
         return;
     }
     result_.reset();  // never another step's sweep under this heading

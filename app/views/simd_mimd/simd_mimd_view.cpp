@@ -3,6 +3,7 @@
 // the CSV and the export. See simd_mimd_view.h; the panels are drawn in app/views/simd_mimd/simd_*.cpp.
 // Verified by the gui.simd_* tests (tests/simd_gui_tests.cmake) and the screenshots.
 #include "simd_mimd_view.h"
+#include "simd_mimd_archive.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "views/stored_results.h"
 #include "runtime/cancel.h"
 #include "views/compare_view.h"
 #include "measure/format.h"
@@ -146,7 +148,10 @@ std::shared_ptr<const SimdMimdMeasurement> measure(core::Activation activation, 
 
 }  // namespace
 
-SimdMimdView::SimdMimdView(ViewHost& host) : host_(host) {}
+SimdMimdView::SimdMimdView(ViewHost& host) : host_(host) {
+    back_with_stored_results<const SimdMimdMeasurement>(cache_, "simd-mimd", 1,
+                                                        [](const SimdMimdMeasurement&) { return sizeof(SimdMimdMeasurement); });
+}
 
 // [SECTION] steps
 
@@ -170,7 +175,7 @@ void SimdMimdView::enter_step(const core::LessonStep& step) {
     run_on_step_ = false;
     if (const auto hit = cache_.find(config_key(activation_, elements_))) {
         result_ = hit->result;
-        host_.info = core::cached_result_line(hit->measured_unix_s);
+        host_.show_cached(hit->measured_unix_s, hit->origin);
         return;
     }
     if (!result_matches_config()) result_.reset();  // never another step's numbers under this heading

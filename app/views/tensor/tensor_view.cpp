@@ -3,6 +3,7 @@
 // drawn in the other files of app/views/tensor/.
 // Verified by tests/tensor_gui_tests.cmake and the screenshots.
 #include "tensor_view.h"
+#include "tensor_archive.h"
 
 #include <algorithm>
 #include <cctype>
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "views/stored_results.h"
 #include "measure/format.h"
 #include "ops/mixed_matmul.h"
 #include "runtime/cancel.h"
@@ -108,7 +110,11 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(
     return m;
 }
 
-TensorView::TensorView(ViewHost& host) : host_(host) {}
+TensorView::TensorView(ViewHost& host) : host_(host) {
+    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 1, [](const TensorMeasurement& m) {
+        return sizeof(TensorMeasurement) + m.sweep.ks.size() * 64;
+    });
+}
 
 // [SECTION] steps
 
@@ -135,7 +141,7 @@ void TensorView::enter_step(const core::LessonStep& step) {
     run_on_step_ = false;
     if (const auto hit = cache_.find(config_key(sweep_config()))) {
         result_ = hit->result;
-        host_.info = core::cached_result_line(hit->measured_unix_s);
+        host_.show_cached(hit->measured_unix_s, hit->origin);
         return;
     }
     if (!result_matches_config()) result_.reset();  // never another setting's numbers under this heading

@@ -1,0 +1,19 @@
+// The SIMD vs MIMD lesson's measurement on disk (views/stored_results.h): every member of
+// SimdMimdMeasurement, the recorded warps included; core types in workloads/workload_archive.h.
+#pragma once
+
+#include "simd_mimd_view.h"
+#include "workloads/workload_archive.h"
+
+namespace gpulab::app {
+
+template <class A> void serialize(A& a, PatternCost& c) {
+    a(c.pattern, c.theoretical, c.measured, c.kernel_ns, c.measured_factor, c.why);
+}
+template <class A> void serialize(A& a, WarpReplay& r) { a(r.warp, r.steps, r.start_clock, r.end_clock); }
+template <class A> void serialize(A& a, SimdMimdMeasurement& m) {
+    a(m.activation, m.elements, m.simd, m.mimd, m.costs, m.recorded, m.gpu_ran, m.gpu_reason, m.gpu_error,
+      m.sim_refusal, m.started_unix_s);
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,69 @@
+// A view's results cache backed by the results store on disk (issue 25): what a view measures is
+// written (on the store's writer thread) under the view's name and the settings key, and a step
+// whose settings this computer measured in an earlier run of gpulab, or `gpulab prerun` measured,
+// or another machine's prerun that was imported, shows at once with a line saying which.
+// The window and `gpulab prerun` switch it on (enable_stored_results); `gpulab export` and the
+// tests that expect a step to measure leave it off, so they always measure.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "io/result_store.h"
+#include "measure/result_cache.h"
+#include "workloads/workload_archive.h"
+
+namespace gpulab::app {
+
+// This binary and machine, as the store names them (views/stored_results.cpp).
+const core::StoreIdentity& app_store_identity();
+
+// On for the rest of the process; before that, views connect no backing. With `read` false the
+// views write what they measure but find nothing (`gpulab prerun --fresh` measures every step).
+void enable_stored_results(bool on, bool read = true);
+bool stored_results_enabled();
+bool stored_results_readable();
+// The store, or null when off or no cache folder is known.
+core::ResultStore* stored_results();
+
+// Connects `cache` to the store when it is on. `format` is the view's payload format: bump it when
+// the measurement type or its serialize functions change, so older files are passed over.
+// `bytes_of` is the size the in-memory cache budgets for a result loaded from disk.
+template <class Result>
+void back_with_stored_results(core::ResultCache<Result>& cache, std::string view, int format,
+                              std::function<std::size_t(const Result&)> bytes_of) {
+    core::ResultStore* store = stored_results();
+    if (!store) return;
+    using Cache = core::ResultCache<Result>;
+    typename Cache::Backing backing;
+    backing.save = [store, view, format, bytes_of](const std::string& key, const std::shared_ptr<Result>& result,
+                                                   std::int64_t measured_unix_s) {
+        // Pictures too large for one entry are not written at all (they are measured again in seconds).
+        if (static_cast<std::int64_t>(bytes_of(*result)) > core::ResultStore::kMaxEntryBytes) return;
+        // The result is shared and never changed after it is cached: the writer thread reads it.
+        std::shared_ptr<const Result> keep = result;
+        store->save_later(view, format, key, [keep] { return core::to_bytes(*keep); }, measured_unix_s);
+    };
+    backing.load = [store, view, format, bytes_of](const std::string& key)
+        -> std::optional<std::pair<typename Cache::Hit, std::size_t>> {
+        if (!stored_results_readable()) return std::nullopt;
+        std::optional<core::StoredResult> stored = store->load(view, format, key);
+        if (!stored) return std::nullopt;
+        std::shared_ptr<std::remove_const_t<Result>> value = core::from_bytes<std::remove_const_t<Result>>(stored->payload);
+        if (!value) return std::nullopt;  // another layout of the same format number: measure again
+        typename Cache::Hit hit;
+        hit.result = std::move(value);
+        hit.measured_unix_s = stored->measured_unix_s;
+        hit.origin.kind = stored->this_machine ? core::CacheOrigin::Kind::EarlierRun : core::CacheOrigin::Kind::OtherMachine;
+        hit.origin.machine_label = stored->machine_label;
+        const std::size_t bytes = bytes_of(*hit.result);
+        return std::make_pair(std::move(hit), bytes);
+    };
+    cache.set_backing(std::move(backing));
+}
+
+}  // namespace gpulab::app

@@ -1,0 +1,327 @@
+// The results store on disk: see result_store.h.
+#include "result_store.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include "file_io.h"
+#include "measure/format.h"
+
+namespace gpulab::core {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kMagic = "gpulab results 1";
+constexpr std::int64_t kMaxHeaderBytes = 64 << 10;
+
+// A stable name for a key across builds and machines (std::hash may differ between them).
+std::uint64_t fnv1a(std::string_view text) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (const char c : text) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+std::string checksum(std::string_view payload) {
+    char hex[20];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(payload)));
+    return hex;
+}
+
+bool one_line(std::string_view s) { return s.find('\n') == std::string_view::npos; }
+
+struct Entry {
+    std::map<std::string, std::string> fields;  // view, format, key, version, build, machine, label, measured
+    std::string payload;
+};
+
+// The entry in `text`, or a sentence saying why it is not one.
+std::optional<Entry> parse_entry(std::string_view text, std::string& why) {
+    const std::size_t end = text.find("\n\n");
+    if (text.substr(0, kMagic.size()) != kMagic || end == std::string_view::npos ||
+        end > static_cast<std::size_t>(kMaxHeaderBytes)) {
+        why = "not a gpulab results file";
+        return std::nullopt;
+    }
+    Entry e;
+    std::size_t at = kMagic.size() + 1;
+    while (at < end) {
+        const std::size_t nl = std::min(text.find('\n', at), end);
+        const std::string_view line = text.substr(at, nl - at);
+        const std::size_t colon = line.find(": ");
+        if (colon == std::string_view::npos) {
+            why = "a header line without \"name: value\"";
+            return std::nullopt;
+        }
+        e.fields[std::string(line.substr(0, colon))] = std::string(line.substr(colon + 2));
+        at = nl + 1;
+    }
+    for (const char* name : {"view", "format", "key", "version", "build", "machine", "label", "measured", "bytes", "sum"})
+        if (!e.fields.count(name)) {
+            why = std::string("the header has no ") + name;
+            return std::nullopt;
+        }
+    const std::string_view payload = text.substr(end + 2);
+    if (e.fields["bytes"] != std::to_string(payload.size())) {
+        why = "cut short (" + std::to_string(payload.size()) + " bytes of " + e.fields["bytes"] + ")";
+        return std::nullopt;
+    }
+    if (e.fields["sum"] != checksum(payload)) {
+        why = "damaged (its checksum does not match)";
+        return std::nullopt;
+    }
+    e.payload = std::string(payload);
+    return e;
+}
+
+std::optional<Entry> read_entry(const fs::path& path, std::string& why) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        why = "no file";
+        return std::nullopt;
+    }
+    try {
+        const std::string text = read_input_file(path.string(), ResultStore::kMaxEntryBytes + kMaxHeaderBytes, "results file");
+        return parse_entry(text, why);
+    } catch (const std::exception& e) {
+        why = e.what();
+        return std::nullopt;
+    }
+}
+
+std::int64_t to_int(const std::string& s) {
+    char* end = nullptr;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    return end && *end == '\0' ? v : -1;
+}
+
+}  // namespace
+
+ResultStore::ResultStore(fs::path folder, StoreIdentity me, std::int64_t max_bytes)
+    : folder_(std::move(folder)), me_(std::move(me)), max_bytes_(max_bytes) {}
+
+ResultStore::~ResultStore() {
+    {
+        std::unique_lock lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (writer_.joinable()) writer_.join();
+}
+
+fs::path ResultStore::entry_path(std::string_view view, const std::string& key, bool imported) const {
+    char name[32];
+    std::snprintf(name, sizeof name, "-%016llx.result",
+                  static_cast<unsigned long long>(fnv1a(std::string(view) + "\n" + key)));
+    return (imported ? folder_ / "imported" : folder_) / (std::string(view) + name);
+}
+
+std::string ResultStore::save(std::string_view view, int format, const std::string& key, std::string_view payload,
+                              std::int64_t measured_unix_s) {
+    if (!enabled()) return "";
+    if (!one_line(key) || !one_line(view)) return "a results key must be one line";
+    if (static_cast<std::int64_t>(payload.size()) > kMaxEntryBytes)
+        return "not kept on disk: " + format_bytes(static_cast<double>(payload.size())) + " is more than the " +
+               format_bytes(static_cast<double>(kMaxEntryBytes)) + " an entry may take";
+    std::error_code ec;
+    fs::create_directories(folder_, ec);
+    if (ec) return "cannot create " + folder_.string() + ": " + ec.message();
+    std::string label = me_.machine_label ? me_.machine_label() : std::string();
+    if (!one_line(label)) label = "another computer";
+    const std::string header = std::string(kMagic) + "\nview: " + std::string(view) +
+                               "\nformat: " + std::to_string(format) + "\nkey: " + key + "\nversion: " + me_.version +
+                               "\nbuild: " + me_.build + "\nmachine: " + me_.machine + "\nlabel: " + label +
+                               "\nmeasured: " + std::to_string(measured_unix_s) +
+                               "\nbytes: " + std::to_string(payload.size()) + "\nsum: " + checksum(payload) + "\n\n";
+    const std::string why = replace_file(entry_path(view, key, false).string(), {header, payload});
+    if (why.empty()) trim_to_budget();
+    return why;
+}
+
+void ResultStore::save_later(std::string view, int format, std::string key, std::function<std::string()> payload,
+                             std::int64_t measured_unix_s) {
+    if (!enabled()) return;
+    {
+        std::unique_lock lock(mutex_);
+        queue_.push_back({std::move(view), std::move(key), format, std::move(payload), measured_unix_s});
+        if (!writer_.joinable()) writer_ = std::thread([this] { writer_loop(); });
+    }
+    wake_.notify_all();
+}
+
+void ResultStore::writer_loop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, and nothing left to write
+        Job job = std::move(queue_.front());
+        queue_.pop_front();
+        writing_ = true;
+        lock.unlock();
+        std::string why;
+        try {
+            why = save(job.view, job.format, job.key, job.payload(), job.measured_unix_s);
+        } catch (const std::exception& e) {
+            why = std::string("could not write the result: ") + e.what();
+        }
+        lock.lock();
+        writing_ = false;
+        if (!why.empty()) last_error_ = why;
+        if (queue_.empty()) idle_.notify_all();
+    }
+}
+
+void ResultStore::flush() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [&] { return queue_.empty() && !writing_; });
+}
+
+std::string ResultStore::last_write_error() const {
+    std::unique_lock lock(mutex_);
+    return last_error_;
+}
+
+std::optional<StoredResult> ResultStore::load(std::string_view view, int format, const std::string& key) const {
+    if (!enabled()) return std::nullopt;
+    const std::string fmt = std::to_string(format);
+    for (const bool imported : {false, true}) {
+        std::string why;
+        std::optional<Entry> e = read_entry(entry_path(view, key, imported), why);
+        if (!e) continue;
+        auto& f = e->fields;
+        // Two keys may share a file name only by a hash collision: the key itself decides.
+        if (f["view"] != view || f["key"] != key || f["format"] != fmt) continue;
+        if (!imported && (f["build"] != me_.build || f["machine"] != me_.machine)) continue;
+        if (imported && f["version"] != me_.version) continue;
+        StoredResult r;
+        r.payload = std::move(e->payload);
+        r.measured_unix_s = to_int(f["measured"]);
+        r.machine_label = f["label"];
+        r.this_machine = !imported;
+        return r;
+    }
+    return std::nullopt;
+}
+
+TransferReport ResultStore::export_to(const fs::path& dir) const {
+    TransferReport report;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) {
+        report.error = "cannot create " + dir.string() + ": " + ec.message();
+        return report;
+    }
+    if (!enabled()) return report;
+    for (const fs::directory_entry& d : fs::directory_iterator(folder_, ec)) {
+        if (!d.is_regular_file(ec) || d.path().extension() != ".result") continue;
+        std::string why;
+        std::optional<Entry> e = read_entry(d.path(), why);
+        if (!e || e->fields["build"] != me_.build || e->fields["machine"] != me_.machine) continue;
+        const std::string text = read_input_file(d.path().string(), kMaxEntryBytes + kMaxHeaderBytes, "results file");
+        if (std::string werr = replace_file((dir / d.path().filename()).string(), {text}); !werr.empty()) {
+            report.error = werr;
+            return report;
+        }
+        ++report.copied;
+    }
+    if (ec) report.error = "cannot read " + folder_.string() + ": " + ec.message();
+    return report;
+}
+
+TransferReport ResultStore::import_from(const fs::path& dir) {
+    TransferReport report;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        report.error = dir.string() + " is not a folder";
+        return report;
+    }
+    if (!enabled()) {
+        report.error = "there is no results folder to import into (no cache folder is known, or GPULAB_RESULTS_DIR is off)";
+        return report;
+    }
+    fs::create_directories(folder_ / "imported", ec);
+    if (ec) {
+        report.error = "cannot create " + (folder_ / "imported").string() + ": " + ec.message();
+        return report;
+    }
+    std::vector<fs::path> files;
+    for (const fs::directory_entry& d : fs::directory_iterator(dir, ec))
+        if (d.path().extension() == ".result") files.push_back(d.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& path : files) {
+        const std::string name = path.filename().string();
+        std::string why;
+        std::optional<Entry> e = read_entry(path, why);
+        if (!e) {
+            report.skipped.push_back(name + ": " + why);
+            continue;
+        }
+        auto& f = e->fields;
+        if (f["machine"] == me_.machine) {
+            report.skipped.push_back(name + ": measured on this computer, not another one");
+            continue;
+        }
+        if (f["version"] != me_.version) {
+            report.skipped.push_back(name + ": written by gpulab " + f["version"] + ", this is " + me_.version);
+            continue;
+        }
+        // Stored under the name this store would look for, whatever the file was called.
+        const std::string text = read_input_file(path.string(), kMaxEntryBytes + kMaxHeaderBytes, "results file");
+        if (std::string werr = replace_file(entry_path(f["view"], f["key"], true).string(), {text}); !werr.empty()) {
+            report.error = werr;
+            return report;
+        }
+        ++report.copied;
+    }
+    if (ec) report.error = "cannot read " + dir.string() + ": " + ec.message();
+    trim_to_budget();
+    return report;
+}
+
+void ResultStore::trim_to_budget() {
+    struct File {
+        fs::path path;
+        fs::file_time_type time;
+        std::int64_t bytes;
+    };
+    std::vector<File> files;
+    std::int64_t total = 0;
+    std::error_code ec;
+    for (const fs::path& dir : {folder_, folder_ / "imported"}) {
+        for (const fs::directory_entry& d : fs::directory_iterator(dir, ec)) {
+            if (d.path().extension() != ".result" || !d.is_regular_file(ec)) continue;
+            const auto bytes = static_cast<std::int64_t>(d.file_size(ec));
+            files.push_back({d.path(), d.last_write_time(ec), bytes});
+            total += bytes;
+        }
+    }
+    if (total <= max_bytes_) return;
+    std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.time < b.time; });
+    for (const File& f : files) {
+        if (total <= max_bytes_) break;
+        if (fs::remove(f.path, ec)) total -= f.bytes;
+    }
+}
+
+fs::path shared_result_folder() {
+    if (const char* dir = std::getenv("GPULAB_RESULTS_DIR")) {
+        const std::string d = dir;
+        return d.empty() || d == "off" ? fs::path() : fs::path(d);
+    }
+    const std::string cache = user_cache_folder();
+    return cache.empty() ? fs::path() : fs::path(cache) / "results";
+}
+
+ResultStore& shared_result_store(const StoreIdentity& me) {
+    static ResultStore store(shared_result_folder(), me);
+    return store;
+}
+
+}  // namespace gpulab::core
