@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <cstdlib>
 
 #include "compare/compare_import.h"
 #include "gpu_backends.h"
@@ -30,6 +31,12 @@ const core::StoreIdentity& app_store_identity() {
         const core::MachineInfo& m = core::host_machine();
         id.machine = m.hostname + ", " + m.cpu_model + ", " + std::to_string(m.hardware_threads) + " threads";
         // On the store's writer thread, which may wait for the GPU probe where a frame may not.
+        // A test option: stand in for another computer (tests/prerun_tests.cmake imports its results).
+        if (const char* other = std::getenv("GPULAB_TEST_MACHINE"); other && *other) {
+            id.machine = other;
+            id.machine_label = [name = std::string(other)] { return name; };
+            return id;
+        }
         id.machine_label = [] {
             const gpu::GpuProbe& g = gpu::probe();
             return core::machine_label(core::host_machine().cpu_model, g.device_ok ? g.name : std::string());

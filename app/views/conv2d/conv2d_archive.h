@@ -7,6 +7,6 @@
 
 namespace gpulab::app {
 
-template <class A> void serialize(A& a, ConvMeasurement& m) { a(m.run, m.pooled, m.pool_error); }
+template <class A> void serialize(A& a, ConvMeasurement& m) { core::archive_members(a, m, m.run, m.pooled, m.pool_error); }
 
 }  // namespace gpulab::app

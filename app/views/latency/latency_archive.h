@@ -9,17 +9,17 @@
 namespace gpulab::gpu {
 
 template <class A> void serialize(A& a, LaunchCosts& c) {
-    a(c.ok, c.error, c.enqueue, c.launch_and_sync, c.graph_kernels, c.separate_per_kernel, c.graph_per_kernel);
+    core::archive_members(a, c, c.ok, c.error, c.enqueue, c.launch_and_sync, c.graph_kernels, c.separate_per_kernel, c.graph_per_kernel);
 }
 template <class A> void serialize(A& a, CopyBandwidth& c) {
-    a(c.ok, c.error, c.bytes, c.h2d_pinned_gbps, c.d2h_pinned_gbps, c.h2d_pageable_gbps, c.d2h_pageable_gbps);
+    core::archive_members(a, c, c.ok, c.error, c.bytes, c.h2d_pinned_gbps, c.d2h_pinned_gbps, c.h2d_pageable_gbps, c.d2h_pageable_gbps);
 }
-template <class A> void serialize(A& a, ColdStart& c) { a(c.ok, c.error, c.context_ns, c.driver_init_ns); }
+template <class A> void serialize(A& a, ColdStart& c) { core::archive_members(a, c, c.ok, c.error, c.context_ns, c.driver_init_ns); }
 
 }  // namespace gpulab::gpu
 
 namespace gpulab::app {
 
-template <class A> void serialize(A& a, LatencyMeasurement& m) { a(m.config, m.sweep, m.launch, m.copy, m.cold); }
+template <class A> void serialize(A& a, LatencyMeasurement& m) { core::archive_members(a, m, m.config, m.sweep, m.launch, m.copy, m.cold); }
 
 }  // namespace gpulab::app

@@ -464,7 +464,10 @@ void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std:
         ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
         // The reason is already on screen (the canvas line and the Devices panel): here it is only
         // in the tooltip, so a student without a GPU does not read the same sentence three times.
-        ImGui::TextWrapped("No GPU timings on this machine. The theory column comes from the warp emulator.");
+        // "this machine" only when it measured here: an imported result came from another computer.
+        ImGui::TextWrapped(shown_result_machine().empty()
+                               ? "No GPU timings on this machine. The theory column comes from the warp emulator."
+                               : "No GPU timings in this measurement. The theory column comes from the warp emulator.");
         // The developer's detail (the driver's error; why cuda-sim cannot replay this kernel) in the
         // tooltip, not on a student's or a projector's screen.
         std::string detail = m.gpu_error;

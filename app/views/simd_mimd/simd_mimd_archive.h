@@ -8,11 +8,11 @@
 namespace gpulab::app {
 
 template <class A> void serialize(A& a, PatternCost& c) {
-    a(c.pattern, c.theoretical, c.measured, c.kernel_ns, c.measured_factor, c.why);
+    core::archive_members(a, c, c.pattern, c.theoretical, c.measured, c.kernel_ns, c.measured_factor, c.why);
 }
-template <class A> void serialize(A& a, WarpReplay& r) { a(r.warp, r.steps, r.start_clock, r.end_clock); }
+template <class A> void serialize(A& a, WarpReplay& r) { core::archive_members(a, r, r.warp, r.steps, r.start_clock, r.end_clock); }
 template <class A> void serialize(A& a, SimdMimdMeasurement& m) {
-    a(m.activation, m.elements, m.simd, m.mimd, m.costs, m.recorded, m.gpu_ran, m.gpu_reason, m.gpu_error,
+    core::archive_members(a, m, m.activation, m.elements, m.simd, m.mimd, m.costs, m.recorded, m.gpu_ran, m.gpu_reason, m.gpu_error,
       m.sim_refusal, m.started_unix_s);
 }
 

@@ -9,9 +9,9 @@
 
 namespace gpulab::sim {
 
-template <class A> void serialize(A& a, LaneElement& e) { a(e.row, e.col); }
+template <class A> void serialize(A& a, LaneElement& e) { core::archive_members(a, e, e.row, e.col); }
 template <class A> void serialize(A& a, MmaLaneData& d) {
-    a(d.ok, d.error, d.input, d.a, d.b, d.c, d.d, d.instructions, d.a_owner, d.b_owner, d.c_owner, d.d_owner);
+    core::archive_members(a, d, d.ok, d.error, d.input, d.a, d.b, d.c, d.d, d.instructions, d.a_owner, d.b_owner, d.c_owner, d.d_owner);
 }
 
 }  // namespace gpulab::sim
@@ -19,8 +19,11 @@ template <class A> void serialize(A& a, MmaLaneData& d) {
 namespace gpulab::app {
 
 template <class A> void serialize(A& a, KernelCheck& c) {
-    a(c.ok, c.error, c.input, c.m, c.n, c.k, c.outputs_differing, c.instructions, c.warps, c.sim_ns);
+    core::archive_members(a, c, c.ok, c.error, c.input, c.m, c.n, c.k, c.outputs_differing, c.instructions, c.warps, c.sim_ns);
 }
-template <class A> void serialize(A& a, TensorMeasurement& m) { a(m.lanes, m.checks, m.sweep, m.started_unix_s); }
+// The two C arrays count one member per element (brace elision), so each element is listed.
+template <class A> void serialize(A& a, TensorMeasurement& m) {
+    core::archive_members(a, m, m.lanes[0], m.lanes[1], m.checks[0], m.checks[1], m.sweep, m.started_unix_s);
+}
 
 }  // namespace gpulab::app

@@ -1,0 +1,66 @@
+# `gpulab prerun` (app/cli/prerun.cpp, issue 25): the lessons' steps measured headless into the
+# results store; the window then shows a step at once (runs=0); another computer's results,
+# carried with --out and loaded with --import, show in the window too; bad uses are one sentence.
+# Each test names its own results folder (GPULAB_RESULTS_DIR), so nothing else is touched.
+set(GPULAB_PRERUN_OUT ${CMAKE_CURRENT_BINARY_DIR}/prerun-out)
+set(GPULAB_PRERUN_CHECK ${CMAKE_CURRENT_LIST_DIR}/run_and_check.cmake)
+set(gpulab_store ${GPULAB_PRERUN_OUT}/store)         # this computer's results
+set(gpulab_box ${GPULAB_PRERUN_OUT}/gpu-box-store)   # the stand-in for another computer's
+set(gpulab_carried ${GPULAB_PRERUN_OUT}/carried)     # what --out wrote there, carried over
+set(gpulab_laptop ${GPULAB_PRERUN_OUT}/laptop-store)  # where --import loads it
+
+add_test(NAME prerun.clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${GPULAB_PRERUN_OUT})
+set_tests_properties(prerun.clean PROPERTIES LABELS cli FIXTURES_SETUP prerun_clean)
+
+function(gpulab_prerun_test name rc regex store)
+    add_test(NAME prerun.${name}
+             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;prerun;${ARGN}" -DEXPECT_RC=${rc}
+                     "-DEXPECT_REGEX=${regex}" -P ${GPULAB_PRERUN_CHECK})
+    set_tests_properties(prerun.${name} PROPERTIES LABELS cli TIMEOUT 240
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${store}")
+endfunction()
+
+# The convolution lesson: each setting measured once, then a second prerun finds nothing new.
+gpulab_prerun_test(conv 0 "step 1 of 10.*measured in .*step 10 of 10.*gpulab prerun: done" ${gpulab_store}
+                   --lesson conv-sliding-window)
+gpulab_prerun_test(conv_again 0 "step 1 of 10, [^\n]*: nothing new to measure.*step 5 of 10, [^\n]*: nothing new" ${gpulab_store}
+                   --lesson conv-sliding-window)
+set_tests_properties(prerun.conv PROPERTIES FIXTURES_REQUIRED prerun_clean FIXTURES_SETUP prerun_conv)
+set_tests_properties(prerun.conv_again PROPERTIES FIXTURES_REQUIRED prerun_conv)
+
+# Another computer (GPULAB_TEST_MACHINE stands in for one) measures the SIMD lesson and carries
+# it over; this computer imports it; its own folder cannot be imported back into itself.
+gpulab_prerun_test(other_computer 0 "copied [1-9][0-9]* results? to .*carried" ${gpulab_box}
+                   --lesson simd-vs-mimd --out ${gpulab_carried})
+set_tests_properties(prerun.other_computer PROPERTIES FIXTURES_REQUIRED prerun_clean FIXTURES_SETUP prerun_carried
+                     ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${gpulab_box};GPULAB_TEST_MACHINE=gpu-box (test stand-in)")
+gpulab_prerun_test(import 0 "imported [1-9][0-9]* results? from .*measured on that computer" ${gpulab_laptop}
+                   --import ${gpulab_carried})
+set_tests_properties(prerun.import PROPERTIES FIXTURES_REQUIRED prerun_carried FIXTURES_SETUP prerun_imported)
+gpulab_prerun_test(import_own 1 "measured on this computer, not another one.*none of the" ${gpulab_box}
+                   --import ${gpulab_carried})
+set_tests_properties(prerun.import_own PROPERTIES FIXTURES_REQUIRED prerun_carried
+                     ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${gpulab_box};GPULAB_TEST_MACHINE=gpu-box (test stand-in)")
+
+# Refusals: one sentence each.
+gpulab_prerun_test(import_with_lesson 2 "prerun --import only loads results" ${gpulab_laptop}
+                   --import ${gpulab_carried} --lesson simd-vs-mimd)
+gpulab_prerun_test(import_missing 1 "is not a folder" ${gpulab_laptop} --import ${GPULAB_PRERUN_OUT}/no-such-folder)
+gpulab_prerun_test(unknown_lesson 2 "no lesson 'no-such-lesson'" ${gpulab_laptop} --lesson no-such-lesson)
+gpulab_prerun_test(training_lesson 2 "nothing to pre-run: it trains live in class" ${gpulab_laptop} --lesson train-small-cnn)
+gpulab_prerun_test(store_off 1 "results cannot be kept" off --lesson simd-vs-mimd)
+
+# The window after the pre-run: the convolution lesson's first five steps show at once (no run),
+# this computer's from the prerun, and the SIMD lesson's from the imported folder.
+if(GPULAB_XVFB_RUN)
+    add_test(NAME gui.stored_step_shows_in_next_run
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;conv-sliding-window;--script-keys;Idle,Right,Idle,Right,Idle,Right,Idle,Right,Idle;--frames;40"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=lesson=conv-sliding-window step=5 of 10 .* runs=0" -P ${GPULAB_PRERUN_CHECK})
+    set_tests_properties(gui.stored_step_shows_in_next_run PROPERTIES LABELS "gui;cli" TIMEOUT 180 FIXTURES_REQUIRED prerun_conv
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${gpulab_store}")
+    add_test(NAME gui.imported_step_shows_in_window
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;simd-vs-mimd;--script-keys;Idle,Right,Idle,Right,Idle;--frames;30"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=lesson=simd-vs-mimd step=3 of 10 .* runs=0" -P ${GPULAB_PRERUN_CHECK})
+    set_tests_properties(gui.imported_step_shows_in_window PROPERTIES LABELS "gui;cli" TIMEOUT 180 FIXTURES_REQUIRED prerun_imported
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${gpulab_laptop}")
+endif()
