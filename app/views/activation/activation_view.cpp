@@ -80,9 +80,9 @@ core::MeasureConfig ActivationView::measure_config(bool live, bool quick) const 
         c.time_budget_ns = 300'000'000;
     } else {
         // A step's run in class: about 2 s on a 2-core laptop at the lesson's largest default size
-        // (issue 25). Seven samples give a median and a spread; more come while the budget lasts.
+        // (issue 25). Seven samples give a median and a spread; more come while 0.3 s per backend lasts.
         c.min_samples = 7;
-        c.time_budget_ns = 400'000'000;
+        c.time_budget_ns = 300'000'000;
     }
     return c;
 }

@@ -86,9 +86,9 @@ core::SweepConfig LatencyView::sweep_config(bool quick) const {
     c.activation = activation_;
     c.min_exp = min_exp_;
     c.max_exp = max_exp_;
-    // 100 ms per backend and size keeps a 2^4..2^24 sweep near ten seconds on two cores while
-    // every point still gets at least 10 samples (3 above 2^20, where each call is long).
-    c.time_per_point_ns = 100'000'000;
+    // 40 ms per backend and size keeps a 2^4..2^24 sweep near two seconds on two cores (issue 25)
+    // while every point still gets at least 10 samples (3 above 2^20, where each call is long).
+    c.time_per_point_ns = 40'000'000;
     if (quick) {
         c.min_exp = 4;
         c.max_exp = 16;
