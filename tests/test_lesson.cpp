@@ -246,18 +246,27 @@ body = "b"
         REQUIRE(l.errors.empty());
         REQUIRE(l.lesson);
         CHECK(l.lesson->workload == "tensor");
-        int prompts = 0;
+        int prompts = 0, gradient_prompts = 0;
         for (const LessonStep& s : l.lesson->steps)
             if (s.predict) {
                 ++prompts;
-                CHECK(s.predict->reveal.rfind("most-error:", 0) == 0);
+                gradient_prompts += s.predict->reveal == "gradients-thinned:fp16";
+                CHECK((s.predict->reveal.rfind("most-error:", 0) == 0 || s.predict->reveal == "gradients-thinned:fp16"));
             }
-        CHECK(prompts == 2);
+        CHECK(prompts == 3);
+        CHECK(gradient_prompts == 1);
         const std::string head = "id = \"t\"\ntitle = \"T\"\nworkload = \"tensor\"\n[[steps]]\ntitle = \"S\"\nbody = \"B\"\n";
         LessonLoad bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nreveal = \"most-error:fp64:4096\"\n", "t.toml");
         CHECK(any_error_contains(bad.errors, "is not one the tensor-core lesson knows"));
         bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nreveal = \"most-error:narrow:1000\"\n", "t.toml");
         CHECK(any_error_contains(bad.errors, "K a power of two"));
+        // The gradients prompt's choices must each name a band of percent.
+        bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nchoices = [\"a few\"]\nreveal = \"gradients-thinned:fp16\"\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "names no band of percent"));
+        bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nreveal = \"gradients-thinned:int8\"\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "names no format the gradients panel casts to"));
+        bad = parse_lesson_text(head + "[steps.params]\nloss_scale = 30\n", "t.toml");
+        CHECK_FALSE(bad.errors.empty());
         bad = parse_lesson_text(head + "[steps.params]\nmax_k = 5000\n", "t.toml");
         CHECK(any_error_contains(bad.errors, "must be a power of two"));
         bad = parse_lesson_text(head + "[steps.params]\nlane = 32\n", "t.toml");

@@ -567,6 +567,8 @@ int run_gui(const GuiOptions& options) {
         std::fflush(stdout);
     }
     presenter_view.close();
+    // The last results go to disk now, while everything their writer asks (the GPU probe) exists.
+    if (core::ResultStore* store = stored_results()) store->flush();
     // GL objects (textures, timer queries, the renderer) go while the context still exists.
     warmup.reset();
     shell.reset();

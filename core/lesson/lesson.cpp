@@ -91,7 +91,10 @@ const std::vector<ParamSpec> kPuzzleParams = {
 // The tensor-core lesson (app/views/tensor/): which panel, the lane lit in the instruction's
 // picture, its input type, the number typed into the formats panel, the dot-product sweep's size.
 const std::vector<ParamSpec> kTensorParams = {
-    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot"}, "the view the step puts in front"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot", "gradients", "master"},
+     "the view the step puts in front"},
+    {"loss_scale", ParamSpec::Type::Int, 0, 24, {}, "the loss scale's power of two the gradients panel applies (0: none)"},
+    {"weight_step", ParamSpec::Type::Float, 1e-7, 0.1, {}, "the step the master-weights panel subtracts from a weight of 1"},
     {"lane", ParamSpec::Type::Int, 0, 31, {}, "the lane whose elements the instruction's picture lights up"},
     {"input", ParamSpec::Type::String, 0, 0, {"fp16", "bf16"}, "the instruction's input type"},
     {"value", ParamSpec::Type::Float, 0, 0, {}, "the number shown in every format (any number, inf or nan)"},
@@ -302,7 +305,7 @@ void parse_params(const toml::table& params, const std::string& workload, Lesson
 
 // `reveal` names the live result that answers a predict prompt, and each workload's view knows
 // its own: catching a typo here beats a prompt that silently never reveals in front of a class.
-std::string check_reveal(const std::string& workload, const std::string& reveal) {
+std::string check_reveal(const std::string& workload, const std::string& reveal, const std::vector<std::string>& choices) {
     if (reveal.empty()) return "";
     auto starts = [&](const char* prefix) { return reveal.rfind(prefix, 0) == 0; };
     if (workload == "latency") {
@@ -331,6 +334,19 @@ std::string check_reveal(const std::string& workload, const std::string& reveal)
     if (workload == "train") {
         if (reveal == "epoch-speedup") return "";
         return "reveal \"" + reveal + "\" is not one the training lesson knows (expected epoch-speedup)";
+    }
+    if (workload == "tensor" && starts("gradients-thinned:")) {
+        // gradients-thinned:<fp16|bf16>, every choice a band of percent (choice_percent_band).
+        const std::string f = reveal.substr(18);
+        if (f != "fp16" && f != "bf16")
+            return "reveal \"" + reveal + "\" names no format the gradients panel casts to (gradients-thinned:fp16 or :bf16)";
+        for (const std::string& choice : choices) {
+            double lo = 0, hi = 0;
+            if (!choice_percent_band(choice, lo, hi))
+                return "choice \"" + choice + "\" names no band of percent for " + reveal +
+                       " (write \"less than 1 %\", \"1 to 10 %\" or \"more than 10 %\")";
+        }
+        return "";
     }
     if (workload == "tensor") {
         // most-error:<fp32|narrow>:<K>, K a power of two the sweep can reach (16 .. 2^20).
@@ -456,10 +472,6 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
                     PredictPrompt prompt;
                     prompt.question = get_string(pt, "question", c, true, pt.source());
                     prompt.reveal = get_string(pt, "reveal", c, false, pt.source());
-                    if (const std::string why = check_reveal(lesson.workload, prompt.reveal);
-                        !why.empty() && !lesson.workload.empty() && workload_params(lesson.workload)) {
-                        c.add(pt.get("reveal")->source(), why);
-                    }
                     if (const toml::node* ch = pt.get("choices")) {
                         const toml::array* arr = ch->as_array();
                         if (!arr || arr->empty()) {
@@ -472,6 +484,11 @@ LessonLoad build_lesson(const toml::table& root, const std::string& source, Coll
                                 else prompt.choices.push_back(*item.value<std::string>());
                             }
                         }
+                    }
+                    // After the choices: a reveal may say how its choices must read.
+                    if (const std::string why = check_reveal(lesson.workload, prompt.reveal, prompt.choices);
+                        !why.empty() && !lesson.workload.empty() && workload_params(lesson.workload)) {
+                        c.add(pt.get("reveal")->source(), why);
                     }
                     step.predict = std::move(prompt);
                 }
@@ -698,6 +715,27 @@ std::string param_string(const std::map<std::string, ParamValue>& p, const std::
     if (it == p.end()) return fallback;
     if (auto v = std::get_if<std::string>(&it->second)) return *v;
     return fallback;
+}
+
+bool choice_percent_band(const std::string& choice, double& lo, double& hi) {
+    double a = 0, b = 0;
+    char tail[8] = {};
+    if (std::sscanf(choice.c_str(), "less than %lf %7s", &a, tail) == 2 && std::string(tail) == "%") {
+        lo = 0;
+        hi = a;
+        return a > 0 && a <= 100;
+    }
+    if (std::sscanf(choice.c_str(), "more than %lf %7s", &a, tail) == 2 && std::string(tail) == "%") {
+        lo = a;
+        hi = 100.0 + 1e-9;
+        return a >= 0 && a < 100;
+    }
+    if (std::sscanf(choice.c_str(), "%lf to %lf %7s", &a, &b, tail) == 3 && std::string(tail) == "%") {
+        lo = a;
+        hi = b;
+        return a >= 0 && b > a && b <= 100;
+    }
+    return false;
 }
 
 std::map<std::string, ParamValue> step_settings(const Lesson& lesson, int index) {

@@ -96,6 +96,10 @@ std::vector<std::string> known_workloads();
 // gives keep the student's own choice. `index` is clamped to the steps.
 std::map<std::string, ParamValue> step_settings(const Lesson& lesson, int index);
 
+// A predict choice that names a band of percent: "less than X %" gives [0, X), "X to Y %" gives
+// [X, Y), "more than X %" gives [X, 100]. False for any other text.
+bool choice_percent_band(const std::string& choice, double& lo, double& hi);
+
 // Typed access with defaults, for the workload that applies a step.
 int64_t param_int(const std::map<std::string, ParamValue>& p, const std::string& key, int64_t fallback);
 double param_float(const std::map<std::string, ParamValue>& p, const std::string& key, double fallback);

@@ -16,6 +16,15 @@ template <class A> void serialize(A& a, MmaLaneData& d) {
 
 }  // namespace gpulab::sim
 
+namespace gpulab::train {
+
+template <class A> void serialize(A& a, BatchGradients& g) {
+    core::archive_members(a, g, g.ok, g.error, g.engine, g.model_spec, g.pictures, g.batch, g.steps_before, g.loss,
+                          g.gradients);
+}
+
+}  // namespace gpulab::train
+
 namespace gpulab::app {
 
 template <class A> void serialize(A& a, KernelCheck& c) {
@@ -23,7 +32,8 @@ template <class A> void serialize(A& a, KernelCheck& c) {
 }
 // The two C arrays count one member per element (brace elision), so each element is listed.
 template <class A> void serialize(A& a, TensorMeasurement& m) {
-    core::archive_members(a, m, m.lanes[0], m.lanes[1], m.checks[0], m.checks[1], m.sweep, m.started_unix_s);
+    core::archive_members(a, m, m.lanes[0], m.lanes[1], m.checks[0], m.checks[1], m.sweep, m.started_unix_s,
+                          m.gradients);
 }
 
 }  // namespace gpulab::app

@@ -26,12 +26,19 @@ void TensorView::draw_canvas() {
         {"Dot product error", Panel::Dot,
          "Long sums of products in each format: the error against FP64 as the sum grows, with the sum kept in FP32 "
          "or in the narrow format."},
+        {"Gradients in FP16", Panel::Gradients,
+         "One real batch's gradients of the training lesson's CNN, by size: which ones FP16 keeps, thins or loses, "
+         "and what a loss scale changes."},
+        {"Master weights", Panel::Master,
+         "A weight nudged by the same small step thousands of times, kept in FP32, TF32, BF16 or FP16."},
     };
     draw_panel_tabs("##tensor_panels", kTabs, panel_, select_panel_, 0, [this](Panel panel) {
         switch (panel) {
             case Panel::Fragments: draw_fragments_panel(); break;
             case Panel::Formats: draw_formats_panel(); break;
             case Panel::Dot: draw_dot_panel(); break;
+            case Panel::Gradients: draw_gradients_panel(); break;
+            case Panel::Master: draw_master_panel(); break;
         }
     });
 }
@@ -56,6 +63,15 @@ void TensorView::draw_controls() {
               "sum stalling; 2^20 takes a second or two. Press Run after changing it.");
     ImGui::SliderInt("vector pairs", &trials_, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
     hover_tip("How many random vector pairs each error is averaged over. Press Run after changing it.");
+    ImGui::SliderInt("loss scale", &loss_scale_exp_, 0, 24, "2^%d", ImGuiSliderFlags_AlwaysClamp);
+    hover_tip("Gradients in FP16: the loss (and so every gradient) is multiplied by this before the gradients are "
+              "stored in FP16, and divided again before the update. Too small and small gradients are lost; too "
+              "large and the largest overflow.");
+    float log_step = static_cast<float>(std::log10(weight_step_));
+    if (ImGui::SliderFloat("weight step", &log_step, -6.0f, -2.0f, "")) weight_step_ = std::pow(10.0, log_step);
+    ImGui::SameLine(ImGui::GetItemRectMin().x - ImGui::GetWindowPos().x + ImGui::GetStyle().FramePadding.x);
+    ImGui::Text("%.0e", weight_step_);
+    hover_tip("Master weights: what each of the 10,000 updates subtracts from a weight of 1.");
     ImGui::PopItemWidth();
     ImGui::Spacing();
     ImGui::Separator();
@@ -73,11 +89,29 @@ void TensorView::draw_predict() {
     const bool ready = result_ && !host_.jobs->busy();
     if (!draw_predict_choices(p, pick_, reveal_now_, ready)) {
         ImGui::TextColored(kMutedColour, "%s",
-                           ready ? "Pick one; the sweep on screen answers it." : "Pick one while the sweep runs.");
+                           ready ? "Pick one; the run on screen answers it." : "Pick one while the run computes.");
         return;
     }
     if (!ready) {
         ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the run ends.");
+        return;
+    }
+    if (p.reveal.rfind("gradients-thinned:", 0) == 0) {
+        const train::GradientAnswer g = train::answer_gradient_prompt(p.reveal, p.choices, result_->gradients);
+        if (!g.ok) {
+            text_status(Status::Error, g.text.c_str());
+            return;
+        }
+        ImGui::TextWrapped("%s", g.text.c_str());
+        if (pick_ < 0) return;
+        if (pick_ == g.best_choice)
+            text_status(Status::Ok, "Your prediction matches the computed numbers.");
+        else
+            text_status(Status::Error, ("Not quite: it is '" +
+                                        (g.best_choice >= 0 ? p.choices[static_cast<std::size_t>(g.best_choice)]
+                                                            : std::string("none of the choices")) +
+                                        "'. Look at the bars left of the 'kept' band.")
+                                           .c_str());
         return;
     }
     const core::MostErrorAnswer a = core::answer_most_error(p.reveal, p.choices, result_->sweep);
@@ -123,6 +157,17 @@ void TensorView::draw_timing() {
                                m.sweep.config.trials, core::format_duration(m.sweep.wall_ns).c_str());
             break;
         }
+        case Panel::Gradients:
+            // The counts are the prompt's answer: they wait for a pick, as the dot plot's lines do.
+            if (predict_ && predict_->reveal.rfind("gradients-thinned:", 0) == 0 && pick_ < 0 && !reveal_now_)
+            {
+                ImGui::TextColored(kMutedColour, "The counts appear when you answer.");
+                draw_gradient_source(m.gradients);
+            }
+            else
+                draw_gradient_table(m.gradients, loss_scale_exp_);
+            break;
+        case Panel::Master: draw_weight_walk_table(weight_walk()); break;
     }
 }
 

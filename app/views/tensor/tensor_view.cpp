@@ -37,6 +37,8 @@ TensorView::Panel panel_from(const std::string& name, TensorView::Panel fallback
     if (name == "fragments") return TensorView::Panel::Fragments;
     if (name == "formats") return TensorView::Panel::Formats;
     if (name == "dot") return TensorView::Panel::Dot;
+    if (name == "gradients") return TensorView::Panel::Gradients;
+    if (name == "master") return TensorView::Panel::Master;
     return fallback;
 }
 
@@ -105,15 +107,29 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(
     m->checks[0] = check_kernel(kern::MmaInput::Fp16);
     m->checks[1] = check_kernel(kern::MmaInput::Bf16);
     if (!go(0.2f, "dot products in four formats")) return nullptr;
-    m->sweep = core::run_dot_sweep(sweep, [&](float f) { return go(0.2f + 0.8f * f, "dot products in four formats"); });
+    m->sweep = core::run_dot_sweep(sweep, [&](float f) { return go(0.2f + 0.6f * f, "dot products in four formats"); });
     if (!m->sweep.ok && m->sweep.error == "cancelled") return nullptr;
+    // One batch of the training lesson's CNN: its first 704 Fashion-MNIST pictures are read, ten
+    // batches of SGD taken, and the eleventh batch's gradients kept for the gradients panel.
+    if (!go(0.8f, "one batch of the training lesson's CNN: its gradients")) return nullptr;
+    constexpr std::int64_t kBatch = 64;
+    constexpr int kStepsBefore = 10;
+    train::Dataset data;
+    std::string no_data;
+    try {
+        data = train::load_dataset(train::kFashionMnistDir, kBatch * (kStepsBefore + 1));
+    } catch (const std::exception&) {
+        no_data = "Fashion-MNIST is not installed here: Debian's dataset-fashion-mnist package has it";
+    }
+    m->gradients = train::measure_batch_gradients(&data, no_data, kBatch, kStepsBefore, 1,
+                                                  [&] { return go(0.9f, "one batch of the training lesson's CNN: its gradients"); });
+    if (m->gradients.error == "cancelled") return nullptr;
     return m;
 }
 
 TensorView::TensorView(ViewHost& host) : host_(host) {
-    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 1, [](const TensorMeasurement& m) {
-        return sizeof(TensorMeasurement) + m.sweep.ks.size() * 64;
-    });
+    // Payload format 2: the batch's gradients joined the measurement.
+    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 2, tensor_measurement_bytes);
 }
 
 // [SECTION] steps
@@ -135,6 +151,8 @@ void TensorView::enter_step(const core::LessonStep& step) {
     max_k_exp_ = std::clamp(static_cast<int>(std::lround(std::log2(static_cast<double>(std::max<int64_t>(max_k, 1))))),
                             kMinKExp, kMaxKExp);
     trials_ = static_cast<int>(std::clamp<int64_t>(core::param_int(p, "trials", trials_), 1, 64));
+    loss_scale_exp_ = static_cast<int>(std::clamp<int64_t>(core::param_int(p, "loss_scale", loss_scale_exp_), 0, 24));
+    weight_step_ = std::clamp(core::param_float(p, "weight_step", weight_step_), 1e-7, 0.1);
     predict_ = step.predict;
     pick_ = -1;
     reveal_now_ = false;
@@ -203,8 +221,16 @@ void TensorView::finish(std::shared_ptr<const TensorMeasurement> m) {
     if (!m->sweep.ok) host_.error = "the dot-product sweep failed: " + m->sweep.error;
     else host_.error.clear();
     result_ = std::move(m);
-    cache_.put(config_key(result_->sweep.config), result_, sizeof(TensorMeasurement) + result_->sweep.ks.size() * 64,
-               std::time(nullptr));
+    cache_.put(config_key(result_->sweep.config), result_, tensor_measurement_bytes(*result_), std::time(nullptr));
+}
+
+std::size_t tensor_measurement_bytes(const TensorMeasurement& m) {
+    return sizeof(TensorMeasurement) + m.sweep.ks.size() * 64 + m.gradients.gradients.size() * sizeof(float);
+}
+
+const train::WeightWalk& TensorView::weight_walk() {
+    if (!walk_ || walk_->step != weight_step_) walk_ = train::walk_weight(1.0, weight_step_, 10000, 41);
+    return *walk_;
 }
 
 void TensorView::update(float) {
@@ -240,6 +266,10 @@ std::vector<std::string> tensor_caption_lines(const TensorMeasurement& m, std::s
                     core::format_count(c.max_k) + ", mean of " + std::to_string(c.trials) +
                     " vector pairs (seed " + std::to_string(c.seed) + "), error against an FP64 reference");
     lines.push_back("Typed number: " + number_text(value));
+    if (m.gradients.ok)
+        lines.push_back("Gradients: " + m.gradients.pictures + " through the training lesson's CNN (" +
+                        m.gradients.model_spec + ") on " + m.gradients.engine + ", after " +
+                        std::to_string(m.gradients.steps_before) + " SGD steps; cast with IEEE round to nearest even");
     lines.push_back(kModelNote);
     return lines;
 }
@@ -289,6 +319,17 @@ std::string tensor_csv(const TensorMeasurement& m, kern::MmaInput input, double 
                   << m.sweep.ks[i] << "," << number_text(l.error[i]) << "\n";
     } else {
         o << "sweep,,,," << core::csv_field("not run: " + m.sweep.error) << "\n";
+    }
+    o << "\nkind,format,loss_scale_power,nonzero,lost_to_zero,subnormal,kept_normal,overflow\n";
+    if (m.gradients.ok) {
+        for (const core::FpFormat f : {core::FpFormat::Fp16, core::FpFormat::Bf16})
+            for (const int s : {0, 8, 16}) {
+                const train::CastCounts c = train::cast_counts(m.gradients.gradients, f, std::ldexp(1.0, s));
+                o << "gradients," << core::format_label(f) << "," << s << "," << static_cast<std::int64_t>(c.nonzero())
+                  << "," << c.lost << "," << c.subnormal << "," << c.normal << "," << c.overflow << "\n";
+            }
+    } else {
+        o << "gradients,,,,,,," << core::csv_field("not computed: " + m.gradients.error) << "\n";
     }
     o << "\nkind,input,m,n,k,outputs_differing_from_cpu_scalar,mma_sync_instructions,simulator_ns,note\n";
     for (const KernelCheck& c : m.checks) {
@@ -359,8 +400,11 @@ ExportResult TensorView::export_files(const ViewExport& in) {
     const double value = value_;
     const auto [hide_narrow, hide_fp32] = hidden_lines();
     const int64_t mark = prompt_k() > 0 ? prompt_k() : int64_t{4096};
+    const int loss_scale = loss_scale_exp_;
+    const train::WeightWalk walk = weight_walk();
     const bool ok = render_panel_png(in.ui_scale, 1200, png.string(), error, [&](const Fonts& fonts, float scale) {
-        draw_export_heading(fonts, in.lesson_title + ": one mma.sync instruction, four number formats, long dot products");
+        draw_export_heading(fonts, in.lesson_title + ": one mma.sync instruction, four number formats, long dot products, "
+                                   "training in low precision");
         draw_caption_block(caption);
         ImGui::Spacing();
         draw_export_heading(fonts, std::string("One mma.sync.m16n8k16 (") + kern::mma_input_label(input) +
@@ -386,6 +430,19 @@ ExportResult TensorView::export_files(const ViewExport& in) {
         } else {
             ImGui::TextColored(kErrorColour, "not run: %s", m.sweep.error.c_str());
         }
+        ImGui::Spacing();
+        draw_export_heading(fonts, "One batch's gradients stored in FP16, loss scale 2^" + std::to_string(loss_scale) +
+                                       ": lost, subnormal, kept, overflow");
+        if (m.gradients.ok) {
+            draw_gradient_histogram(m.gradients, loss_scale, {ImGui::GetContentRegionAvail().x, 320.0f * scale});
+            draw_gradient_table(m.gradients, loss_scale);
+        } else {
+            ImGui::TextColored(kErrorColour, "not computed: %s", m.gradients.error.c_str());
+        }
+        ImGui::Spacing();
+        draw_export_heading(fonts, "A weight of 1, minus the same small step 10,000 times, kept in four formats");
+        draw_weight_walk(walk, {ImGui::GetContentRegionAvail().x, 280.0f * scale});
+        draw_weight_walk_table(walk);
         ImGui::TextWrapped("%s", kModelNote);
     });
     if (!out.picture(png, ok, error)) return out.failed();
@@ -394,8 +451,9 @@ ExportResult TensorView::export_files(const ViewExport& in) {
 
 std::string TensorView::export_description() const {
     return "Write <lesson>-tensor.png (the lanes of one mma.sync read from the simulated kernel, the typed number in "
-           "four formats, the dot-product error against K), <lesson>-window.png and <lesson>-tensor.csv (every "
-           "lane's elements, the number's bits in each format, the ranges, the sweep, the kernel check).";
+           "four formats, the dot-product error against K, one batch's gradients in FP16, a weight kept in four "
+           "formats), <lesson>-window.png and <lesson>-tensor.csv (every lane's elements, the number's bits in each "
+           "format, the ranges, the sweep, the gradients' counts, the kernel check).";
 }
 
 std::string TensorView::measurement_csv(const std::string& lesson_title) const {

@@ -29,6 +29,7 @@
 #include "ops/fp_formats.h"
 #include "runtime/memory.h"
 #include "sim/sim_kernels.h"
+#include "train/gradient_precision.h"
 #include "views/lesson_view.h"
 #include "workloads/precision_ladder.h"
 
@@ -52,12 +53,16 @@ struct TensorMeasurement {
     KernelCheck checks[2];
     core::DotSweep sweep;
     int64_t started_unix_s = 0;
+    train::BatchGradients gradients;  // one batch of the training lesson's CNN (the gradients panel)
     const sim::MmaLaneData& lanes_for(kern::MmaInput in) const { return lanes[in == kern::MmaInput::Fp16 ? 0 : 1]; }
     const KernelCheck& check_for(kern::MmaInput in) const { return checks[in == kern::MmaInput::Fp16 ? 0 : 1]; }
 };
 
 // The size of the kernel check: 64 x 64 x 64, 32 tiles of 16 x 8, four mma.sync each.
 inline constexpr int64_t kCheckSide = 64;
+
+// About how much memory a measurement holds, for the results cache's budget.
+std::size_t tensor_measurement_bytes(const TensorMeasurement& m);
 
 // Everything the job computes, on the calling thread; `keep_going` false stops it (nullptr back).
 std::shared_ptr<const TensorMeasurement> measure_tensor(const core::DotSweepConfig& sweep,
@@ -92,12 +97,23 @@ void draw_dot_plot(const core::DotSweep& s, ImVec2 size, int64_t mark_k, bool hi
 // The sweep's numbers at `k`: one row per line.
 void draw_dot_table(const core::DotSweep& s, int64_t k, bool hide_narrow, bool hide_fp32);
 void draw_kernel_check(const KernelCheck& c);
+// [SECTION] training in low precision (tensor_gradients.cpp)
+// One batch's gradients by power of two, each bar coloured by what FP16 makes of it under the loss
+// scale 2^scale_exp (lost, subnormal, normal, overflow), the bands named above the bars.
+void draw_gradient_histogram(const train::BatchGradients& g, int scale_exp, ImVec2 size);
+// The counts behind it for FP16 and BF16 at this scale, and the largest scale that overflows nothing.
+void draw_gradient_table(const train::BatchGradients& g, int scale_exp);
+// Which pictures, engine and training steps the batch came from (one muted line).
+void draw_gradient_source(const train::BatchGradients& g);
+// A weight of 1 minus the same small step, update after update, kept in each format.
+void draw_weight_walk(const train::WeightWalk& w, ImVec2 size);
+void draw_weight_walk_table(const train::WeightWalk& w);
 // The sentence every panel with model arithmetic carries.
 extern const char* const kModelNote;
 
 class TensorView : public LessonView {
   public:
-    enum class Panel { Fragments, Formats, Dot };
+    enum class Panel { Fragments, Formats, Dot, Gradients, Master };
 
     explicit TensorView(ViewHost& host);
 
@@ -127,6 +143,9 @@ class TensorView : public LessonView {
     void draw_fragments_panel();
     void draw_formats_panel();
     void draw_dot_panel();
+    void draw_gradients_panel();
+    void draw_master_panel();
+    const train::WeightWalk& weight_walk();  // for weight_step_, computed when it changes
     void draw_predict();
     void draw_result_note();
     // Which lines the unanswered prompt hides: {narrow, fp32}.
@@ -152,6 +171,9 @@ class TensorView : public LessonView {
     std::string value_error_;  // the typed text is not a number
     int max_k_exp_ = 16;
     int trials_ = 8;
+    int loss_scale_exp_ = 0;     // the gradients panel's loss scale: 2^this
+    double weight_step_ = 1e-4;  // what the master-weights panel subtracts each update
+    std::optional<train::WeightWalk> walk_;
     bool run_on_step_ = false;
 
     std::optional<core::PredictPrompt> predict_;
