@@ -126,7 +126,8 @@ int main(int argc, char** argv) {
     exp->fallthrough();  // `export --lesson-dir DIR`, as for `lessons`
     exp->add_flag("--check-layout", export_options.check_layout,
                   "With --all-steps: name every panel whose content is wider than the panel (cut text) or taller "
-                  "(it scrolls), per step; exit 1 when any is wider");
+                  "(it scrolls), and every table cell whose text is wider than the cell, per step; exit 1 when any "
+                  "is wider");
     exp->add_option("--theme", export_options.theme, "Look of the pictures: normal or presenter")
         ->check(CLI::IsMember({"normal", "presenter"}))
         ->capture_default_str();

@@ -2,7 +2,8 @@
 """Checks exported pictures for colours that carry meaning and merge under colour vision deficiency.
 
 gpulab's colours that carry meaning (each backend's colour, ok / error / warning, the confusion
-matrix's map) are read from app/widgets/palette_colours.h (the colour-blind palette) and
+matrix's map, the two ends of the diverging map of signed values) are read from
+app/widgets/palette_colours.h and app/render/diverging_ramp.h (the colour-blind palette) and
 app/widgets/ui_helpers.h / app/views/timing_plot.cpp (the default palette). For every PNG given
 (or found under a folder), the script
 
@@ -13,7 +14,8 @@ app/widgets/ui_helpers.h / app/views/timing_plot.cpp (the default palette). For 
      colour serves several roles (sky blue is cuda-kernel, "ok" and the pool layer), every role is
      listed, so a picture's pairs are a superset of what it really shows;
   3. for every pair of them that a reader must tell apart in that picture (two backends, ok and
-     error, error and warning, the two ends of the confusion matrix's map), simulates deuteranopia,
+     error, error and warning, the two ends of the confusion matrix's map, the negative and the
+     positive end of the diverging map), simulates deuteranopia,
      protanopia and tritanopia (Machado, Oliveira and Fernandes 2009, severity 1.0, applied in
      linear RGB) and computes the CIE76 colour difference (delta E in L*a*b*, D65) of the two
      simulated colours; a pair under --threshold (default 20) is reported;
@@ -161,10 +163,12 @@ def read(rel):
 
 
 def palette_colours(palette):
-    """{name: (kind, rgb)}: kind is 'backend', 'status', 'layer' or 'map'."""
+    """{name: (kind, rgb)}: kind is 'backend', 'status', 'layer', 'map' or 'diverging'."""
     header = read("app/widgets/palette_colours.h")
+    # The diverging map of signed values lives one floor down, where the GL shader's caller reads it.
+    ramps = read("app/render/diverging_ramp.h")
     named = {m.group(1): tuple(int(v) for v in m.group(2, 3, 4))
-             for m in re.finditer(r"\b(k\w+)\{(\d+), (\d+), (\d+)\}", header)}
+             for m in re.finditer(r"\b(k\w+)\{(\d+), (\d+), (\d+)\}", header + ramps)}
     for m in re.finditer(r"\b(k\w+) = (k\w+)", header):
         if m.group(2) in named:
             named[m.group(1)] = named[m.group(2)]
@@ -181,6 +185,8 @@ def palette_colours(palette):
             out["layer-" + kind] = ("layer", named[ref])
         out["matrix-low"] = ("map", named["kSequentialLow"])
         out["matrix-high"] = ("map", named["kSequentialHigh"])
+        out["diverging-negative"] = ("diverging", named["kDivergingCbBlueDeep"])
+        out["diverging-positive"] = ("diverging", named["kDivergingCbOrangeDeep"])
     else:
         src = read("app/views/timing_plot.cpp")
         for m in re.finditer(r'\{"([\w-]+)", \{([\d.]+)f, ([\d.]+)f, ([\d.]+)f, 1\}\}', src):
@@ -192,13 +198,15 @@ def palette_colours(palette):
             out["layer-" + kind] = ("layer", rgb)
         out["matrix-right"] = ("map", (64, 191, 89))
         out["matrix-wrong"] = ("map", (242, 89, 77))
+        out["diverging-negative"] = ("diverging", named["kDivergingBlueDeep"])
+        out["diverging-positive"] = ("diverging", named["kDivergingRedDeep"])
     return out
 
 
 def must_differ(a, b, colours):
     """Pairs a reader must tell apart when both are on screen."""
     ka, kb = colours[a][0], colours[b][0]
-    if ka == kb and ka in ("backend", "map", "layer"):
+    if ka == kb and ka in ("backend", "map", "layer", "diverging"):
         return True
     return {a, b} in ({"ok", "error"}, {"error", "warn"}, {"ok", "warn"})
 

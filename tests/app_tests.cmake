@@ -5,6 +5,7 @@ find_program(GPULAB_XVFB_RUN xvfb-run)
 set(GPULAB_XVFB "sh;${CMAKE_CURRENT_LIST_DIR}/xvfb_run.sh")
 
 include(${CMAKE_CURRENT_LIST_DIR}/gl_tests.cmake OPTIONAL)   # GL layer: offscreen context, tensor textures
+include(${CMAKE_CURRENT_LIST_DIR}/ui_tests.cmake OPTIONAL)   # ImGui without a window: the layout check on table cells
 include(${CMAKE_CURRENT_LIST_DIR}/gui_tests.cmake OPTIONAL)  # GUI smoke test, headless export
 include(${CMAKE_CURRENT_LIST_DIR}/simd_gui_tests.cmake OPTIONAL)  # SIMD-vs-MIMD lesson: export, GUI smoke
 include(${CMAKE_CURRENT_LIST_DIR}/conv_gui_tests.cmake OPTIONAL)  # convolution lesson: export, GUI smoke

@@ -4,7 +4,8 @@
 // tritanopia, applied in linear RGB, the result compared in CIE L*a*b* (D65) with CIE76 delta E.
 // Every pair of the five plotted backends' colours, of the training lesson's four layer kinds, ok
 // against error, error against warning and the two ends of the confusion matrix's map must stay at least kMinDeltaE apart under each simulation;
-// cpu-scalar and cpu-parallel, whose lines run side by side, at least kMinScalarParallel.
+// cpu-scalar and cpu-parallel, whose lines run side by side, at least kMinScalarParallel; the diverging
+// maps of signed values (app/render/diverging_ramp.h) keep a value and its negation apart.
 // scripts/cvd-check.py applies the same simulation to the exported pictures (docs/reliability.md).
 #include <doctest/doctest.h>
 
@@ -160,6 +161,37 @@ TEST_CASE("the confusion matrix's map: one hue, lightness rising, ends well apar
             last = l;
         }
     }
+}
+
+TEST_CASE("the diverging maps: the two signs stay apart and size reads as lightness") {
+    // Both ramps (render/diverging_ramp.h): the colour-blind palette's blue-white-orange is its promise;
+    // the default blue-white-red is checked too, since it is what most screens show. A value and its
+    // negation, a quarter of the range or more from 0, must be named differently at a glance; on each
+    // side, a larger size must be darker, so the size survives where the hue does not.
+    for (DivergingRamp ramp : {DivergingRamp::BlueOrange, DivergingRamp::BlueRed}) {
+        CAPTURE(diverging_positive_word(ramp));
+        for (const Simulation& s : kSimulations) {
+            CAPTURE(s.name);
+            for (int k = 1; k <= 4; ++k) {
+                const float t = static_cast<float>(k) / 4.0f;
+                CAPTURE(t);
+                CHECK(delta_e(diverging_rgb(ramp, -t), diverging_rgb(ramp, t), s.m) >= kMinDeltaE);
+            }
+            for (float side : {-1.0f, 1.0f}) {
+                double last = 101.0;
+                for (int k = 0; k <= 10; ++k) {
+                    const double l = simulated_lab(diverging_rgb(ramp, side * static_cast<float>(k) / 10.0f), s.m)[0];
+                    CAPTURE(k);
+                    CHECK(l < last);
+                    last = l;
+                }
+            }
+        }
+    }
+    // The colour-blind ramp's ends are the further apart under every simulation.
+    for (const Simulation& s : kSimulations)
+        CHECK(delta_e(diverging_rgb(DivergingRamp::BlueOrange, -1.0f), diverging_rgb(DivergingRamp::BlueOrange, 1.0f), s.m) >
+              delta_e(diverging_rgb(DivergingRamp::BlueRed, -1.0f), diverging_rgb(DivergingRamp::BlueRed, 1.0f), s.m));
 }
 
 }  // TEST_SUITE

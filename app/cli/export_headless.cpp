@@ -22,6 +22,7 @@
 
 #include "app_entry.h"
 #include "io/file_io.h"
+#include "widgets/cell_text.h"
 #include "widgets/fonts.h"
 #include "widgets/presenter_palette.h"
 #include "render/gl_util.h"
@@ -155,6 +156,7 @@ int run_export(const ExportOptions& options) {
     io.DisplaySize = {static_cast<float>(options.width), static_cast<float>(options.height)};
     ImGui_ImplOpenGL3_Init("#version 330");
     set_colour_blind_palette(options.palette == "colour-blind");  // before any picture is drawn
+    set_cell_text_notes(options.check_layout);                    // so the layout check can name cut text
     const bool presenter = options.theme == "presenter";
     if (presenter) {
         // The presenter layout at the text size a room would use on a screen of this height.
@@ -213,7 +215,7 @@ int run_export(const ExportOptions& options) {
     std::fflush(stdout);
     std::vector<StepPicture> pictures;
     std::vector<uint8_t> pixels;
-    int layout_too_wide = 0;  // --check-layout: panels whose content is wider than the panel
+    int layout_too_wide = 0;  // --check-layout: panels and table cells whose content is wider than they are
     if (options.all_steps) {
         std::error_code ec;
         std::filesystem::create_directories(options.out_dir, ec);
@@ -242,6 +244,10 @@ int run_export(const ExportOptions& options) {
                 for (const LayoutOverflow& o : layout_overflows()) {
                     std::printf("  layout, step %d: %s\n", i + 1, describe(o).c_str());
                     if (o.wider_px > 0) ++layout_too_wide;
+                }
+                for (const CellOverflow& o : cell_overflows()) {
+                    std::printf("  layout, step %d: %s\n", i + 1, describe(o).c_str());
+                    ++layout_too_wide;
                 }
             }
             char name[64];
@@ -307,7 +313,9 @@ int run_export(const ExportOptions& options) {
     }
     cleanup();
     if (result.ok && layout_too_wide > 0) {
-        std::fprintf(stderr, "gpulab export: --check-layout: %d panel(s) had content wider than the panel (listed above)\n",
+        std::fprintf(stderr,
+                     "gpulab export: --check-layout: %d panel(s) or table cell(s) had content wider than they are "
+                     "(listed above)\n",
                      layout_too_wide);
         return 1;
     }

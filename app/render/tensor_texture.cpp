@@ -104,7 +104,7 @@ std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_s
 
 struct TensorTexture::Impl {
     GLuint float_tex = 0, pbo = 0, vao = 0, program = 0;
-    GLint u_values = -1, u_lo = -1, u_hi = -1;
+    GLint u_values = -1, u_lo = -1, u_hi = -1, u_stops = -1;
     int tex_w = 0, tex_h = 0;  // storage of float_tex
     bool program_failed = false;
     std::string program_log;
@@ -148,6 +148,7 @@ struct TensorTexture::Impl {
         u_values = glGetUniformLocation(program, "u_values");
         u_lo = glGetUniformLocation(program, "u_lo");
         u_hi = glGetUniformLocation(program, "u_hi");
+        u_stops = glGetUniformLocation(program, "u_stops");
         return true;
     }
 
@@ -194,6 +195,15 @@ struct TensorTexture::Impl {
         glUniform1i(u_values, 0);
         glUniform1f(u_lo, lo);
         glUniform1f(u_hi, hi);
+        // The ramp is the caller's (the palette's, diverging_ramp.h): the shader holds no colours.
+        GLfloat stops[5 * 3];
+        for (int i = 0; i < 5; ++i) {
+            const Rgb8 c = diverging_stops(range.ramp)[i];
+            stops[i * 3 + 0] = c.r / 255.0f;
+            stops[i * 3 + 1] = c.g / 255.0f;
+            stops[i * 3 + 2] = c.b / 255.0f;
+        }
+        glUniform3fv(u_stops, 5, stops);
         glBindVertexArray(vao);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         colormap_timer.end();

@@ -1,7 +1,8 @@
 // Shows a 2D float tensor as a colour-mapped picture: the floats go into a GL_R32F texture,
 // either by host upload through a pixel buffer object or, when the GL context runs on the CUDA
 // device, straight from device memory through CUDA-GL interop (kernels/interop/gl_interop.h). A render
-// pass with shaders/colormap.frag turns it into an RGBA texture that ImGui::Image can draw.
+// pass with shaders/colormap.frag turns it into an RGBA texture that ImGui::Image can draw, on the
+// diverging ramp the caller names (diverging_ramp.h: blue-white-red, or blue-white-orange).
 // Both paths are timed, and the path in use is reported with its reason.
 //
 // Orientation: texture row 0 is tensor row 0, so ImGui::Image(id, size) with the default uvs
@@ -16,6 +17,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "diverging_ramp.h"
 
 namespace gpulab::app {
 
@@ -36,7 +39,9 @@ struct DisplayStatus {
 };
 
 struct ColorRange {
-    float lo = -1.0f, hi = 1.0f;  // diverging map centred on 0: blue below, white at 0, red above
+    float lo = -1.0f, hi = 1.0f;  // diverging map centred on 0: blue below, white at 0, red (or orange) above
+    // Which version of the map: the views pass the View menu's palette's (widgets/diverging_map.h).
+    DivergingRamp ramp = DivergingRamp::BlueRed;
 };
 
 class TensorTexture {

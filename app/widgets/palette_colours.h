@@ -1,20 +1,19 @@
 // The colours that carry meaning, as plain numbers with no ImGui: the backend colours of the
 // colour-blind-safe palette (Okabe and Ito's eight-colour set), the status colours (ok / error /
 // warning) of both palettes, and the single-hue sequential map the colour-blind palette gives the
-// confusion matrix. presenter_palette.cpp and ui_helpers.h turn them into ImGui colours; the
-// doctest binary, which links no ImGui, checks them under simulated colour vision deficiency
-// (tests/test_palette_cvd.cpp), and scripts/cvd-check.py reads this file to know what to look for
-// in the exported pictures.
+// confusion matrix. The diverging map of signed values sits one floor down, in
+// render/diverging_ramp.h, because the GL layer's shader needs it too. presenter_palette.cpp and
+// ui_helpers.h turn them into ImGui colours; the doctest binary, which links no ImGui, checks them
+// under simulated colour vision deficiency (tests/test_palette_cvd.cpp), and scripts/cvd-check.py
+// reads this file to know what to look for in the exported pictures.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 
-namespace gpulab::app {
+#include "render/diverging_ramp.h"  // Rgb8, and the diverging map of signed values in both palettes
 
-struct Rgb8 {
-    uint8_t r, g, b;
-};
+namespace gpulab::app {
 
 // Okabe & Ito (2008), "Color Universal Design".
 inline constexpr Rgb8 kOkabeOrange{230, 159, 0};

@@ -188,6 +188,32 @@ TEST_SUITE("gl") {
         CHECK(read_pixels_rgba(0, 0, 0, 0).empty());
     }
 
+    TEST_CASE("the colour-blind ramp draws the stops of diverging_ramp.h with orange above zero") {
+        GPULAB_REQUIRE_GL();
+        // The shader holds no colours: every stop must arrive from the C++ side, the same numbers the
+        // views' own cells use (diverging_rgb), so a picture and its colour bar cannot disagree.
+        const std::vector<float> values = {-1.0f, -0.5f, 0.0f, 0.5f, 1.0f};
+        TensorTexture tex;
+        REQUIRE_MESSAGE(tex.set_from_host(values.data(), 5, 1, {-1.0f, 1.0f, DivergingRamp::BlueOrange}),
+                        tex.status().reason);
+        const std::vector<uint8_t> px = tex.read_rgba();
+        REQUIRE(px.size() == 5u * 4u);
+        for (int i = 0; i < 5; ++i) {
+            const Rgb8 want = kBlueOrangeStops[i];
+            const Rgba got = pixel(px, 5, i, 0);
+            CAPTURE(i);
+            CHECK(std::abs(got.r - want.r) <= 2);
+            CHECK(std::abs(got.g - want.g) <= 2);
+            CHECK(std::abs(got.b - want.b) <= 2);
+            const Rgb8 cpu = diverging_rgb(DivergingRamp::BlueOrange, values[static_cast<std::size_t>(i)]);
+            CHECK(std::abs(got.r - cpu.r) <= 2);
+            CHECK(std::abs(got.b - cpu.b) <= 2);
+        }
+        const Rgba pos = pixel(px, 5, 4, 0);
+        CHECK(pos.r > pos.g);  // orange: red, some green, no blue
+        CHECK(pos.g > pos.b + 60);
+    }
+
     TEST_CASE("negative is blue and zero near white and positive red and NaN magenta") {
         GPULAB_REQUIRE_GL();
         const float nan = std::numeric_limits<float>::quiet_NaN();

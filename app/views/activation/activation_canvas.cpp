@@ -12,6 +12,7 @@
 #include "gpu_model/gpu_model.h"
 #include "measure/format.h"
 #include "ops/hd_math.h"
+#include "widgets/diverging_map.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -35,22 +36,6 @@ float apply_activation(core::Activation a, float x, float alpha) {
     return x;
 }
 
-// Same diverging map as shaders/colormap.frag: blue below zero, white at zero, red above.
-ImU32 diverging(float v, float range) {
-    float t = std::clamp(v / std::max(range, 1e-6f), -1.0f, 1.0f);
-    float r, g, b;
-    if (t < 0) {
-        r = 1.0f + 0.80f * t;
-        g = 1.0f + 0.55f * t;
-        b = 1.0f + 0.05f * t;
-    } else {
-        r = 1.0f - 0.10f * t;
-        g = 1.0f - 0.80f * t;
-        b = 1.0f - 0.85f * t;
-    }
-    return ImGui::ColorConvertFloat4ToU32({r, g, b, 1.0f});
-}
-
 float max_abs(const core::Tensor& t) {
     float m = 0.0f;
     for (float v : t.data)
@@ -69,6 +54,7 @@ ImVec2 fit(float w, float h, ImVec2 box) {
 
 void ActivationView::update_textures() {
     textures_dirty_ = false;
+    textures_ramp_ = diverging_ramp();
     if (!last_run_ || !last_run_->ok || last_run_->input.size() == 0) return;
     if (!input_tex_) input_tex_ = std::make_unique<TensorTexture>();
     if (!output_tex_) output_tex_ = std::make_unique<TensorTexture>();
@@ -76,7 +62,7 @@ void ActivationView::update_textures() {
     const int h = in.shape.size() >= 2 ? static_cast<int>(in.shape[0]) : 1;
     const int w = static_cast<int>(in.size() / std::max(h, 1));
     const float range = max_abs(in);
-    const ColorRange cr{-range, range};
+    const ColorRange cr = diverging_range(-range, range);
     input_tex_->set_from_host(in.ptr(), w, h, cr);
     // Prefer the GPU's own output, straight from device memory: no trip through the host.
     display_backend_.clear();
@@ -144,7 +130,9 @@ void ActivationView::draw_canvas() {
         out_title += " = " + label.substr(0, note) + "(input)" + label.substr(note);
     }
     picture(in_title.c_str(), input_tex_.get(),
-            "The feature map every backend received: blue below zero, white at zero, red above.");
+            (std::string("The feature map every backend received: blue below zero, white at zero, ") +
+             diverging_positive_word() + " above.")
+                .c_str());
     ImGui::SameLine();
     picture(out_title.c_str(), output_tex_.get(),
             display_backend_.empty() ? "Output after the activation." : display_backend_.c_str());
@@ -295,7 +283,7 @@ void ActivationView::draw_element_grid(float width, float height) {
             const float v = done || active ? apply_activation(act, values[i], alpha) : values[i];
             const ImVec2 a{x0 + static_cast<float>(c) * cell, y0 + static_cast<float>(r) * cell};
             const ImVec2 b{a.x + cell - 1.0f, a.y + cell - 1.0f};
-            dl->AddRectFilled(a, b, diverging(v, range));
+            dl->AddRectFilled(a, b, diverging_colour(v, range));
             if (active) dl->AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, IM_COL32(255, 210, 60, 255), 0, 0, 2.5f);
         }
         if (gpu) {

@@ -13,6 +13,7 @@
 #include "measure/format.h"
 #include "gpu_model/gpu_model.h"
 #include "io/image_io.h"
+#include "widgets/diverging_map.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -169,6 +170,7 @@ void ActivationView::finish_run(std::shared_ptr<core::ActivationRun> run, bool l
 }
 
 void ActivationView::prepare_frame() {
+    if (textures_ramp_ != diverging_ramp()) textures_dirty_ = true;  // the View menu's palette changed
     if (textures_dirty_) update_textures();
     for (TensorTexture* t : {input_tex_.get(), output_tex_.get()})
         if (t) t->poll_timing();

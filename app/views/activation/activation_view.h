@@ -84,6 +84,7 @@ private:
     std::string other_error_;  // why the last file to compare with was refused, shown in the Timing panel
     SampleHistory history_;
     bool textures_dirty_ = false;
+    DivergingRamp textures_ramp_ = DivergingRamp::BlueRed;  // the palette's ramp the textures were drawn with
     // Device outputs are read only while they still hold last_run_'s run (core/backends/device_output_tag.h).
     core::DeviceOutputTag device_output_tag_;
     std::unique_ptr<TensorTexture> input_tex_, output_tex_;

@@ -17,6 +17,7 @@
 #include "conv2d_view.h"
 #include "measure/format.h"
 #include "gpu_model/gpu_model.h"
+#include "widgets/diverging_map.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -27,22 +28,6 @@ ImVec2 fit(float w, float h, ImVec2 box) {
     if (w <= 0 || h <= 0 || box.x <= 0 || box.y <= 0) return {0, 0};
     const float s = std::min(box.x / w, box.y / h);
     return {w * s, h * s};
-}
-
-// The diverging map of shaders/colormap.frag, for cells drawn on the CPU side.
-ImU32 diverging(float v, float range, float alpha = 1.0f) {
-    const float t = std::clamp(v / std::max(range, 1e-6f), -1.0f, 1.0f);
-    float r, g, b;
-    if (t < 0) {
-        r = 0.97f + 0.93f * t;
-        g = 0.97f + 0.78f * t;
-        b = 0.97f + 0.50f * t;
-    } else {
-        r = 0.97f - 0.50f * t;
-        g = 0.97f - 0.93f * t;
-        b = 0.97f - 0.86f * t;
-    }
-    return ImGui::ColorConvertFloat4ToU32({r, g, b, alpha});
 }
 
 void cell_text(ImDrawList* dl, ImVec2 a, float cell, ImU32 bg, float v) {
@@ -83,7 +68,7 @@ void draw_filter_grid(const core::Tensor& filters, int64_t kernel, float width) 
         for (int64_t c = 0; c < kernel; ++c) {
             const float v = filters.data[static_cast<std::size_t>(r * kernel + c)];
             const ImVec2 a{o.x + static_cast<float>(c) * cell, o.y + static_cast<float>(r) * cell};
-            const ImU32 bg = diverging(v, range);
+            const ImU32 bg = diverging_colour(v, range);
             dl->AddRectFilled(a, {a.x + cell, a.y + cell}, bg);
             dl->AddRect(a, {a.x + cell, a.y + cell}, IM_COL32(30, 30, 34, 255));
             cell_text(dl, a, cell, bg, v);
@@ -222,7 +207,8 @@ void Conv2dView::draw_output_filling(const core::Conv2dRun& run, int64_t p, int6
     if (sz.x <= 0 || !output_tex_) return;
     const ImVec2 at{o.x + (box.x - sz.x) * 0.5f, o.y};
     image_at(output_tex_->rgba_texture(), at, sz);
-    hover_tip(("Output, blue below zero, white at zero, red above. Showing: " + display_note_ +
+    hover_tip(("Output, blue below zero, white at zero, " + std::string(diverging_positive_word()) +
+               " above. Showing: " + display_note_ +
                ". Positions the window has not reached yet are dimmed.")
                   .c_str());
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -302,11 +288,11 @@ void Conv2dView::draw_window_zoom(const core::Conv2dRun& run, int64_t p, int64_t
             if (padded[i]) dl->AddLine(a, {a.x + cell, a.y + cell}, IM_COL32(120, 90, 130, 255));
             cell_text(dl, a, cell, bg, in_v[i]);
             a = {xs[1] + fx, fy};
-            const ImU32 fb = diverging(filt[i], frange);
+            const ImU32 fb = diverging_colour(filt[i], frange);
             dl->AddRectFilled(a, {a.x + cell, a.y + cell}, fb);
             cell_text(dl, a, cell, fb, filt[i]);
             a = {xs[2] + fx, fy};
-            const ImU32 pb = diverging(prod[i], prange);
+            const ImU32 pb = diverging_colour(prod[i], prange);
             dl->AddRectFilled(a, {a.x + cell, a.y + cell}, pb);
             cell_text(dl, a, cell, pb, prod[i]);
         }

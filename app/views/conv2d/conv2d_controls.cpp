@@ -14,6 +14,7 @@
 #include "gpu_model/gpu_model.h"
 #include "views/run_row.h"
 #include "views/timing_plot.h"
+#include "widgets/diverging_map.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -65,9 +66,10 @@ void Conv2dView::draw_custom_editor() {
         for (int c = 0; c < custom_size_; ++c) {
             if (c > 0) ImGui::SameLine();
             float& v = custom_values_[r * custom_size_ + c];
-            const ImVec4 col = v > 0   ? ImVec4(0.45f, 0.16f, 0.14f, 1)
-                               : v < 0 ? ImVec4(0.14f, 0.24f, 0.45f, 1)
-                                       : ImVec4(0.20f, 0.21f, 0.24f, 1);
+            // The map's end for the sign, darkened towards the frame's grey so the white number stays readable.
+            const ImVec4 end = to_vec4(diverging_rgb(diverging_ramp(), v > 0 ? 1.0f : -1.0f));
+            const ImVec4 col = v == 0 ? ImVec4(0.20f, 0.21f, 0.24f, 1)
+                                      : ImVec4(end.x * 0.55f + 0.09f, end.y * 0.55f + 0.095f, end.z * 0.55f + 0.11f, 1);
             ImGui::PushStyleColor(ImGuiCol_FrameBg, col);
             ImGui::PushID(r * 7 + c);
             ImGui::SetNextItemWidth(cell_w);
@@ -77,9 +79,9 @@ void Conv2dView::draw_custom_editor() {
         }
     }
     ImGui::PopStyleVar();
-    hover_tip(
-        "Drag or double-click a number to type it. Red cells add the pixel, blue cells subtract it. "
-        "Press Run to apply.");
+    const std::string tip = std::string("Drag or double-click a number to type it. Cells in ") +
+                            diverging_positive_word() + " add the pixel, cells in blue subtract it. Press Run to apply.";
+    hover_tip(tip.c_str());
 }
 
 void Conv2dView::draw_filter_controls() {

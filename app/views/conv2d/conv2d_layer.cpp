@@ -14,6 +14,7 @@
 
 #include "conv2d_view.h"
 #include "measure/format.h"
+#include "widgets/diverging_map.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -26,13 +27,6 @@ std::string fixed_mflop(double flops) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f", flops / 1e6);
     return buf;
-}
-
-ImU32 weight_colour(float v, float range) {
-    const float t = std::clamp(v / std::max(range, 1e-6f), -1.0f, 1.0f);
-    const float a = std::fabs(t);
-    return t < 0 ? ImGui::ColorConvertFloat4ToU32({0.97f - 0.93f * a, 0.97f - 0.78f * a, 0.97f - 0.50f * a, 1.0f})
-                 : ImGui::ColorConvertFloat4ToU32({0.97f - 0.50f * a, 0.97f - 0.93f * a, 0.97f - 0.86f * a, 1.0f});
 }
 
 void tile(TensorTexture* t, float side, const char* label) {
@@ -113,8 +107,9 @@ void Conv2dView::draw_colour_planes_panel() {
         const int col = static_cast<int>(n);
         cell(col, 0, plane_in_tex_[n].id(), W, H, in_label, channel_tint(n));
         cell(col, 1, plane_out_tex_[n] ? plane_out_tex_[n]->rgba_texture() : 0, QW, PH, out_label, channel_tint(n));
-        hover_tip("This plane's output in the diverging map (blue below zero, white at zero, red above); one range "
-                  "for all three planes, so they compare.");
+        hover_tip((std::string("This plane's output in the diverging map (blue below zero, white at zero, ") +
+                   diverging_positive_word() + " above); one range for all three planes, so they compare.")
+                      .c_str());
     }
     cell(3, 0, input_tex_.id(), W, H, "colour input", kMutedColour);
     cell(3, 1, recombined_tex_.id(), QW, PH, "colour output", kMutedColour);
@@ -210,7 +205,7 @@ void Conv2dView::draw_channels_panel() {
                     const std::size_t i = static_cast<std::size_t>(((k * d.channels + c) * R + r) * R + s);
                     if (i >= run.filters.data.size()) continue;
                     const ImVec2 a{x + static_cast<float>(s) * cell, y + static_cast<float>(r) * cell};
-                    dl->AddRectFilled(a, {a.x + cell, a.y + cell}, weight_colour(run.filters.data[i], range));
+                    dl->AddRectFilled(a, {a.x + cell, a.y + cell}, diverging_colour(run.filters.data[i], range));
                 }
             dl->AddRect({x, y}, {x + cell * static_cast<float>(R), y + cell * static_cast<float>(R)},
                         IM_COL32(90, 90, 100, 255));
@@ -319,7 +314,7 @@ void Conv2dView::draw_pooling_panel() {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     auto value_cell = [&](ImVec2 a, float v, bool kept) {
-        const ImU32 bg = weight_colour(v, range);
+        const ImU32 bg = diverging_colour(v, range);
         dl->AddRectFilled(a, {a.x + cell, a.y + cell}, bg);
         if (kept) dl->AddRect(a, {a.x + cell, a.y + cell}, IM_COL32(255, 210, 60, 255), 0.0f, 0, 2.0f);
         // "-0.32" is wider than "0.32": a negative value first drops its leading zero ("-.32", as

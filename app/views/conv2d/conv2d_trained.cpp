@@ -9,8 +9,9 @@
 // (= the layer's output map, before ReLU), then ReLU. The numbers come from
 // core/train/channel_partials.h, whose test checks them against the engines' own conv2 forward.
 // Without the data set: one sentence naming the Debian package, and random filters, labelled so.
-// Colours: blue below zero, white at zero, orange above (a colour-blind-safe pair), with a legend
-// carrying "-" and "+" and the range of each colour scale.
+// Colours: the lesson's diverging map in the View menu's palette (widgets/diverging_map.h: blue
+// below zero, white at zero, red above; orange in the colour-blind palette), with a legend carrying
+// "-" and "+" and the range of each colour scale.
 // Checked by eye in the screenshots (the conv-sliding-window export's "Channels in a trained
 // network" step, normal and presenter themes, 1366x768).
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "measure/format.h"
 #include "io/image_io.h"
 #include "workloads/conv2d_workload.h"
+#include "widgets/diverging_map.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -115,15 +117,6 @@ TrainedOutcome prepare_trained(bool quick, const core::ProgressFn& progress) {
 
 // [SECTION] drawing helpers
 
-// Blue below zero, white at zero, orange above: a diverging pair colour-blind readers tell apart.
-ImU32 blue_orange(float v, float range, float alpha = 1.0f) {
-    const float t = std::clamp(v / std::max(range, 1e-12f), -1.0f, 1.0f);
-    const float a = std::fabs(t);
-    const ImVec4 end = t < 0 ? ImVec4{0.13f, 0.40f, 0.67f, 1.0f} : ImVec4{0.90f, 0.38f, 0.00f, 1.0f};
-    const ImVec4 c{0.97f + (end.x - 0.97f) * a, 0.97f + (end.y - 0.97f) * a, 0.97f + (end.z - 0.97f) * a, alpha};
-    return ImGui::ColorConvertFloat4ToU32(c);
-}
-
 ImU32 grey(float v, float hi) {
     const float t = std::clamp(v / std::max(hi, 1e-12f), 0.0f, 1.0f);
     return ImGui::ColorConvertFloat4ToU32({t, t, t, 1.0f});
@@ -147,7 +140,7 @@ std::string cell_number(float v, float cell) {
     return ImGui::CalcTextSize(s.c_str()).x > cell - 2 ? std::string() : s;
 }
 
-// An h x w map of cells at `o`; `sign` colours it blue/orange around zero, else grey from 0 to
+// An h x w map of cells at `o`; `sign` colours it on the diverging map around zero, else grey from 0 to
 // `range`. Returns the hovered cell (-1 when none).
 int draw_map(ImDrawList* dl, ImVec2 o, float cell, const float* v, std::int64_t h, std::int64_t w, float range,
              bool sign, float alpha, bool numbers) {
@@ -160,7 +153,7 @@ int draw_map(ImDrawList* dl, ImVec2 o, float cell, const float* v, std::int64_t 
         for (std::int64_t x = 0; x < w; ++x) {
             const float value = v[y * w + x];
             const ImVec2 a{o.x + static_cast<float>(x) * cell, o.y + static_cast<float>(y) * cell};
-            const ImU32 bg = sign ? blue_orange(value, range, alpha) : grey(value, range);
+            const ImU32 bg = sign ? diverging_colour(value, range, alpha) : grey(value, range);
             dl->AddRectFilled(a, {a.x + cell, a.y + cell}, bg);
             if (numbers) {
                 const std::string n = cell_number(value, cell);
@@ -176,7 +169,7 @@ int draw_map(ImDrawList* dl, ImVec2 o, float cell, const float* v, std::int64_t 
     return hovered;
 }
 
-// One line of legend for a colour scale: "-0.75 [blue .. white .. orange] +0.75 what", the
+// One line of legend for a colour scale: "-0.75 [blue .. white .. red] +0.75 what", the
 // numbers in the colours of their ends. Returns the width used.
 float draw_legend(ImDrawList* dl, ImVec2 o, float bar_w, float range, const char* what) {
     const float fs = ImGui::GetFontSize();
@@ -185,18 +178,19 @@ float draw_legend(ImDrawList* dl, ImVec2 o, float bar_w, float range, const char
     std::snprintf(lo, sizeof lo, "-%.2f", range);
     std::snprintf(hi, sizeof hi, "+%.2f", range);
     float x = o.x;
-    dl->AddText({x, o.y}, IM_COL32(110, 170, 235, 255), lo);
+    // Half-way along each side: light enough to read on the dark background.
+    dl->AddText({x, o.y}, to_u32(diverging_rgb(diverging_ramp(), -0.5f)), lo);
     x += ImGui::CalcTextSize(lo).x + fs * 0.3f;
     const float y = o.y + (fs - bar_h) * 0.5f + 1.0f;
     const int steps = 32;
     for (int i = 0; i < steps; ++i) {
         const float a = x + bar_w * static_cast<float>(i) / steps, b = x + bar_w * static_cast<float>(i + 1) / steps;
         const float v = ((static_cast<float>(i) + 0.5f) / steps * 2.0f - 1.0f) * range;
-        dl->AddRectFilled({a, y}, {b + 0.5f, y + bar_h}, blue_orange(v, range));
+        dl->AddRectFilled({a, y}, {b + 0.5f, y + bar_h}, diverging_colour(v, range));
     }
     dl->AddLine({x + bar_w * 0.5f, y - 2}, {x + bar_w * 0.5f, y + bar_h + 2}, IM_COL32(30, 30, 34, 255), 1.0f);
     x += bar_w + fs * 0.3f;
-    dl->AddText({x, o.y}, IM_COL32(245, 150, 60, 255), hi);
+    dl->AddText({x, o.y}, to_u32(diverging_rgb(diverging_ramp(), 0.5f)), hi);
     x += ImGui::CalcTextSize(hi).x + fs * 0.4f;
     dl->AddText({x, o.y}, IM_COL32(200, 200, 205, 255), what);
     x += ImGui::CalcTextSize(what).x;
@@ -533,7 +527,8 @@ void Conv2dView::draw_trained_panel() {
     ImGui::PushClipRect({o.x, ly}, {o.x + avail.x, ly + lh}, true);
     lx += draw_legend(dl, {lx, ly}, bar_w, part_range, "partial maps") + gap;
     lx += draw_legend(dl, {lx, ly}, bar_w, sum_range, "sums and outputs") + gap;
-    clipped_text(dl, {lx, ly}, o.x + avail.x - lx, muted, "blue -, white 0, orange +; inputs grey from 0 (black)");
+    clipped_text(dl, {lx, ly}, o.x + avail.x - lx, muted,
+                 std::string("blue -, white 0, ") + diverging_positive_word() + " +; inputs grey from 0 (black)");
     ImGui::PopClipRect();
     ImGui::Dummy({avail.x, avail.y - 1.0f});
 }

@@ -25,6 +25,7 @@
 #include "gpu_model/gpu_model.h"
 #include "io/image_io.h"
 #include "measure/machine_info.h"
+#include "widgets/diverging_map.h"
 #include "widgets/ui_helpers.h"
 #include "views/timing_plot.h"
 
@@ -362,6 +363,7 @@ void Conv2dView::show(std::shared_ptr<const ConvMeasurement> m, bool fresh) {
 
 void Conv2dView::update(float dt) {
     anim_time_ += dt;
+    if (textures_ramp_ != diverging_ramp()) textures_dirty_ = true;  // the View menu's palette changed
     update_trained(dt);
     if (textures_dirty_) update_textures();
     if (playing_ && positions() > 0) {
@@ -375,6 +377,7 @@ void Conv2dView::update(float dt) {
 }
 
 void Conv2dView::prepare_frame() {
+    if (textures_ramp_ != diverging_ramp()) textures_dirty_ = true;
     if (textures_dirty_) update_textures();
     if (result_ && position_channel() != output_plane_) show_output_plane(position_channel());
     for (auto* t : {output_tex_.get(), pooled_tex_.get()})
@@ -460,6 +463,7 @@ void Conv2dView::show_output_plane(int64_t channel) {
 
 void Conv2dView::update_textures() {
     textures_dirty_ = false;
+    textures_ramp_ = diverging_ramp();
     if (result_) {
         const core::Conv2dRun& r = result_->run;
         const core::Conv2dDesc& d = r.desc;
@@ -475,7 +479,7 @@ void Conv2dView::update_textures() {
         const float range =
             display_range(r.reference_output.ptr(), std::min(r.reference_output.size(), rgb ? 3 * d.filters * plane
                                                                                               : plane));
-        output_range_ = {-range, range};
+        output_range_ = diverging_range(-range, range);
         show_output_plane(position_channel());
         if (rgb && r.reference_output.size() >= 3 * d.filters * plane) {
             const int qw = static_cast<int>(d.out_width()), ph = static_cast<int>(d.out_height());
@@ -521,14 +525,14 @@ void Conv2dView::update_textures() {
             if (!t) t = std::make_unique<TensorTexture>();
             if (r.input.size() >= (c + 1) * in_plane)
                 t->set_from_host(r.input.ptr() + c * in_plane, static_cast<int>(d.width), static_cast<int>(d.height),
-                                 {-in_range, in_range});
+                                 diverging_range(-in_range, in_range));
         }
         for (int64_t k = 0; k < k_shown; ++k) {
             auto& t = feature_tex_[static_cast<std::size_t>(k)];
             if (!t) t = std::make_unique<TensorTexture>();
             if (r.reference_output.size() >= (k + 1) * out_plane)
                 t->set_from_host(r.reference_output.ptr() + k * out_plane, static_cast<int>(d.out_width()),
-                                 static_cast<int>(d.out_height()), {-out_range, out_range});
+                                 static_cast<int>(d.out_height()), diverging_range(-out_range, out_range));
         }
     }
 }
@@ -654,8 +658,8 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
             } else {
                 image(("output " + out_size).c_str(), output_tex_->rgba_texture(),
                       static_cast<float>(output_tex_->width()), static_cast<float>(output_tex_->height()));
-                ImGui::TextColored(kMutedColour, "output: %s; blue below zero, white at zero, red above",
-                                   display_note_.c_str());
+                ImGui::TextColored(kMutedColour, "output: %s; blue below zero, white at zero, %s above",
+                                   display_note_.c_str(), diverging_positive_word());
             }
         }
         ImGui::Spacing();

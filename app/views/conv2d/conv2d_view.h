@@ -68,8 +68,8 @@ BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes = 1, i
 std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption);
 std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::string_view lesson_title);
 
-// The first filter's R x S weights as coloured cells with their values (red adds, blue subtracts),
-// `width` pixels wide at most; advances the cursor.
+// The first filter's R x S weights as coloured cells with their values (on the diverging map: red,
+// or orange, adds; blue subtracts), `width` pixels wide at most; advances the cursor.
 void draw_filter_grid(const core::Tensor& filters, int64_t kernel, float width);
 // Dark text on light cells, light text on dark ones (the numbers written into coloured cells).
 ImU32 text_on(ImU32 bg);
@@ -243,6 +243,7 @@ class Conv2dView : public LessonView {
     core::ResultCache<const ConvMeasurement> cache_{core::results_cache_bytes()};
     std::unique_ptr<core::ImportedConv> other_;            // another machine's export; null: none
     bool textures_dirty_ = false;
+    DivergingRamp textures_ramp_ = DivergingRamp::BlueRed;  // the palette's ramp the textures were drawn with
     // The backends are shared with every lesson and the worker: a device output is shown only while
     // it still holds result_'s run and no job is running (core/backends/device_output_tag.h).
     core::DeviceOutputTag device_output_tag_;

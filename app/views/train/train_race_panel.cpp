@@ -147,7 +147,11 @@ void TrainView::draw_race_panel(float width) {
                 ImGui::TableNextColumn();
                 // The driver's words go to the tooltip; the table says it plainly (core/gpu_model/gpu_model.h).
                 const std::string plain = core::plain_gpu_reason(l.reason);
+                // Wrapped inside the cell: the note column takes what the numbers leave, which on a
+                // projector's large text is less than one line of the reason.
+                ImGui::PushTextWrapPos(0.0f);
                 ImGui::TextColored(kMutedColour, "not available: %s", (plain.empty() ? l.reason : plain).c_str());
+                ImGui::PopTextWrapPos();
                 if (!plain.empty()) hover_tip(l.reason.c_str());
                 continue;
             }
@@ -160,7 +164,9 @@ void TrainView::draw_race_panel(float width) {
             ImGui::TableNextColumn();
             std::string note = l.engine == train::kPlainLoop ? "the plain loop: teaches, never the CPU's number; " : "";
             note += l.reason;
+            ImGui::PushTextWrapPos(0.0f);
             ImGui::TextColored(kMutedColour, "%s", note.c_str());
+            ImGui::PopTextWrapPos();
         }
         ImGui::EndTable();
     }

@@ -15,6 +15,7 @@
 #include "train_draw.h"
 #include "train_plot.h"
 #include "train_view.h"
+#include "widgets/cell_text.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -186,9 +187,10 @@ void TrainView::draw_roofline_panel(float width) {
                                  static_cast<float>(train::attainable_flops(gpu, g.intensity()) / 1e9)}},
                                true});
     }
-    // The table needs about 30 lines' width (33 with this machine's column): beside the plot where it
-    // fits, under it otherwise.
-    const bool side_by_side = width - plot_w - lh >= lh * (have_here ? 33.0f : 28.0f);
+    // The table needs about 30 lines' width (37 with this machine's column, whose times carry a unit:
+    // at 33 the presenter layout at 2x cut that column's header and times, export --check-layout):
+    // beside the plot where it fits, under it otherwise.
+    const bool side_by_side = width - plot_w - lh >= lh * (have_here ? 37.0f : 28.0f);
     if (side_by_side) {
         draw_xy_plot(plot, {plot_w, lh * 17});
         ImGui::SameLine(0, lh);
@@ -209,7 +211,7 @@ void TrainView::draw_roofline_panel(float width) {
         auto time_cell = [&](const train::Machine& m, const train::LayerWork& w) {
             ImGui::TableNextColumn();
             const bool mem = train::memory_bound(m, w);
-            ImGui::TextColored(mem ? kAccentColour : ImGui::GetStyle().Colors[ImGuiCol_Text], "%s %s",
+            cell_textf(mem ? kAccentColour : ImGui::GetStyle().Colors[ImGuiCol_Text], "%s %s",
                                per_picture(train::roofline_seconds(m, w)).c_str(), mem ? "M" : "C");
         };
         for (std::size_t i = 0; i < cpu_rows.size(); ++i) {
@@ -217,20 +219,20 @@ void TrainView::draw_roofline_panel(float width) {
             const train::LayerWork& g = gpu_rows[i];
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextColored(
+            cell_textf(
                 ImGui::ColorConvertU32ToFloat4(c.is_update ? ImGui::GetColorU32(kMutedColour) : layer_colour(c.kind)),
                 "%s", c.name.c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%s", core::format_fixed(c.flops / 1e3, c.flops >= 1e5 ? 0 : 1).c_str());
+            cell_textf("%s", core::format_fixed(c.flops / 1e3, c.flops >= 1e5 ? 0 : 1).c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%s", core::format_fixed(g.bytes / 1e3, 1).c_str());
+            cell_textf("%s", core::format_fixed(g.bytes / 1e3, 1).c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%s", intensity_text(g.intensity()).c_str());
+            cell_textf("%s", intensity_text(g.intensity()).c_str());
             time_cell(cpu, c);
             time_cell(gpu, g);
             ImGui::TableNextColumn();
             const double tg = train::roofline_seconds(gpu, g);
-            ImGui::Text("%s", tg > 0 ? core::format_ratio(train::roofline_seconds(cpu, c) / tg).c_str() : "-");
+            cell_textf("%s", tg > 0 ? core::format_ratio(train::roofline_seconds(cpu, c) / tg).c_str() : "-");
             if (have_here) time_cell(here, c);
         }
         const double t_cpu = train::roofline_seconds(cpu, cpu_rows), t_gpu = train::roofline_seconds(gpu, gpu_rows);
@@ -238,22 +240,22 @@ void TrainView::draw_roofline_panel(float width) {
         for (const auto& w : gpu_rows) flops += w.flops, bytes += w.bytes;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::Text("whole step");
+        cell_textf("whole step");
         ImGui::TableNextColumn();
-        ImGui::Text("%s", core::format_fixed(flops / 1e3, 0).c_str());
+        cell_textf("%s", core::format_fixed(flops / 1e3, 0).c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%s", core::format_fixed(bytes / 1e3, 0).c_str());
+        cell_textf("%s", core::format_fixed(bytes / 1e3, 0).c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%s", intensity_text(flops / bytes).c_str());
+        cell_textf("%s", intensity_text(flops / bytes).c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%s", per_picture(t_cpu).c_str());
+        cell_textf("%s", per_picture(t_cpu).c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%s", per_picture(t_gpu).c_str());
+        cell_textf("%s", per_picture(t_gpu).c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%s", core::format_ratio(t_cpu / t_gpu).c_str());
+        cell_textf("%s", core::format_ratio(t_cpu / t_gpu).c_str());
         if (have_here) {
             ImGui::TableNextColumn();
-            ImGui::Text("%s", per_picture(train::roofline_seconds(here, cpu_rows)).c_str());
+            cell_textf("%s", per_picture(train::roofline_seconds(here, cpu_rows)).c_str());
         }
         ImGui::EndTable();
     }
