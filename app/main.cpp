@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -49,6 +50,9 @@ bool parse_size(const std::string& text, int& w, int& h) {
 
 int main(int argc, char** argv) {
     ensure_passive_openmp(argv);
+    // Past a file-size limit (ulimit -f) a write then fails with EFBIG and is said like a full
+    // disk, instead of the default SIGXFSZ ending gpulab half-way through its files.
+    std::signal(SIGXFSZ, SIG_IGN);
     CLI::App cli{"gpulab: why deep learning runs on GPUs, measured live on this machine's CPU and GPU.\n"
                  "Without a subcommand it opens the lesson window."};
     cli.set_version_flag("--version", std::string("gpulab ") + GPULAB_VERSION);

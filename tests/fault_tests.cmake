@@ -1,7 +1,8 @@
 # Failures injected into the running app (issue 16): a backend that fails in the middle of a run
 # (GPULAB_INJECT_FAULT, core/backends/fault_injection.h) leaves the GUI running with the message on screen;
-# an export that hits a full disk (/dev/full behind one file name) keeps the file written before
-# and says which one failed. The doctest suites fault-injection and partial-writes test the parts.
+# an export that fails on its second file (a device behind that file's name, refused by the writer;
+# the doctest partial-writes fills a disk with a file-size limit) keeps the file written before and
+# says which one failed. The doctest suites fault-injection and partial-writes test the parts.
 set(GPULAB_FAULT_OUT ${CMAKE_CURRENT_BINARY_DIR}/fault-out)
 file(MAKE_DIRECTORY ${GPULAB_FAULT_OUT})  # the screenshots are written into it
 
@@ -19,8 +20,9 @@ if(GPULAB_XVFB_RUN)
     endforeach()
 endif()
 
-# Headless export into a folder whose summary CSV is /dev/full: exit 1, the failed file and the
-# reason named, the samples CSV written before it kept (and said to be).
+# Headless export into a folder whose summary CSV is /dev/full: the writer refuses a device, so the
+# export fails there: exit 1, the failed file and the reason named, the samples CSV written before
+# it kept (and said to be).
 set(dir ${GPULAB_FAULT_OUT}/full-disk)
 add_test(NAME gui.export_full_disk_midway
          COMMAND sh -c "rm -rf ${dir} && mkdir -p ${dir} && ln -s /dev/full ${dir}/elementwise-activations-summary.csv && $0 export --lesson elementwise-activations --out ${dir} --quick"
@@ -28,7 +30,7 @@ add_test(NAME gui.export_full_disk_midway
 set_tests_properties(gui.export_full_disk_midway PROPERTIES LABELS "gui;fault" TIMEOUT 180
                      ENVIRONMENT "${GPULAB_NO_DISPLAY_ENV}"
                      FIXTURES_SETUP fault_full_disk
-                     PASS_REGULAR_EXPRESSION "elementwise-activations-summary.csv: No space left on device after 0 B of .*; the file written before it is kept in ${dir}"
+                     PASS_REGULAR_EXPRESSION "elementwise-activations-summary.csv: it is a device, not a regular file; gpulab writes only regular files; the file written before it is kept in ${dir}"
                      SKIP_REGULAR_EXPRESSION "no offscreen OpenGL context")
 add_test(NAME gui.export_full_disk_midway_kept
          COMMAND ${CMAKE_COMMAND} "-DCMD=grep;-c;^cpu-scalar,;${dir}/elementwise-activations-samples.csv"

@@ -130,7 +130,7 @@ gpulab_smoke_test(latency_smoke latency-vs-throughput "")
 if(GPULAB_XVFB_RUN)
     set(gpulab_slow_stop "stopped ([5-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+) ms later")
     add_test(NAME gui.leaving_step_stops_run
-             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Right,Right,Right,Right,Right,Wait,Left,Idle;--frames;40"
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Right,Right,Right,Right,Right,Left,Idle;--frames;40"
                      -DEXPECT_RC=0
                      "-DEXPECT_REGEX=left the step: its run \\(activations, .*\\) stopped [0-9]+ ms later.*lesson=elementwise-activations step=5"
                      "-DREJECT_REGEX=${gpulab_slow_stop}" -P ${GPULAB_RUN_CHECK})

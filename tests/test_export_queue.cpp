@@ -5,7 +5,10 @@
 // mid-export finishes the files. No GL, so it runs here and under ThreadSanitizer.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -76,11 +79,20 @@ TEST_SUITE("export-queue") {
 
     TEST_CASE("a full disk part-way through a background export keeps the files before it and says which failed") {
         const fs::path dir = fresh_dir("full");
-        // /dev/full takes open() and refuses every byte with ENOSPC, as a full disk does.
-        fs::create_symlink("/dev/full", dir / "lesson-window.png");
+        // A file-size limit of 4 KiB takes the 8-byte CSV and refuses the PNG's bytes past it, as a
+        // full disk would (SIGXFSZ ignored, as gpulab's main() does).
+        void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit old{};
+        REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+        rlimit small = old;
+        small.rlim_cur = 4096;
+        REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
         const ExportResult r = write_pending_files(three_files(dir), {true, "exported 3 files", {}});
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, old_handler);
         CHECK_FALSE(r.ok);
-        CHECK(r.message.find("lesson-window.png: No space left on device") != std::string::npos);
+        CHECK(r.message.find("lesson-window.png: File too large") != std::string::npos);
+        CHECK_FALSE(fs::exists(dir / "lesson-window.png"));  // no cut picture under its name
         CHECK(r.message.find("the file written before it is kept in " + dir.string()) != std::string::npos);
         REQUIRE(r.files.size() == 1);
         CHECK(r.files[0] == (dir / "lesson-samples.csv").string());

@@ -3,7 +3,10 @@
 // huge allocation; and a write to a full disk reported as a failure.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+
+#include <csignal>
 
 #include <chrono>
 #include <cstdio>
@@ -163,16 +166,37 @@ TEST_SUITE("npy") {
         fs::remove(zero);
         CHECK(error_of(fs::temp_directory_path().string()).find("is a folder") != std::string::npos);
     }
-    TEST_CASE("a write to a full disk is an error - not a silent success") {
-        // /dev/full accepts open() and refuses every byte with ENOSPC, like a full disk; a small
-        // array used to sit in the stream buffer past the check and be lost at close.
-        Tensor t = Tensor::zeros({2, 2});
+    TEST_CASE("a write that runs out of room is an error - not a silent success - and leaves the earlier file") {
+        // A file-size limit refuses the bytes past it, as a full disk does (EFBIG rather than
+        // ENOSPC); with SIGXFSZ ignored, as gpulab's main() does, the write returns the error.
+        const std::string path = (fs::temp_directory_path() / "gpulab_test_npy_room.npy").string();
+        fs::remove(path);
+        write_npy(path, Tensor::zeros({2, 2}));  // a good earlier file
+        const auto before = fs::file_size(path);
+        void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit old{};
+        REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+        rlimit small = old;
+        small.rlim_cur = 4096;
+        REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+        std::string error;
         try {
-            write_npy("/dev/full", t);
+            write_npy(path, Tensor::zeros({64, 64}));  // 16 KiB
+        } catch (const InputError& e) {
+            error = e.what();
+        }
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, old_handler);
+        CHECK(error.find("cannot write " + path + ": File too large after") == 0);
+        CHECK(error.find("was left as it was") != std::string::npos);
+        CHECK(fs::file_size(path) == before);  // the earlier file, whole
+        fs::remove(path);
+        // A device is not a file gpulab writes: /dev/full (which refuses every byte) is refused first.
+        try {
+            write_npy("/dev/full", Tensor::zeros({2, 2}));
             FAIL("expected InputError");
         } catch (const InputError& e) {
-            CHECK(std::string(e.what()).find("cannot write /dev/full") == 0);
-            CHECK(std::string(e.what()).find("No space left") != std::string::npos);
+            CHECK(std::string(e.what()).find("cannot write /dev/full: it is a device, not a regular file") == 0);
         }
     }
     TEST_CASE("a picture header that claims more pixels than the file can hold is refused (found by fuzz_image)") {

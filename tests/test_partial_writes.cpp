@@ -1,10 +1,13 @@
 // A set of output files (an export) that fails part-way (issue 16, "failures injected"): the folder
-// disappears between two files, or the disk fills up (/dev/full behind one file name). The failed
+// disappears between two files, or the disk fills up (a file-size limit stands in for it). The failed
 // write is an error naming the file and the reason, what was written before stays, and the
 // sentence the export shows (core::partial_write_message, used by app/views/export.cpp) says
 // what is left. tests/hostile_cli_tests.cmake runs the same through `gpulab export`.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -50,11 +53,21 @@ TEST_SUITE("partial-writes") {
         const fs::path dir = fresh_dir("full");
         const std::string samples = "backend,sample,total_ns\ncpu-scalar,0,1234\n";
         CHECK(write_output_file((dir / "lesson-samples.csv").string(), samples).empty());
-        // /dev/full takes open() and refuses every byte with ENOSPC, as a full disk does.
-        fs::create_symlink("/dev/full", dir / "lesson-summary.csv");
+        // A file-size limit of 64 KiB refuses the bytes past it, as a full disk does (EFBIG, with
+        // SIGXFSZ ignored as gpulab's main() does).
+        void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit old{};
+        REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+        rlimit small = old;
+        small.rlim_cur = 64 * 1024;
+        REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
         const std::string big(256 * 1024, 'x');
         const std::string error = write_output_file((dir / "lesson-summary.csv").string(), big);
-        CHECK(error.find("lesson-summary.csv: No space left on device after 0 B of 256") != std::string::npos);
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, old_handler);
+        CHECK(error.find("lesson-summary.csv: File too large after 64.0 KiB of 256") != std::string::npos);
+        CHECK_FALSE(fs::exists(dir / "lesson-summary.csv"));  // nothing cut under the name
+        CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);  // nor a temporary
         const std::string message = partial_write_message(error, dir.string(), 1);
         CHECK(message.find("the file written before it is kept in " + dir.string()) != std::string::npos);
         CHECK(slurp(dir / "lesson-samples.csv") == samples);

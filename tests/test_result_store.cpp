@@ -194,14 +194,14 @@ TEST_SUITE("measure") {
         fs::remove_all(dir);
     }
 
-    TEST_CASE("replace_file leaves the old file or the new one - never a mix - and says why it failed") {
+    TEST_CASE("write_output_file leaves the old file or the new one - never a mix - and says why it failed") {
         const fs::path dir = fresh_folder("replace");
         fs::create_directories(dir);
         const fs::path f = dir / "a.txt";
-        CHECK(replace_file(f.string(), {"first"}).empty());
-        CHECK(replace_file(f.string(), {"sec", "ond"}).empty());
+        CHECK(write_output_file(f.string(), {"first"}).empty());
+        CHECK(write_output_file(f.string(), {"sec", "ond"}).empty());
         CHECK(slurp(f) == "second");
-        CHECK(replace_file((dir / "no-such-folder" / "b.txt").string(), {"x"}).find("cannot write") == 0);
+        CHECK(write_output_file((dir / "no-such-folder" / "b.txt").string(), {"x"}).find("cannot write") == 0);
         CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
         fs::remove_all(dir);
     }

@@ -16,6 +16,7 @@
 #include "gpu_backends.h"
 #include "json_out.h"
 #include "puzzles/puzzle_check.h"
+#include "io/file_io.h"
 #include "puzzles/reference_record.h"
 #include "render/resources.h"
 
@@ -117,11 +118,8 @@ int cmd_puzzle_record(const std::string& dir, const std::vector<std::string>& id
             ++failures;
             continue;
         }
-        std::ofstream out(file, std::ios::binary);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::fprintf(stderr, "gpulab: cannot write %s\n", file.c_str());
+        if (const std::string why = core::write_output_file(file.string(), text); !why.empty()) {
+            std::fprintf(stderr, "gpulab: %s\n", why.c_str());
             ++failures;
             continue;
         }

@@ -490,7 +490,10 @@ void draw_throughput_table(const core::ActivationRun& run) {
             // Nothing streams much faster than a copy of the same bytes: well above 100 % the copy was
             // measured while something else used the memory bus, and the percentage means little.
             if (r.limit.ok && r.limit.gbps > 0.0 && r.gbps > 1.3 * r.limit.gbps) {
+                // Wrapped: on a busy machine this line comes and goes, and a narrow cell must not cut it.
+                ImGui::PushTextWrapPos(0.0f);
                 ImGui::TextColored(kAccentColour, "copy limit measured low (busy machine?): run again");
+                ImGui::PopTextWrapPos();
                 hover_tip(
                     "The copy that sets the limit ran slower than this backend's own pass over the same bytes, "
                     "which a quiet machine does not do. Something else was probably using the memory or the "

@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <mutex>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -91,9 +93,70 @@ std::string special_file_reason(const std::string& path) {
     return file_type_reason(st.st_mode);
 }
 
-std::string write_output_file(const std::string& path, std::initializer_list<std::string_view> pieces) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+namespace {
+
+// [SECTION] temporary files a signal must not leave behind
+
+// The temporary files being written right now, so that SIGINT, SIGTERM or SIGHUP removes them
+// before the process ends (a SIGKILL cannot be caught: its temporary stays, under a dot name,
+// never under the final one). Fixed slots, because the handler may only call async-signal-safe
+// functions: it reads the flags and paths and calls unlink().
+constexpr int kTempSlots = 32;
+struct TempSlot {
+    std::atomic<bool> used{false};
+    char path[4096] = {};
+};
+TempSlot g_temp_slots[kTempSlots];
+
+extern "C" void remove_temp_files_and_reraise(int sig) {
+    for (TempSlot& slot : g_temp_slots)
+        if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+// Installed once, and only over the default action: a program with its own handler (the window
+// stops cleanly on SIGTERM and finishes its files) keeps it.
+void install_temp_cleanup() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+            struct sigaction old {};
+            if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+            struct sigaction act {};
+            act.sa_handler = remove_temp_files_and_reraise;
+            sigemptyset(&act.sa_mask);
+            ::sigaction(sig, &act, nullptr);
+        }
+    });
+}
+
+// A slot holding `path`, or -1 when all are taken (the file is still written; only a signal's
+// clean-up would miss it).
+int remember_temp(const std::string& path) {
+    install_temp_cleanup();
+    if (path.size() >= sizeof(TempSlot::path)) return -1;
+    static std::mutex claim;  // between writers; the handler only reads
+    std::lock_guard<std::mutex> lock(claim);
+    for (int i = 0; i < kTempSlots; ++i) {
+        if (g_temp_slots[i].used.load(std::memory_order_relaxed)) continue;
+        std::memcpy(g_temp_slots[i].path, path.c_str(), path.size() + 1);
+        g_temp_slots[i].used.store(true, std::memory_order_release);  // only once the path is in place
+        return i;
+    }
+    return -1;
+}
+
+void forget_temp(int slot) {
+    if (slot >= 0) g_temp_slots[slot].used.store(false, std::memory_order_release);
+}
+
+// Writes every piece to `path`, opened exclusively (a new temporary name), checking each write and
+// the close; "" or the sentence.
+std::string write_pieces(const std::string& path, const std::string& shown_path,
+                         std::initializer_list<std::string_view> pieces) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot write " + shown_path + ": " + std::strerror(errno);
     std::size_t total = 0, done = 0;
     for (std::string_view piece : pieces) total += piece.size();
     for (std::string_view piece : pieces) {
@@ -104,48 +167,59 @@ std::string write_output_file(const std::string& path, std::initializer_list<std
             if (put <= 0) {
                 const int why = put < 0 ? errno : ENOSPC;
                 ::close(fd);
-                return "cannot write " + path + ": " + std::strerror(why) + " after " +
+                return "cannot write " + shown_path + ": " + std::strerror(why) + " after " +
                        format_bytes(static_cast<double>(done)) + " of " + format_bytes(static_cast<double>(total));
             }
             at += static_cast<std::size_t>(put);
             done += static_cast<std::size_t>(put);
         }
     }
+    // Flushed to the disk before the rename: after a power cut the final name points at the whole
+    // new file or at the old one.
+    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        const int why = errno;
+        ::close(fd);
+        return "cannot write " + shown_path + ": " + std::strerror(why);
+    }
     // close() is where some file systems (NFS, a full quota) report a failed write.
-    if (::close(fd) != 0) return "cannot write " + path + ": " + std::strerror(errno);
+    if (::close(fd) != 0) return "cannot write " + shown_path + ": " + std::strerror(errno);
     return "";
+}
+
+}  // namespace
+
+std::string write_output_file(const std::string& path, std::initializer_list<std::string_view> pieces) {
+    // The name the file will have: through a symbolic link to where it points (the link stays), and
+    // never over something that is not a regular file (a FIFO would block, a device would be written).
+    std::string target = path;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (char* real = ::realpath(path.c_str(), nullptr)) {
+            target = real;
+            std::free(real);
+        }
+    }
+    if (::stat(target.c_str(), &st) == 0)
+        if (std::string why = file_type_reason(st.st_mode); !why.empty())
+            return "cannot write " + path + ": it " + why + "; gpulab writes only regular files";
+    static std::atomic<unsigned> counter{0};
+    const std::filesystem::path final_path(target);
+    // A dot name in the same folder (so the rename is atomic and a listing passes over it); the
+    // process id and a counter keep two writers, two threads or two windows, apart.
+    const std::string temp = (final_path.parent_path() /
+                              ("." + final_path.filename().string() + "." + std::to_string(::getpid()) + "." +
+                               std::to_string(counter.fetch_add(1)) + ".tmp"))
+                                 .string();
+    const int slot = remember_temp(temp);
+    std::string why = write_pieces(temp, path, pieces);
+    if (why.empty() && ::rename(temp.c_str(), target.c_str()) != 0) why = "cannot write " + path + ": " + std::strerror(errno);
+    if (!why.empty()) ::unlink(temp.c_str());
+    forget_temp(slot);
+    return why;
 }
 
 std::string write_output_file(const std::string& path, std::string_view bytes) {
     return write_output_file(path, {bytes});
-}
-
-std::string replace_file(const std::string& path, std::initializer_list<std::string_view> pieces) {
-    static std::atomic<unsigned> counter{0};
-    const std::filesystem::path target(path);
-    // A dot name so a folder listing passes over it; pid and counter keep two writers apart.
-    const std::filesystem::path temp =
-        target.parent_path() / ("." + target.filename().string() + "." + std::to_string(::getpid()) + "." +
-                                std::to_string(counter.fetch_add(1)) + ".tmp");
-    if (std::string why = write_output_file(temp.string(), pieces); !why.empty()) {
-        ::unlink(temp.c_str());
-        return why;
-    }
-    // Flushed before the rename: after a power cut the name points at the whole new file or the old one.
-    const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
-    const bool synced = fd >= 0 && ::fsync(fd) == 0;
-    const int sync_errno = errno;
-    if (fd >= 0) ::close(fd);
-    if (!synced) {
-        ::unlink(temp.c_str());
-        return "cannot write " + path + ": " + std::strerror(sync_errno);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int why = errno;
-        ::unlink(temp.c_str());
-        return "cannot write " + path + ": " + std::strerror(why);
-    }
-    return "";
 }
 
 std::string user_cache_folder() {

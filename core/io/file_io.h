@@ -5,7 +5,8 @@
 // the one of the descriptor actually read (fstat after open, so no check-then-open race).
 // Out: a whole file written and checked after it is flushed and closed, so a full disk or a
 // vanished folder is an error with a sentence, never a silent success with half a file.
-// Verified by tests/test_hostile_inputs.cpp (FIFO, /dev/zero symlink, folder, over-size, /dev/full).
+// Verified by tests/test_hostile_inputs.cpp (FIFO, /dev/zero symlink, folder, over-size), tests/test_partial_writes.cpp
+// (a disk that fills up) and tests/kill_loop.py (killed at random while writing).
 #pragma once
 
 #include <cstddef>
@@ -57,17 +58,16 @@ std::string read_input_file(const std::string& path, std::int64_t max_bytes, std
 // regular file. Cheap (stat only): lets a folder listing skip special files with a warning.
 std::string special_file_reason(const std::string& path);
 
-// Writes `bytes` to `path` (created or truncated) and checks every write and the close.
-// Returns "" on success, else "cannot write <path>: <reason> after <n> of <total>".
+// The one way gpulab writes a file (issue 31, item 1): `bytes` go to a temporary file in the same
+// folder, every write and the close checked, flushed to the disk, then renamed over `path`. A
+// reader, a second writer or a process killed half-way sees the old file or the new one, never a
+// cut one under the final name; on failure the temporary is removed (on SIGINT, SIGTERM and SIGHUP
+// too, unless the program handles those itself). A `path` that exists and is not a regular file
+// (a FIFO, a device, a folder) is refused; through a symbolic link the file it points to is
+// replaced. Returns "" on success, else "cannot write <path>: <reason> [after <n> of <total>]".
 std::string write_output_file(const std::string& path, std::string_view bytes);
 // The same for a file made of several pieces (a header and a large array), without joining them.
 std::string write_output_file(const std::string& path, std::initializer_list<std::string_view> pieces);
-
-// Replaces `path` whole or not at all: the bytes go to a temporary file in the same folder (so the
-// rename is atomic), are flushed to the disk, then renamed over `path`. A reader, or a process
-// killed half-way, sees the old file or the new one, never a mix; the temporary file is removed on
-// failure. Returns "" or the sentence write_output_file gives.
-std::string replace_file(const std::string& path, std::initializer_list<std::string_view> pieces);
 
 // gpulab's folder under the user's cache ($XDG_CACHE_HOME/gpulab when XDG_CACHE_HOME is absolute,
 // else $HOME/.cache/gpulab), or "" when neither is set. Only named here, not created.

@@ -193,7 +193,8 @@ void write_npy(const std::string& path, const Tensor& t) {
     const std::string error = write_output_file(
         path, {std::string_view(preamble_bytes, sizeof preamble_bytes), header,
                std::string_view(reinterpret_cast<const char*>(t.ptr()), static_cast<std::size_t>(t.bytes()))});
-    if (!error.empty()) throw InputError(error + "; the file is incomplete");
+    // The writer replaces the file whole or not at all: what was at `path` before is still there.
+    if (!error.empty()) throw InputError(error + "; " + path + " was left as it was");
 }
 
 namespace {

@@ -140,7 +140,7 @@ std::string ResultStore::save(std::string_view view, int format, const std::stri
                                "\nbuild: " + me_.build + "\nmachine: " + me_.machine + "\nlabel: " + label +
                                "\nmeasured: " + std::to_string(measured_unix_s) +
                                "\nbytes: " + std::to_string(payload.size()) + "\nsum: " + checksum(payload) + "\n\n";
-    const std::string why = replace_file(entry_path(view, key, false).string(), {header, payload});
+    const std::string why = write_output_file(entry_path(view, key, false).string(), {header, payload});
     if (why.empty()) trim_to_budget();
     return why;
 }
@@ -225,7 +225,7 @@ TransferReport ResultStore::export_to(const fs::path& dir) const {
         std::optional<Entry> e = read_entry(d.path(), why);
         if (!e || e->fields["build"] != me_.build || e->fields["machine"] != me_.machine) continue;
         const std::string text = read_input_file(d.path().string(), kMaxEntryBytes + kMaxHeaderBytes, "results file");
-        if (std::string werr = replace_file((dir / d.path().filename()).string(), {text}); !werr.empty()) {
+        if (std::string werr = write_output_file((dir / d.path().filename()).string(), {text}); !werr.empty()) {
             report.error = werr;
             return report;
         }
@@ -274,7 +274,7 @@ TransferReport ResultStore::import_from(const fs::path& dir) {
         }
         // Stored under the name this store would look for, whatever the file was called.
         const std::string text = read_input_file(path.string(), kMaxEntryBytes + kMaxHeaderBytes, "results file");
-        if (std::string werr = replace_file(entry_path(f["view"], f["key"], true).string(), {text}); !werr.empty()) {
+        if (std::string werr = write_output_file(entry_path(f["view"], f["key"], true).string(), {text}); !werr.empty()) {
             report.error = werr;
             return report;
         }

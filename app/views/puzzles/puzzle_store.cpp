@@ -71,18 +71,8 @@ std::string save_code(const std::string& puzzle_id, const std::string& text) {
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
     if (ec) return unsaved("cannot create the folder: " + ec.message());
-    // Same folder, so the rename below is atomic; the process id keeps two windows apart.
-    const fs::path temp = path.parent_path() / ("." + puzzle_id + ".cu." + std::to_string(::getpid()) + ".tmp");
-    if (const std::string why = core::write_output_file(temp.string(), text); !why.empty()) {
-        fs::remove(temp, ec);
-        return unsaved(why);
-    }
-    fs::rename(temp, path, ec);
-    if (ec) {
-        const std::string why = "cannot replace the file: " + ec.message();
-        fs::remove(temp, ec);
-        return unsaved(why);
-    }
+    // Replaced whole (core::write_output_file): a crash mid-save keeps the previous version.
+    if (const std::string why = core::write_output_file(path.string(), text); !why.empty()) return unsaved(why);
     return "";
 }
 
