@@ -16,6 +16,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/cli_tests.cmake OPTIONAL)  # command line: bad
 include(${CMAKE_CURRENT_LIST_DIR}/train_cli_tests.cmake OPTIONAL)  # gpulab train: bad flags and data, a short run
 include(${CMAKE_CURRENT_LIST_DIR}/presenter_tests.cmake OPTIONAL)  # presenter mode, export --all-steps
 include(${CMAKE_CURRENT_LIST_DIR}/prerun_tests.cmake OPTIONAL)  # gpulab prerun: results kept for class, another computer's imported
+include(${CMAKE_CURRENT_LIST_DIR}/reader_door_tests.cmake OPTIONAL)  # fonts and shaders through the checked door
 include(${CMAKE_CURRENT_LIST_DIR}/layout_tests.cmake OPTIONAL)  # every step at 1366x768 .. 2560x1440: no text cut
 include(${CMAKE_CURRENT_LIST_DIR}/compare_tests.cmake OPTIONAL)  # another machine's export beside the live bars
 include(${CMAKE_CURRENT_LIST_DIR}/install_tests.cmake OPTIONAL)  # DESTDIR install run from an unrelated folder

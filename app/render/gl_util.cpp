@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/file_io.h"
 #include "gl_objects.h"
 #include "resources.h"
 
@@ -17,13 +18,18 @@ namespace gpulab::app {
 
 namespace {
 
-bool read_text_file(const std::string& path, std::string& text) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-    return static_cast<bool>(in) || in.eof();
+constexpr std::int64_t kMaxShaderBytes = 1 << 20;  // a shader is a few KiB
+
+// Through the checked door (core/io/file_io.h): a FIFO or /dev/zero under a shader's name is a
+// sentence in the log, not a hang or an allocation that never ends (issue 31, item 2).
+bool read_text_file(const std::string& path, std::string& text, std::string& why) {
+    try {
+        text = core::read_input_file(path, kMaxShaderBytes, "shader file");
+        return true;
+    } catch (const std::exception& e) {
+        why = e.what();
+        return false;
+    }
 }
 
 std::string shader_log(GLuint shader) {
@@ -47,9 +53,9 @@ std::string program_log(GLuint program) {
 // 0 with `log` set on failure. The driver's log says "0:12(5): error ..."; the "0" is the source
 // string index, so the file name is put in front to make the line number usable.
 GLuint compile_shader(GLenum type, const std::string& path, std::string& log) {
-    std::string source;
-    if (!read_text_file(path, source)) {
-        log = "cannot read shader file " + path;
+    std::string source, why;
+    if (!read_text_file(path, source, why)) {
+        log = "cannot read shader file " + path + " (" + why + ")";
         return 0;
     }
     GLuint shader = glCreateShader(type);

@@ -24,6 +24,7 @@
 #include "interop/gl_interop.h"
 #include "gl_objects.h"
 #include "gl_util.h"
+#include "render_problems.h"
 #include "gpu_timer.h"
 
 namespace gpulab::app {
@@ -143,6 +144,11 @@ struct TensorTexture::Impl {
         program = load_program("textured_quad.vert", "colormap.frag", program_log);
         if (program == 0) {
             program_failed = true;
+            // The file and the driver's first complaint, on one line; the rest of its log is detail.
+            std::string first = program_log.substr(0, program_log.find('\n'));
+            if (const std::size_t nl = program_log.find('\n'); nl != std::string::npos)
+                first += " " + program_log.substr(nl + 1, program_log.find('\n', nl + 1) - nl - 1);
+            note_render_problem("the colour-map shader could not be used: " + first);
             return false;
         }
         u_values = glGetUniformLocation(program, "u_values");

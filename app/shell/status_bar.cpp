@@ -10,6 +10,7 @@
 #include "measure/format.h"
 #include "gpu_backends.h"
 #include "measure/machine_info.h"
+#include "render/render_problems.h"
 #include "shell.h"
 #include "widgets/ui_helpers.h"
 
@@ -35,6 +36,12 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
         ImGui::TextColored(kAccentColour, "measuring every step: step %d of %d", every_step_.step + 1, step_count());
         hover_tip("Lesson > Measure every step now: each step measures what it shows in class. Cancel (S in presenter "
                   "mode) stops it; the steps measured so far keep their results.");
+    }
+    if (const std::string& problem = render_problem(); !problem.empty()) {
+        // Once, here, in words; the driver's whole log in the tooltip's file line.
+        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+        ImGui::TextColored(kErrorColour, "pictures not drawn");
+        hover_tip(problem.c_str());
     }
     if (jobs_.busy()) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);

@@ -20,6 +20,7 @@
 #include "widgets/fonts.h"
 #include "measure/format.h"
 #include "render/gl_util.h"
+#include "render/render_problems.h"
 #include "measure/machine_info.h"
 #include "gpu_backends.h"
 #include "gpu_model/gpu_model.h"
@@ -271,6 +272,14 @@ ExportResult ExportWriter::finish(const Pixels& window_rgba, int width, int heig
         picture(window, write_pixels(window.string(), window_rgba, width, height, error), error);
     }
     if (!ok_) return result_;
+    // Pictures drawn without their colour map are not a success, whatever the files hold.
+    if (const std::string& problem = render_problem(); !problem.empty()) {
+        result_.ok = false;
+        result_.message = "the pictures could not be drawn (" + problem + "); the " +
+                          std::to_string(result_.files.size()) + " files written in " + dir_.string() +
+                          " show them empty";
+        return result_;
+    }
     result_.ok = true;
     // The absolute folder: a relative one means little to someone who started the app from a menu.
     std::error_code ec;

@@ -3,9 +3,12 @@
 
 #include <imgui_impl_opengl3.h>
 
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "render/resources.h"
+#include "font_check.h"
 
 namespace gpulab::app {
 
@@ -20,6 +23,29 @@ std::string find_font(const char* file) {
     return {};
 }
 
+// A font problem on stderr once per run (fonts reload at every scale change).
+void report_font_note_once(const std::string& note) {
+    static std::string said;
+    if (note == said) return;
+    said = note;
+    std::fprintf(stderr, "gpulab: %s\n", note.c_str());
+}
+
+// The font at `path` added to the atlas from its checked bytes (font_check.h), or null with the
+// problem appended to `note`. ImGui frees the copy it is given when the atlas is cleared.
+ImFont* add_checked_font(ImFontAtlas* atlas, const std::string& path, float px, const ImFontConfig& cfg,
+                         const ImWchar* ranges, std::string& note) {
+    if (path.empty()) return nullptr;
+    const FontFile f = read_checked_font(path);
+    if (!f.problem.empty()) {
+        note += (note.empty() ? "" : "; ") + f.problem;
+        return nullptr;
+    }
+    void* copy = IM_ALLOC(f.bytes.size());
+    std::memcpy(copy, f.bytes.data(), f.bytes.size());
+    return atlas->AddFontFromMemoryTTF(copy, static_cast<int>(f.bytes.size()), px, &cfg, ranges);
+}
+
 }  // namespace
 
 Fonts load_fonts(ImFontAtlas* atlas, float scale) {
@@ -31,21 +57,28 @@ Fonts load_fonts(ImFontAtlas* atlas, float scale) {
     // Latin, Greek (alpha in "leaky ReLU alpha") and a few symbols: arrows, times, minus.
     static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x2027, 0x2190, 0x21FF,
                                       0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+    std::string problems;
     const std::string regular = find_font("DejaVuSans.ttf");
-    if (!regular.empty()) f.regular = atlas->AddFontFromFileTTF(regular.c_str(), px, &cfg, kRanges);
+    f.regular = add_checked_font(atlas, regular, px, cfg, kRanges, problems);
     if (!f.regular) {
         ImFontConfig def;
         def.SizePixels = 13.0f * scale;
         f.regular = atlas->AddFontDefault(&def);
-        f.note = "DejaVuSans.ttf not found in assets/fonts or /usr/share/fonts: using ImGui's built-in font";
+        f.note = (problems.empty() ? std::string("DejaVuSans.ttf not found in assets/fonts or /usr/share/fonts")
+                                   : problems) + ": using ImGui's built-in font";
+        report_font_note_once(f.note);
         return f;
     }
     f.note = "font: " + regular;
     const std::string bold = find_font("DejaVuSans-Bold.ttf");
-    if (!bold.empty()) f.bold = atlas->AddFontFromFileTTF(bold.c_str(), px, &cfg, kRanges);
+    f.bold = add_checked_font(atlas, bold, px, cfg, kRanges, problems);
     const std::string mono = find_font("DejaVuSansMono.ttf");
-    if (!mono.empty()) f.mono = atlas->AddFontFromFileTTF(mono.c_str(), px * 0.95f, &cfg, kRanges);
-    if (!bold.empty()) f.heading = atlas->AddFontFromFileTTF(bold.c_str(), px * 1.5f, &cfg, kRanges);
+    f.mono = add_checked_font(atlas, mono, px * 0.95f, cfg, kRanges, problems);
+    if (f.bold) f.heading = add_checked_font(atlas, bold, px * 1.5f, cfg, kRanges, problems);
+    if (!problems.empty()) {
+        f.note += "; " + problems;
+        report_font_note_once(problems + ": that style falls back to the regular font");
+    }
     return f;
 }
 

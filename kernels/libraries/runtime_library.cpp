@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "cuda/cuda_check.cuh"
+#include "io/file_io.h"
 
 namespace gpulab::cuda::runtime_library_detail {
 
@@ -82,6 +83,14 @@ Opened open_library(const RuntimeLibrarySpec& spec, const std::vector<std::strin
                     const std::vector<RuntimeSymbol>& table) {
     std::string first_error, first_refusal;
     for (const std::string& c : candidates) {
+        // A path (from GPULAB_CUDNN_DIR and the like) that is a FIFO or a device is refused before
+        // dlopen, which would block on a FIFO or read a device without end (issue 31, item 2).
+        if (c.find('/') != std::string::npos) {
+            if (const std::string why = core::special_file_reason(c); !why.empty()) {
+                if (first_error.empty()) first_error = c + " " + why + "; gpulab loads only regular files";
+                continue;
+            }
+        }
         dlerror();
         Opened out;
         out.handle = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);

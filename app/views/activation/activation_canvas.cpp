@@ -11,6 +11,7 @@
 #include "gpu_backends.h"
 #include "gpu_model/gpu_model.h"
 #include "measure/format.h"
+#include "render/render_problems.h"
 #include "ops/hd_math.h"
 #include "widgets/diverging_map.h"
 #include "widgets/ui_helpers.h"
@@ -112,7 +113,10 @@ void ActivationView::draw_canvas() {
             ImGui::SetCursorScreenPos(p);
         } else {
             ImGui::GetWindowDrawList()->AddRect(p, {p.x + box.x, p.y + box.y}, IM_COL32(80, 80, 80, 255), 3.0f);
-            const char* msg = host_.jobs->busy() || run_on_step_ ? "measuring..." : "press Run (R)";
+            // A result that exists but could not be drawn says so (the status bar says why).
+            const char* msg = host_.jobs->busy() || run_on_step_ ? "measuring..."
+                              : last_run_ && !render_problem().empty() ? "picture not drawn (status bar)"
+                                                                      : "press Run (R)";
             ImVec2 ts = ImGui::CalcTextSize(msg);
             ImGui::GetWindowDrawList()->AddText({p.x + (box.x - ts.x) * 0.5f, p.y + (box.y - ts.y) * 0.5f},
                                                 IM_COL32(150, 150, 150, 255), msg);
