@@ -30,6 +30,7 @@
 // Last: the device environment defines CUDA's keywords as macros for the kernels below.
 #include "sim/sim_device_env.h"
 #include "train/conv_train_kernels.cuh"
+#include "train/matmul_kernel.cuh"
 #include "train/train_launch.h"
 
 using namespace gpulab;
@@ -254,9 +255,82 @@ __global__ void weight_gradient_one_thread_per_weight(GlobalPtr<const float> x, 
     }
 }
 
+// The dense layers' tiled product before issue 30's fix: lanes always loaded along the depth of A
+// and the columns of B, whatever the stride, into unpadded tiles. Kept only to count what the
+// coalesced loads save.
+__global__ void matmul_lanes_along_tx(GlobalPtr<const float> a, GlobalPtr<const float> b, GlobalPtr<float> c,
+                                      kern::MatmulShape s) {
+    constexpr int T = kern::kMatmulTile;
+    const SharedPtr<float> ta = dynamic_shared<float>();
+    const SharedPtr<float> tb = ta + T * T;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t row = static_cast<int64_t>(blockIdx.y) * T + ty, col = static_cast<int64_t>(blockIdx.x) * T + tx;
+    float acc = 0.0f;
+    for (int64_t d0 = 0; d0 < s.depth; d0 += T) {
+        const int64_t da = d0 + tx, db = d0 + ty;
+        ta[ty * T + tx] = (row < s.rows && da < s.depth) ? static_cast<float>(a[row * s.a_row + da * s.a_col]) : 0.0f;
+        tb[ty * T + tx] = (db < s.depth && col < s.cols) ? static_cast<float>(b[db * s.b_row + col * s.b_col]) : 0.0f;
+        __syncthreads();
+        for (int d = 0; d < T; ++d) acc += ta[ty * T + d] * tb[d * T + tx];
+        __syncthreads();
+    }
+    if (row < s.rows && col < s.cols) c[row * s.cols + col] = acc;
+}
+
 }  // namespace
 
 TEST_SUITE("sim") {
+    TEST_CASE("the dense layer's products load their tiles coalesced - transposed operands included") {
+        // The lesson model's dense64 at batch 32: x is 32 x 1600 (the last conv's output), W 64 x 1600.
+        const int64_t n = 32, in = 1600, out = 64;
+        sim::Buffer<float> x("x", static_cast<std::size_t>(n * in)), w("w", static_cast<std::size_t>(out * in)),
+            dy("dy", static_cast<std::size_t>(n * out));
+        for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>((i * 13) % 29) / 14.0f - 1.0f;
+        for (std::size_t i = 0; i < w.size(); ++i) w.data()[i] = static_cast<float>((i * 7) % 31) / 15.0f - 1.0f;
+        for (std::size_t i = 0; i < dy.size(); ++i) dy.data()[i] = static_cast<float>((i * 5) % 23) / 11.0f - 1.0f;
+        struct Product {
+            const char* name;
+            const sim::Buffer<float>& a;
+            const sim::Buffer<float>& b;
+            kern::MatmulShape s;
+        };
+        // forward y = x W^T (B = W^T: b_row = 1); backward-weights dW = dy^T x (A = dy^T: a_row = 1);
+        // backward-data dx = dy W (both stored as read).
+        const Product products[] = {{"forward y = x W^T", x, w, {n, out, in, in, 1, 1, in}},
+                                    {"weights dW = dy^T x", dy, x, {out, in, n, 1, out, in, 1}},
+                                    {"data dx = dy W", dy, w, {n, in, out, out, 1, in, 1}}};
+        sim::Options counted;
+        counted.count_global_sectors = true;
+        counted.count_bank_conflicts = true;
+        for (const Product& p : products) {
+            const std::string name = p.name;
+            CAPTURE(name);
+            const std::size_t outputs = static_cast<std::size_t>(p.s.rows * p.s.cols);
+            sim::Buffer<float> now_c("now", outputs), before_c("before", outputs);
+            const kern::LaunchShape l = kern::matmul_launch(p.s.rows, p.s.cols);
+            const sim::LaunchConfig cfg{{l.grid.x, l.grid.y, 1}, {l.block.x, l.block.y, 1}, l.shared_bytes};
+            const sim::Result now = sim::launch("matmul_tiled_kernel", cfg, counted, &kern::matmul_tiled_kernel,
+                                                p.a.cptr(), p.b.cptr(), GlobalPtr<const float>(), now_c.ptr(), p.s, 0);
+            REQUIRE_MESSAGE(now.ok, now.error);
+            const sim::LaunchConfig old_cfg{{l.grid.x, l.grid.y, 1}, {l.block.x, l.block.y, 1},
+                                            2 * kern::kMatmulTile * kern::kMatmulTile * sizeof(float)};
+            const sim::Result before = sim::launch("matmul_lanes_along_tx", old_cfg, counted, &matmul_lanes_along_tx,
+                                                   p.a.cptr(), p.b.cptr(), before_c.ptr(), p.s);
+            REQUIRE_MESSAGE(before.ok, before.error);
+            // The same products in the same order: bit for bit.
+            std::size_t differing = 0;
+            for (std::size_t i = 0; i < outputs; ++i) differing += now_c.data()[i] != before_c.data()[i];
+            CHECK(differing == 0);
+            MESSAGE(name << ": lanes along tx " << before.stats.global_sectors << " sectors (efficiency "
+                           << before.stats.global_efficiency() << ", bank factor " << before.stats.bank_conflict_factor()
+                           << "); along the contiguous dimension " << now.stats.global_sectors << " sectors (efficiency "
+                           << now.stats.global_efficiency() << ", bank factor " << now.stats.bank_conflict_factor() << ")");
+            CHECK(now.stats.global_sectors <= before.stats.global_sectors);
+            CHECK(now.stats.global_efficiency() > 0.9);
+            CHECK(now.stats.bank_conflict_factor() < 1.1);
+        }
+    }
+
     TEST_CASE("warp intrinsics: ballot - all - shuffles - in either thread order") {
         constexpr unsigned kBlocks = 3, kThreads = 96;
         sim::Buffer<int> in("in", kBlocks * kThreads), sums("sums", kBlocks * kThreads / 32),

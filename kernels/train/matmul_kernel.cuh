@@ -19,9 +19,17 @@
 // element of A and B is so read from global memory rows/16 (or cols/16) times instead of once per
 // output: 16x fewer global reads than one thread per output reading its whole row and column.
 //
+// Coalesced tile loads (issue 30): the lanes of a warp (consecutive tx) load along whichever
+// dimension of the operand is contiguous in memory. Loading A(row0 + ty, d0 + tx) is contiguous
+// when a_col == 1 (x, dy as stored); for dW = dy^T * x, A = dy^T has a_col = out, so lanes would
+// read addresses `out` floats apart, one 32-byte sector each. There the lanes take the row
+// instead, A(row0 + tx, d0 + ty), which is contiguous (a_row == 1), and write it transposed into
+// the tile. The same for B (W^T in the forward product, b_row == 1). The tiles' rows are
+// kMatmulPad = 17 floats apart, so the transposed stores (17 * tx apart) fall in 16 different
+// banks: conflict-free, as are the reads below.
+//
 // Shared-memory banks: within a warp (two rows ty, ty + 1 of 16 threads) the A-tile read
-// ta[ty * 16 + d] is one word per half-warp (a broadcast) and the B-tile read tb[d * 16 + tx] is 16
-// consecutive words: conflict-free. The stores ta[ty * 16 + tx], tb[ty * 16 + tx] are 32
+// ta[ty * 17 + d] is one word per half-warp (a broadcast) and the B-tile read tb[d * 17 + tx] is 16
 // consecutive words: conflict-free.
 //
 // Accumulation in float, starting from the bias (as cpu-scalar's dense forward), depth in order.
@@ -51,18 +59,24 @@ struct MatmulShape {
 // bias may be null when has_bias is 0: it is then never read.
 static __global__ void matmul_tiled_kernel(GlobalPtr<const float> a, GlobalPtr<const float> b, GlobalPtr<const float> bias,
                                     GlobalPtr<float> c, MatmulShape s, int has_bias) {
-    const SharedPtr<float> ta = dynamic_shared<float>();
-    const SharedPtr<float> tb = ta + kMatmulTile * kMatmulTile;
+    const SharedPtr<float> ta = dynamic_shared<float>();  // ta[i * kMatmulPad + d] = A(row0 + i, d0 + d)
+    const SharedPtr<float> tb = ta + kMatmulTile * kMatmulPad;  // tb[d * kMatmulPad + j] = B(d0 + d, col0 + j)
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int64_t row = static_cast<int64_t>(blockIdx.y) * kMatmulTile + ty;
-    const int64_t col = static_cast<int64_t>(blockIdx.x) * kMatmulTile + tx;
+    const int64_t row0 = static_cast<int64_t>(blockIdx.y) * kMatmulTile, col0 = static_cast<int64_t>(blockIdx.x) * kMatmulTile;
+    const int64_t row = row0 + ty, col = col0 + tx;
+    // Which element of each tile this thread loads: along the operand's contiguous dimension.
+    // The same for every thread of the launch, so no lanes diverge.
+    const bool a_down = s.a_col != 1 && s.a_row == 1;  // A stored transposed: lanes walk its rows
+    const bool b_across = s.b_col != 1 && s.b_row == 1;  // B stored transposed: lanes walk its depth
+    const int ai = a_down ? tx : ty, ad = a_down ? ty : tx;
+    const int bd = b_across ? tx : ty, bj = b_across ? ty : tx;
     float acc = (has_bias != 0 && col < s.cols) ? static_cast<float>(bias[col]) : 0.0f;
     for (int64_t d0 = 0; d0 < s.depth; d0 += kMatmulTile) {
-        const int64_t da = d0 + tx, db = d0 + ty;
-        ta[ty * kMatmulTile + tx] = (row < s.rows && da < s.depth) ? static_cast<float>(a[row * s.a_row + da * s.a_col]) : 0.0f;
-        tb[ty * kMatmulTile + tx] = (db < s.depth && col < s.cols) ? static_cast<float>(b[db * s.b_row + col * s.b_col]) : 0.0f;
+        const int64_t gi = row0 + ai, gda = d0 + ad, gdb = d0 + bd, gj = col0 + bj;
+        ta[ai * kMatmulPad + ad] = (gi < s.rows && gda < s.depth) ? static_cast<float>(a[gi * s.a_row + gda * s.a_col]) : 0.0f;
+        tb[bd * kMatmulPad + bj] = (gdb < s.depth && gj < s.cols) ? static_cast<float>(b[gdb * s.b_row + gj * s.b_col]) : 0.0f;
         __syncthreads();
-        for (int d = 0; d < kMatmulTile; ++d) acc += ta[ty * kMatmulTile + d] * tb[d * kMatmulTile + tx];
+        for (int d = 0; d < kMatmulTile; ++d) acc += ta[ty * kMatmulPad + d] * tb[d * kMatmulPad + tx];
         __syncthreads();
     }
     if (row < s.rows && col < s.cols) c[row * s.cols + col] = acc;

@@ -33,7 +33,7 @@ LaunchShape matmul_launch(int64_t rows, int64_t cols) {
     l.grid.y = static_cast<unsigned>(std::max<int64_t>((rows + kMatmulTile - 1) / kMatmulTile, 1));
     l.block.x = kMatmulTile;
     l.block.y = kMatmulTile;
-    l.shared_bytes = 2 * kMatmulTile * kMatmulTile * sizeof(float);
+    l.shared_bytes = 2 * kMatmulTile * kMatmulPad * sizeof(float);  // two padded tiles (matmul_kernel.cuh)
     return l;
 }
 

@@ -15,6 +15,7 @@ namespace gpulab::kern {
 
 inline constexpr unsigned kTrainThreads = 256;  // threads per block of the 1-D kernels
 inline constexpr int kMatmulTile = 16;          // the tiled matrix multiply: 16 x 16 outputs per block
+inline constexpr int kMatmulPad = kMatmulTile + 1;  // its shared tiles' row stride: transposed stores miss bank conflicts
 
 // A grid-stride loop over `count` independent items (elements, images, weights): ceil(count / 256)
 // blocks of 256 threads, at most 65536 blocks (the loop covers the rest; more blocks would only
