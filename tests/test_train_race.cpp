@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/cancel.h"
+#include "train/article_figures.h"
 #include "train/live_log.h"
 #include "train/race.h"
 
@@ -173,6 +174,21 @@ TEST_CASE("a stop request during the epoch's test pass keeps the epoch's trainin
         CHECK_FALSE(lane.params.empty());
     }
     CHECK_FALSE(core::cancel_requested());
+}
+
+TEST_CASE("the race names each engine's precision - FP32 on every CPU engine - and the article's is an inference") {
+    const Dataset d = toy_data();
+    BudgetConfig c = small_config();
+    c.max_batches = 1;
+    for (const char* name : {"cpu-scalar", "cpu-parallel"}) {
+        CAPTURE(name);
+        auto e = make_train_engine(name);
+        const LaneResult lane = train_with_budget(*e, d, c, {});
+        CHECK(lane.ran);
+        CHECK(lane.precision == "FP32");
+    }
+    CHECK(article_precision_sentence().find("the article does not say") != std::string::npos);
+    CHECK(article_precision_sentence().find("an inference") != std::string::npos);
 }
 
 TEST_CASE("every engine's batch losses lie on one curve: same weights and same batches") {

@@ -23,4 +23,10 @@ std::string article_step_sentence() {
            " ms a step on the GPU against " + core::format_fixed(F::cpu_s_per_step(), 2) + " s on the CPU.";
 }
 
+std::string article_precision_sentence() {
+    return "Precision: the article does not say. TensorFlow's documentation has TF32 on by default on Ampere GPUs "
+           "such as the RTX 3070 (since TensorFlow 2.4), so its convolutions and matrix products most likely ran in "
+           "TF32 on tensor cores (an inference, not the article's words); every engine here multiplies in FP32.";
+}
+
 }  // namespace gpulab::train

@@ -36,5 +36,8 @@ std::string article_speedup_text();
 std::string article_experiment_sentence();
 // The per-step times that follow from the article's totals, labelled as arithmetic.
 std::string article_step_sentence();
+// What the article's GPU most likely multiplied in (issue 29), labelled as an inference: the
+// article does not say; TensorFlow documents TF32 as on by default on Ampere GPUs.
+std::string article_precision_sentence();
 
 }  // namespace gpulab::train

@@ -68,6 +68,9 @@ public:
     virtual std::vector<LayerTime> layer_times() const = 0;  // one per model layer
     // What actually runs, in words, with the instruction set and threads where they matter.
     virtual std::string implementation() const { return ""; }
+    // The arithmetic of its products, for the race's precision column (issue 29): every engine
+    // multiplies FP32 today; one that lets TF32 or BF16 in says so, since that changes the speed.
+    virtual std::string precision() const { return "FP32"; }
 };
 
 using TrainEngineList = std::vector<std::unique_ptr<TrainEngine>>;

@@ -47,6 +47,7 @@ LaneResult train_with_budget(TrainEngine& engine, const Dataset& data, const Bud
     try {
         Trainer trainer(engine, data, config.train);
         lane.implementation = engine.implementation();
+        lane.precision = engine.precision();
         lane.ran = true;
         std::int64_t batches_done = 0;
         for (int epoch = 0; epoch < std::max(config.max_epochs, 1); ++epoch) {

@@ -34,6 +34,7 @@ struct CurvePoint {
 struct LaneResult {
     std::string engine;
     std::string implementation;
+    std::string precision;       // the engine's arithmetic (TrainEngine::precision): "FP32", ...
     bool ran = false;
     std::string reason;        // why it did not run, or why it stopped early
     bool stopped = false;      // the caller's callback stopped it (Stop / Cancel)

@@ -173,6 +173,7 @@ struct Net {
     std::vector<LayerState> layers;
     std::size_t workspace = 0;  // the largest chosen algorithm's need
     std::string algorithms;     // per conv layer, for implementation()
+    bool tf32_possible = false; // a direction's chosen algorithm runs without FMA math
 };
 
 class CudnnTrainEngine final : public train::TrainEngine {
@@ -195,6 +196,7 @@ public:
         return {true, "cuDNN " + p.cudnn_version + " and cuBLAS " + b.version + " on " + p.name};
     }
     std::string implementation() const override { return implementation_; }
+    std::string precision() const override { return precision_; }
 
     void setup(const train::ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
         train::check_setup_arguments(model, params, max_batch);
@@ -475,6 +477,7 @@ private:
             if (!room.ok) throw CudaError("cuDNN workspace: " + room.reason);
             workspace_.reserve(nt.workspace);
         }
+        precision_ = nt.tf32_possible ? "FP32; TF32 possible in a convolution" : "FP32 (FMA math: no TF32)";
         implementation_ = "cuDNN " + gpu::probe().cudnn_version + " (" + nt.algorithms + "), cuBLAS " +
                           load_cublas().version +
                           " sgemm (FP32) for dense layers; loss and SGD update: our kernels";
@@ -557,7 +560,10 @@ private:
         for (ConvDirection* c : {&st.fwd, &st.bwd_data, &st.bwd_filter}) {
             GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(c->desc.get(), c->choice.math));
             nt.workspace = std::max(nt.workspace, c->choice.workspace);
-            if (c->choice.math != CUDNN_FMA_MATH) label += " (one direction without FMA math: TF32 possible)";
+            if (c->choice.math != CUDNN_FMA_MATH) {
+                label += " (one direction without FMA math: TF32 possible)";
+                nt.tf32_possible = true;
+            }
             if (!c->choice.deterministic) label += " (one direction non-deterministic: sums vary in the last bits)";
         }
         nt.algorithms += (nt.algorithms.empty() ? "" : "; ") + label;
@@ -669,6 +675,7 @@ private:
     std::vector<train::LayerTime> times_;
     std::map<std::int64_t, Net> nets_;
     std::string implementation_;
+    std::string precision_ = "FP32 (FMA math: no TF32)";
 };
 
 }  // namespace

@@ -128,8 +128,10 @@ void TrainView::draw_race_panel(float width) {
     if (!race_ || racing) return;
     draw_same_curve_plot(race_->lanes, width, heights.loss);
 
-    if (ImGui::BeginTable("##race", 5, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    if (ImGui::BeginTable("##race", 6, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
         ImGui::TableSetupColumn("engine");
+        // What each engine multiplies in (issue 29): a TF32 or BF16 engine would be faster for it.
+        ImGui::TableSetupColumn("precision");
         ImGui::TableSetupColumn("pictures/s");
         ImGui::TableSetupColumn("pictures");
         ImGui::TableSetupColumn("test accuracy");
@@ -139,6 +141,14 @@ void TrainView::draw_race_panel(float width) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(l.engine)), "%s", l.engine.c_str());
+            ImGui::TableNextColumn();
+            if (l.ran) {
+                const std::string shown = l.precision.substr(0, l.precision.find_first_of(" ;"));
+                ImGui::TextUnformatted(shown.c_str());
+                if (shown != l.precision) hover_tip(l.precision.c_str());
+            } else {
+                ImGui::TextColored(kMutedColour, "-");
+            }
             if (!l.ran) {
                 ImGui::TableNextColumn();
                 ImGui::TextColored(kMutedColour, "-");
@@ -195,7 +205,9 @@ void TrainView::draw_race_panel(float width) {
     bar("the article's (another model)", article, IM_COL32(150, 150, 160, 255),
         train::article_speedup_text() + " (it says " + std::to_string(train::ArticleFigures::kQuotedSpeedup) +
             "x): RTX 3070 vs Ryzen 5 5600X");
-    hover_tip((train::article_experiment_sentence() + " " + train::article_step_sentence()).c_str());
+    hover_tip((train::article_experiment_sentence() + " " + train::article_step_sentence() + " " +
+               train::article_precision_sentence())
+                  .c_str());
     if (here > 0) {
         const train::LaneResult& g = race_->lanes[static_cast<std::size_t>(race_->summary.fastest_gpu)];
         const train::LaneResult& c = race_->lanes[static_cast<std::size_t>(race_->summary.fastest_cpu)];
