@@ -5,10 +5,7 @@
 // mid-export finishes the files. No GL, so it runs here and under ThreadSanitizer.
 #include <doctest/doctest.h>
 
-#include <sys/resource.h>
-
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -16,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "file_size_limit.h"
 #include "shell/background_export.h"
 #include "views/pending_files.h"
 
@@ -81,15 +79,12 @@ TEST_SUITE("export-queue") {
         const fs::path dir = fresh_dir("full");
         // A file-size limit of 4 KiB takes the 8-byte CSV and refuses the PNG's bytes past it, as a
         // full disk would (SIGXFSZ ignored, as gpulab's main() does).
-        void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit old{};
-        REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
-        rlimit small = old;
-        small.rlim_cur = 4096;
-        REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
-        const ExportResult r = write_pending_files(three_files(dir), {true, "exported 3 files", {}});
-        setrlimit(RLIMIT_FSIZE, &old);
-        std::signal(SIGXFSZ, old_handler);
+        ExportResult r;
+        {
+            const FileSizeLimit full(4096);
+            REQUIRE(full.ok());
+            r = write_pending_files(three_files(dir), {true, "exported 3 files", {}});
+        }
         CHECK_FALSE(r.ok);
         CHECK(r.message.find("lesson-window.png: File too large") != std::string::npos);
         CHECK_FALSE(fs::exists(dir / "lesson-window.png"));  // no cut picture under its name

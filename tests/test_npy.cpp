@@ -3,10 +3,7 @@
 // huge allocation; and a write to a full disk reported as a failure.
 #include <doctest/doctest.h>
 
-#include <sys/resource.h>
 #include <sys/stat.h>
-
-#include <csignal>
 
 #include <chrono>
 #include <cstdio>
@@ -14,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "file_size_limit.h"
 #include "io/image_io.h"
 
 using namespace gpulab::core;
@@ -173,20 +171,16 @@ TEST_SUITE("npy") {
         fs::remove(path);
         write_npy(path, Tensor::zeros({2, 2}));  // a good earlier file
         const auto before = fs::file_size(path);
-        void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit old{};
-        REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
-        rlimit small = old;
-        small.rlim_cur = 4096;
-        REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
         std::string error;
-        try {
-            write_npy(path, Tensor::zeros({64, 64}));  // 16 KiB
-        } catch (const InputError& e) {
-            error = e.what();
+        {
+            const FileSizeLimit full(4096);
+            REQUIRE(full.ok());
+            try {
+                write_npy(path, Tensor::zeros({64, 64}));  // 16 KiB
+            } catch (const InputError& e) {
+                error = e.what();
+            }
         }
-        setrlimit(RLIMIT_FSIZE, &old);
-        std::signal(SIGXFSZ, old_handler);
         CHECK(error.find("cannot write " + path + ": File too large after") == 0);
         CHECK(error.find("was left as it was") != std::string::npos);
         CHECK(fs::file_size(path) == before);  // the earlier file, whole

@@ -5,14 +5,12 @@
 // what is left. tests/hostile_cli_tests.cmake runs the same through `gpulab export`.
 #include <doctest/doctest.h>
 
-#include <sys/resource.h>
-
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "file_size_limit.h"
 #include "io/file_io.h"
 
 using namespace gpulab::core;
@@ -55,16 +53,13 @@ TEST_SUITE("partial-writes") {
         CHECK(write_output_file((dir / "lesson-samples.csv").string(), samples).empty());
         // A file-size limit of 64 KiB refuses the bytes past it, as a full disk does (EFBIG, with
         // SIGXFSZ ignored as gpulab's main() does).
-        void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit old{};
-        REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
-        rlimit small = old;
-        small.rlim_cur = 64 * 1024;
-        REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
         const std::string big(256 * 1024, 'x');
-        const std::string error = write_output_file((dir / "lesson-summary.csv").string(), big);
-        setrlimit(RLIMIT_FSIZE, &old);
-        std::signal(SIGXFSZ, old_handler);
+        std::string error;
+        {
+            const FileSizeLimit full(64 * 1024);
+            REQUIRE(full.ok());
+            error = write_output_file((dir / "lesson-summary.csv").string(), big);
+        }
         CHECK(error.find("lesson-summary.csv: File too large after 64.0 KiB of 256") != std::string::npos);
         CHECK_FALSE(fs::exists(dir / "lesson-summary.csv"));  // nothing cut under the name
         CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);  // nor a temporary

@@ -96,25 +96,21 @@ void TensorView::draw_predict() {
         ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the run ends.");
         return;
     }
+    // Either prompt's answer, from the numbers on screen: {ok, sentence, the right choice, where to look}.
+    struct Answer {
+        bool ok;
+        std::string text;
+        int best_choice;
+        const char* look;
+    };
+    Answer a;
     if (p.reveal.rfind("gradients-thinned:", 0) == 0) {
         const train::GradientAnswer g = train::answer_gradient_prompt(p.reveal, p.choices, result_->gradients);
-        if (!g.ok) {
-            text_status(Status::Error, g.text.c_str());
-            return;
-        }
-        ImGui::TextWrapped("%s", g.text.c_str());
-        if (pick_ < 0) return;
-        if (pick_ == g.best_choice)
-            text_status(Status::Ok, "Your prediction matches the computed numbers.");
-        else
-            text_status(Status::Error, ("Not quite: it is '" +
-                                        (g.best_choice >= 0 ? p.choices[static_cast<std::size_t>(g.best_choice)]
-                                                            : std::string("none of the choices")) +
-                                        "'. Look at the bars left of the 'kept' band.")
-                                           .c_str());
-        return;
+        a = {g.ok, g.text, g.best_choice, "Look at the bars left of the 'kept' band."};
+    } else {
+        const core::MostErrorAnswer m = core::answer_most_error(p.reveal, p.choices, result_->sweep);
+        a = {m.ok, m.text, m.best_choice, "Look at the plot: where does each line go as K grows?"};
     }
-    const core::MostErrorAnswer a = core::answer_most_error(p.reveal, p.choices, result_->sweep);
     if (!a.ok) {
         text_status(Status::Error, a.text.c_str());
         return;
@@ -127,7 +123,7 @@ void TensorView::draw_predict() {
         text_status(Status::Error, ("Not quite: it is '" +
                                     (a.best_choice >= 0 ? p.choices[static_cast<std::size_t>(a.best_choice)]
                                                         : std::string("none of the choices")) +
-                                    "'. Look at the plot: where does each line go as K grows?")
+                                    "'. " + a.look)
                                        .c_str());
 }
 
