@@ -1,7 +1,8 @@
 // Lesson > Measure every step now: the instructor's pre-run before class (issue 25). The shell
 // walks the lesson's steps one after another; entering a step lets its view do what it does in
-// class (measure its settings, or show what this session already measured for them: the views'
-// results caches, core/measure/result_cache.h), and the walk moves on when no measurement runs.
+// class (measure its settings, or show what was already measured for them: the views' results
+// caches, core/measure/result_cache.h, backed by the results kept on disk, views/stored_results.h),
+// and the walk moves on when no measurement runs. `gpulab prerun` (cli/prerun.cpp) walks the same way.
 // At the end the lesson is back at the step it started from, and each step shows its results at
 // once when entered in class. The status bar shows the walk's progress; Cancel (S in presenter
 // mode), moving to another step or lesson, or a failed run stop it with a sentence. The GUI test

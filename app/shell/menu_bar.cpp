@@ -72,7 +72,8 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
             start_measuring_every_step();
         }
         hover_tip("Before class: every step of this lesson measures now, one after another, so that in class "
-                  "each shows its results at once (until gpulab closes).");
+                  "each shows its results at once, also after gpulab is started again (the results are kept in "
+                  "gpulab's cache folder; `gpulab prerun` does every lesson from a terminal).");
         ImGui::Separator();
         if (ImGui::MenuItem("Key map", "?", presenter_.help_shown)) presenter_.help_shown = !presenter_.help_shown;
         ImGui::EndMenu();
