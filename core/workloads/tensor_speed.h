@@ -20,7 +20,7 @@
 
 #include "measure/stats.h"
 #include "ops/fp_formats.h"
-#include "workloads/activation_workload.h"
+#include "activation_workload.h"
 
 namespace gpulab::core {
 
