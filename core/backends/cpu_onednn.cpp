@@ -6,6 +6,7 @@
 // exceptions; they stop here and come back as RunResult errors.
 // Verified by tests/test_cpu_backends.cpp ("cpu-onednn ..." cases).
 #include "cpu_onednn.h"
+#include "cpu_onednn_engine.h"
 
 #include <cstdlib>
 #include <exception>
@@ -24,23 +25,7 @@
 
 namespace gpulab::cpu {
 
-using namespace gpulab::core;
-
-namespace {
-
-// Same formulas as hd_math.h on finite inputs; not on NaN / inf (see cpu_onednn.h).
-dnnl::algorithm algorithm_for(Activation a) {
-    switch (a) {
-        case Activation::Relu:
-        case Activation::LeakyRelu: return dnnl::algorithm::eltwise_relu;  // alpha = slope below 0
-        case Activation::Sigmoid: return dnnl::algorithm::eltwise_logistic;
-        case Activation::Tanh: return dnnl::algorithm::eltwise_tanh;
-        case Activation::Gelu: return dnnl::algorithm::eltwise_gelu_tanh;  // the same tanh form as hd_math.h
-    }
-    return dnnl::algorithm::eltwise_relu;
-}
-
-float alpha_for(const OpDesc& op) { return op.activation == Activation::LeakyRelu ? op.leaky_alpha : 0.0f; }
+namespace onednn_detail {
 
 std::string version_string() {
     const dnnl_version_t* v = dnnl_version();
@@ -51,16 +36,13 @@ std::string error_text(const dnnl::error& e) {
     return std::string("oneDNN: ") + e.what() + " (status " + std::to_string(static_cast<int>(e.status)) + ")";
 }
 
-// One process-wide CPU engine: creating it loads the JIT machinery once.
-struct Engine {
-    std::optional<dnnl::engine> engine;
-    std::string failure;
-    std::string isa_cap;  // "capped to AVX2 like cpu-parallel (GPULAB_ISA=avx2)", or ""
-};
+namespace {
 
 // With GPULAB_ISA forcing our ISA, oneDNN gets the same ceiling, or an AVX2 comparison would pit
 // our AVX2 loop against its AVX-512 JIT. Its lowest JIT level is SSE4.1 (our baseline is SSE2).
 // An explicit DNNL_MAX_CPU_ISA / ONEDNN_MAX_CPU_ISA wins. Must run before oneDNN's first JIT.
+// (GPULAB_ISA=avx512 caps it at AVX512_CORE: no AVX512_BF16 or AMX, so its BF16 matmul is emulated then.)
+
 std::string cap_onednn_isa() {
     const IsaChoice& c = isa_choice();
     if (!c.forced) return "";
@@ -82,6 +64,9 @@ std::string cap_onednn_isa() {
     return "capped to " + name + " by GPULAB_ISA=" + c.request;
 }
 
+}  // namespace
+
+// One process-wide CPU engine: creating it loads the JIT machinery once.
 const Engine& cpu_engine() {
     static const Engine e = [] {
         Engine r;
@@ -95,6 +80,30 @@ const Engine& cpu_engine() {
     }();
     return e;
 }
+
+}  // namespace onednn_detail
+
+using namespace gpulab::core;
+using onednn_detail::cpu_engine;
+using onednn_detail::Engine;
+using onednn_detail::error_text;
+using onednn_detail::version_string;
+
+namespace {
+
+// Same formulas as hd_math.h on finite inputs; not on NaN / inf (see cpu_onednn.h).
+dnnl::algorithm algorithm_for(Activation a) {
+    switch (a) {
+        case Activation::Relu:
+        case Activation::LeakyRelu: return dnnl::algorithm::eltwise_relu;  // alpha = slope below 0
+        case Activation::Sigmoid: return dnnl::algorithm::eltwise_logistic;
+        case Activation::Tanh: return dnnl::algorithm::eltwise_tanh;
+        case Activation::Gelu: return dnnl::algorithm::eltwise_gelu_tanh;  // the same tanh form as hd_math.h
+    }
+    return dnnl::algorithm::eltwise_relu;
+}
+
+float alpha_for(const OpDesc& op) { return op.activation == Activation::LeakyRelu ? op.leaky_alpha : 0.0f; }
 
 dnnl::eltwise_forward::primitive_desc make_pd(const OpDesc& op, int64_t n) {
     const dnnl::memory::desc md({n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);

@@ -1,0 +1,181 @@
+// GEMM GFLOP/s per precision and backend (see tensor_speed.h).
+#include "tensor_speed.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <functional>
+
+#include "backends/cpu_onednn_matmul.h"
+#include "backends/simd/gemm_bf16.h"
+#include "backends/simd/train_gemm.h"
+#include "measure/clock.h"
+#include "ops/mixed_matmul.h"
+
+namespace gpulab::core {
+
+namespace {
+
+constexpr int kCheckedOutputs = 64;
+
+std::vector<float> inputs(int64_t count, uint64_t seed) {
+    std::vector<float> v(static_cast<std::size_t>(count));
+    uint64_t s = seed;
+    for (float& x : v) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        x = static_cast<float>(s >> 40) / 16777216.0f * 2.0f - 1.0f;
+    }
+    return v;
+}
+
+// The largest |C - exact| / bound over kCheckedOutputs outputs (corners and pseudo-random ones); `ra` and
+// `rb` are the inputs as the product saw them (rounded for BF16), so the bound is the FP32 sum's alone.
+double worst_ratio(const std::vector<float>& ra, const std::vector<float>& rb, const std::vector<float>& c, int64_t size) {
+    double worst = 0.0;
+    uint64_t s = 12345;
+    for (int t = 0; t < kCheckedOutputs; ++t) {
+        int64_t i = 0, j = 0;
+        if (t == 1) j = size - 1;
+        else if (t == 2) i = size - 1;
+        else if (t == 3) i = j = size - 1;
+        else if (t > 3) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            i = static_cast<int64_t>((s >> 33) % static_cast<uint64_t>(size));
+            j = static_cast<int64_t>((s >> 13) % static_cast<uint64_t>(size));
+        }
+        double exact = 0.0, sum_abs = 0.0, sum_inputs = 0.0;
+        for (int64_t kk = 0; kk < size; ++kk) {
+            const double x = ra[static_cast<std::size_t>(i * size + kk)], y = rb[static_cast<std::size_t>(kk * size + j)];
+            exact += x * y;
+            sum_abs += std::fabs(x * y);
+            sum_inputs += std::fabs(x) + std::fabs(y);
+        }
+        // FP32 "inputs" to the bound: the rounding of the inputs is already in ra / rb. The FP64
+        // reference's own rounding (K 2^-53 S) is added so that the bound is strict.
+        const double bound = matmul_error_bound({FpFormat::Fp32, FpFormat::Fp32}, size, sum_abs, sum_inputs) +
+                             1.2 * static_cast<double>(size) * std::ldexp(sum_abs, -53);
+        const double err = std::fabs(static_cast<double>(c[static_cast<std::size_t>(i * size + j)]) - exact);
+        worst = std::max(worst, bound > 0 ? err / bound : (err > 0 ? INFINITY : 0.0));
+    }
+    return worst;
+}
+
+// Warm-up, then samples of `run` (which returns "" or an error) as MeasureConfig says.
+void time_row(GemmSpeedRow& row, const MeasureConfig& config, int64_t size, const std::function<std::string()>& run) {
+    std::vector<int64_t> samples;
+    try {
+        for (int w = 0; w < config.warmup; ++w) {
+            row.error = run();
+            if (!row.error.empty()) return;
+        }
+        const int64_t start = now_ns();
+        while (static_cast<int>(samples.size()) < config.max_samples) {
+            if (static_cast<int>(samples.size()) >= config.min_samples && now_ns() - start > config.time_budget_ns) break;
+            const int64_t t0 = now_ns();
+            row.error = run();
+            const int64_t t1 = now_ns();
+            if (!row.error.empty()) return;
+            samples.push_back(t1 - t0);
+        }
+    } catch (const std::exception& e) {
+        row.error = e.what();
+        return;
+    }
+    row.ran = true;
+    row.time = summarize(samples);
+    const double flops = 2.0 * static_cast<double>(size) * static_cast<double>(size) * static_cast<double>(size);
+    auto rate = [&](int64_t ns) { return ns > 0 ? flops / static_cast<double>(ns) : 0.0; };
+    row.gflops = rate(row.time.median_ns);
+    row.gflops_min = rate(row.time.max_ns);
+    row.gflops_max = rate(row.time.min_ns);
+}
+
+}  // namespace
+
+const GemmSpeedRow* GemmSpeedRun::row(const std::string& backend, FpFormat in) const {
+    for (const GemmSpeedRow& r : rows)
+        if (r.backend == backend && r.inputs == in) return &r;
+    return nullptr;
+}
+
+namespace {
+double ratio(const GemmSpeedRow* x, const GemmSpeedRow* y) {
+    return x != nullptr && y != nullptr && x->ran && y->ran && y->gflops > 0 ? x->gflops / y->gflops : 0.0;
+}
+}  // namespace
+
+double GemmSpeedRun::ours_bf16_over_fp32() const {
+    return ratio(row("cpu-parallel", FpFormat::Bf16), row("cpu-parallel", FpFormat::Fp32));
+}
+double GemmSpeedRun::onednn_bf16_over_fp32() const {
+    return ratio(row("cpu-onednn", FpFormat::Bf16), row("cpu-onednn", FpFormat::Fp32));
+}
+double GemmSpeedRun::ours_over_onednn_bf16() const {
+    return ratio(row("cpu-parallel", FpFormat::Bf16), row("cpu-onednn", FpFormat::Bf16));
+}
+
+GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
+    GemmSpeedRun run;
+    run.size = size;
+    const std::size_t elements = static_cast<std::size_t>(size * size);
+    const std::vector<float> a = inputs(size * size, 1), b = inputs(size * size, 2);
+    std::vector<float> ra(elements), rb(elements);  // the BF16 values, as floats (for the check)
+    std::vector<uint16_t> a16(elements), b16(elements);  // and as bits (for oneDNN)
+    cpu::round_to_bf16_bits(a.data(), a16.data(), static_cast<int64_t>(elements));
+    cpu::round_to_bf16_bits(b.data(), b16.data(), static_cast<int64_t>(elements));
+    for (std::size_t i = 0; i < elements; ++i) ra[i] = bf16_value(a16[i]), rb[i] = bf16_value(b16[i]);
+    std::vector<float> c(elements);
+
+    auto finish = [&](GemmSpeedRow& row) {
+        if (row.ran) {
+            row.worst_error_ratio = row.inputs == FpFormat::Bf16 ? worst_ratio(ra, rb, c, size) : worst_ratio(a, b, c, size);
+            row.check_pass = row.worst_error_ratio <= 1.0;
+        }
+        run.rows.push_back(row);
+    };
+
+    {
+        GemmSpeedRow row;
+        row.backend = "cpu-parallel";
+        row.native = true;
+        row.path = std::string("training GEMM, ") + train::gemm_isa() + " FP32 FMA";
+        if (cpu::isa_choice().forced) row.path += " (GPULAB_ISA=" + cpu::isa_choice().request + ")";
+        time_row(row, config, size, [&] {
+            cpu::gemm_fp32_parallel(a.data(), b.data(), c.data(), size, size, size);
+            return std::string();
+        });
+        finish(row);
+    }
+    {
+        GemmSpeedRow row;
+        row.backend = "cpu-parallel";
+        row.inputs = FpFormat::Bf16;
+        const Availability av = cpu::gemm_bf16_availability();
+        row.path = av.reason;
+        row.native = av.ok;
+        if (av.ok) {
+            time_row(row, config, size, [&] {
+                return cpu::gemm_bf16(a.data(), b.data(), c.data(), size, size, size) ? std::string()
+                                                                                        : std::string("refused");
+            });
+        }
+        finish(row);
+    }
+    for (FpFormat f : {FpFormat::Fp32, FpFormat::Bf16}) {
+        GemmSpeedRow row;
+        row.backend = "cpu-onednn";
+        row.inputs = f;
+        cpu::OnednnMatmul mm(f, size, size, size);
+        row.path = mm.availability().ok ? mm.path() : mm.availability().reason;
+        row.native = mm.availability().ok && mm.native();
+        if (mm.availability().ok) {
+            const void* pa = f == FpFormat::Bf16 ? static_cast<const void*>(a16.data()) : a.data();
+            const void* pb = f == FpFormat::Bf16 ? static_cast<const void*>(b16.data()) : b.data();
+            time_row(row, config, size, [&] { return mm.run(pa, pb, c.data()); });
+        }
+        finish(row);
+    }
+    return run;
+}
+
+}  // namespace gpulab::core

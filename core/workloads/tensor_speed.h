@@ -1,0 +1,55 @@
+// Speed, honestly labelled (issue 29 part 4, CPU side): matrix-product GFLOP/s per precision and
+// backend, C = A x B with square m = n = k, four rows:
+//
+//   cpu-parallel FP32   the training GEMM (backends/simd/train_gemm.h) on all cores
+//   cpu-parallel BF16   our VDPBF16PS kernel (backends/simd/gemm_bf16.h), inputs rounded while packed
+//   cpu-onednn FP32     oneDNN's matmul primitive
+//   cpu-onednn BF16     oneDNN's matmul with BF16 inputs (rounded before the clock starts), FP32 output
+//
+// Each row names the path that ran ("native VDPBF16PS (AVX512_BF16)", "oneDNN brg:avx512_core_amx_bf16,
+// native: AMX tiles (TDPBF16PS)") or says why it did not ("this CPU has no AVX512_BF16 ..."). Warm-up,
+// then samples until MeasureConfig says stop; median and min .. max. Each result is checked at 64
+// sampled outputs against the exact (FP64) sum of the rounded inputs, within core::matmul_error_bound
+// for FP32 accumulation. Used by `gpulab bench --suite tensor`; the tensor lesson can show the same rows.
+// Verified by tests/test_gemm_bf16.cpp (a small run: rows, paths, checks).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "measure/stats.h"
+#include "ops/fp_formats.h"
+#include "activation_workload.h"
+
+namespace gpulab::core {
+
+struct GemmSpeedRow {
+    std::string backend;            // "cpu-parallel" or "cpu-onednn"
+    FpFormat inputs = FpFormat::Fp32;  // Fp32 or Bf16; the sums are FP32 in every row
+    bool ran = false;
+    bool native = false;            // BF16 rows: the CPU multiplied BF16 numbers (FP32 rows: true)
+    std::string path;               // what ran, or (ran == false) why not: a sentence
+    Stats time;                     // one product
+    double gflops = 0.0;            // 2 m n k / median time
+    double gflops_min = 0.0;        // ... / slowest sample
+    double gflops_max = 0.0;        // ... / fastest sample
+    bool check_pass = false;
+    double worst_error_ratio = 0.0;  // largest |C - exact| / bound over the sampled outputs (<= 1 passes)
+    std::string error;               // a run that failed part-way
+};
+
+struct GemmSpeedRun {
+    int64_t size = 0;  // m = n = k
+    std::vector<GemmSpeedRow> rows;
+    // The ratios the targets are about (0 when a row did not run): BF16 / FP32 of each backend, ours / oneDNN's BF16.
+    double ours_bf16_over_fp32() const;
+    double onednn_bf16_over_fp32() const;
+    double ours_over_onednn_bf16() const;
+    const GemmSpeedRow* row(const std::string& backend, FpFormat inputs) const;
+};
+
+// Measures the four rows at size^3. Inputs are fixed pseudo-random numbers in [-1, 1).
+GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config);
+
+}  // namespace gpulab::core
