@@ -91,7 +91,7 @@ const std::vector<ParamSpec> kPuzzleParams = {
 // The tensor-core lesson (app/views/tensor/): which panel, the lane lit in the instruction's
 // picture, its input type, the number typed into the formats panel, the dot-product sweep's size.
 const std::vector<ParamSpec> kTensorParams = {
-    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot", "gradients", "master"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot", "gradients", "master", "speed"},
      "the view the step puts in front"},
     {"loss_scale", ParamSpec::Type::Int, 0, 24, {}, "the loss scale's power of two the gradients panel applies (0: none)"},
     {"weight_step", ParamSpec::Type::Float, 1e-7, 0.1, {}, "the step the master-weights panel subtracts from a weight of 1"},

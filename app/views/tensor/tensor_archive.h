@@ -33,7 +33,7 @@ template <class A> void serialize(A& a, KernelCheck& c) {
 // The two C arrays count one member per element (brace elision), so each element is listed.
 template <class A> void serialize(A& a, TensorMeasurement& m) {
     core::archive_members(a, m, m.lanes[0], m.lanes[1], m.checks[0], m.checks[1], m.sweep, m.started_unix_s,
-                          m.gradients);
+                          m.gradients, m.speed);
 }
 
 }  // namespace gpulab::app

@@ -31,6 +31,9 @@ void TensorView::draw_canvas() {
          "and what a loss scale changes."},
         {"Master weights", Panel::Master,
          "A weight nudged by the same small step thousands of times, kept in FP32, TF32, BF16 or FP16."},
+        {"Speed", Panel::Speed,
+         "The same matrix product in FP32 and in BF16 on this CPU, through gpulab's kernels and oneDNN, with the "
+         "instruction that ran."},
     };
     draw_panel_tabs("##tensor_panels", kTabs, panel_, select_panel_, 0, [this](Panel panel) {
         switch (panel) {
@@ -39,6 +42,7 @@ void TensorView::draw_canvas() {
             case Panel::Dot: draw_dot_panel(); break;
             case Panel::Gradients: draw_gradients_panel(); break;
             case Panel::Master: draw_master_panel(); break;
+            case Panel::Speed: draw_speed_panel(); break;
         }
     });
 }
@@ -164,6 +168,20 @@ void TensorView::draw_timing() {
                 draw_gradient_table(m.gradients, loss_scale_exp_);
             break;
         case Panel::Master: draw_weight_walk_table(weight_walk()); break;
+        case Panel::Speed: {
+            // The ratios the lesson is about, from the rows above (0: a row did not run).
+            const core::GemmSpeedRun& s = m.speed;
+            const auto ratio = [](double r) { return r > 0 ? core::format_ratio(r) : std::string("-"); };
+            ImGui::Text("BF16 against FP32, oneDNN: %s   gpulab's own kernels: %s   gpulab's BF16 against oneDNN's: %s",
+                        ratio(s.onednn_bf16_over_fp32()).c_str(), ratio(s.ours_bf16_over_fp32()).c_str(),
+                        ratio(s.ours_over_onednn_bf16()).c_str());
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(kMutedColour, "Each row checked at 64 outputs against the exact sum of its rounded "
+                                             "inputs. Times from this CPU now: another program running makes them "
+                                             "slower, not the formats.");
+            ImGui::PopTextWrapPos();
+            break;
+        }
     }
 }
 

@@ -39,6 +39,7 @@ TensorView::Panel panel_from(const std::string& name, TensorView::Panel fallback
     if (name == "dot") return TensorView::Panel::Dot;
     if (name == "gradients") return TensorView::Panel::Gradients;
     if (name == "master") return TensorView::Panel::Master;
+    if (name == "speed") return TensorView::Panel::Speed;
     return fallback;
 }
 
@@ -124,12 +125,21 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(
     m->gradients = train::measure_batch_gradients(&data, no_data, kBatch, kStepsBefore, 1,
                                                   [&] { return go(0.9f, "one batch of the training lesson's CNN: its gradients"); });
     if (m->gradients.error == "cancelled") return nullptr;
+    // FP32 against BF16 products of 512 x 512 matrices, ours and oneDNN's: a fraction of a second.
+    if (!go(0.95f, "matrix products in FP32 and BF16 on this CPU")) return nullptr;
+    core::MeasureConfig speed;
+    speed.warmup = 1;
+    speed.min_samples = 5;
+    speed.max_samples = 20;
+    speed.time_budget_ns = 60'000'000;
+    m->speed = core::measure_gemm_speed(kSpeedSide, speed);
+    if (core::cancel_requested()) return nullptr;
     return m;
 }
 
 TensorView::TensorView(ViewHost& host) : host_(host) {
-    // Payload format 2: the batch's gradients joined the measurement.
-    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 2, tensor_measurement_bytes);
+    // Payload format 3: the batch's gradients (2) and the matrix products' speed (3) joined it.
+    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 3, tensor_measurement_bytes);
 }
 
 // [SECTION] steps
@@ -331,6 +341,12 @@ std::string tensor_csv(const TensorMeasurement& m, kern::MmaInput input, double 
     } else {
         o << "gradients,,,,,,," << core::csv_field("not computed: " + m.gradients.error) << "\n";
     }
+    o << "\nkind,backend,inputs,size,ran,native,gflops_median,gflops_min,gflops_max,check,path\n";
+    for (const core::GemmSpeedRow& r : m.speed.rows)
+        o << "speed," << r.backend << "," << core::format_label(r.inputs) << "," << m.speed.size << ","
+          << (r.ran ? "yes" : "no") << "," << (r.native ? "yes" : "no") << "," << r.gflops << "," << r.gflops_min << ","
+          << r.gflops_max << "," << (r.ran ? (r.check_pass ? "pass" : "FAIL") : "") << "," << core::csv_field(r.path)
+          << "\n";
     o << "\nkind,input,m,n,k,outputs_differing_from_cpu_scalar,mma_sync_instructions,simulator_ns,note\n";
     for (const KernelCheck& c : m.checks) {
         o << "check," << kern::mma_input_label(c.input) << "," << c.m << "," << c.n << "," << c.k << ",";
@@ -443,6 +459,11 @@ ExportResult TensorView::export_files(const ViewExport& in) {
         draw_export_heading(fonts, "A weight of 1, minus the same small step 10,000 times, kept in four formats");
         draw_weight_walk(walk, {ImGui::GetContentRegionAvail().x, 280.0f * scale});
         draw_weight_walk_table(walk);
+        ImGui::Spacing();
+        draw_export_heading(fonts, "The same " + core::format_count(m.speed.size) + "^3 matrix product in FP32 and BF16 on "
+                                   "this CPU");
+        draw_speed_bars(m.speed, ImGui::GetContentRegionAvail().x);
+        draw_speed_gpu_note();
         ImGui::TextWrapped("%s", kModelNote);
     });
     if (!out.picture(png, ok, error)) return out.failed();

@@ -32,6 +32,7 @@
 #include "train/gradient_precision.h"
 #include "views/lesson_view.h"
 #include "workloads/precision_ladder.h"
+#include "workloads/tensor_speed.h"
 
 namespace gpulab::app {
 
@@ -54,12 +55,15 @@ struct TensorMeasurement {
     core::DotSweep sweep;
     int64_t started_unix_s = 0;
     train::BatchGradients gradients;  // one batch of the training lesson's CNN (the gradients panel)
+    core::GemmSpeedRun speed;         // FP32 against BF16 matrix products on this CPU (the speed panel)
     const sim::MmaLaneData& lanes_for(kern::MmaInput in) const { return lanes[in == kern::MmaInput::Fp16 ? 0 : 1]; }
     const KernelCheck& check_for(kern::MmaInput in) const { return checks[in == kern::MmaInput::Fp16 ? 0 : 1]; }
 };
 
 // The size of the kernel check: 64 x 64 x 64, 32 tiles of 16 x 8, four mma.sync each.
 inline constexpr int64_t kCheckSide = 64;
+// The speed panel's matrices: 512 x 512 x 512 (134 million multiply-adds a product).
+inline constexpr int64_t kSpeedSide = 512;
 
 // About how much memory a measurement holds, for the results cache's budget.
 std::size_t tensor_measurement_bytes(const TensorMeasurement& m);
@@ -108,12 +112,17 @@ void draw_gradient_source(const train::BatchGradients& g);
 // A weight of 1 minus the same small step, update after update, kept in each format.
 void draw_weight_walk(const train::WeightWalk& w, ImVec2 size);
 void draw_weight_walk_table(const train::WeightWalk& w);
+// [SECTION] speed (tensor_speed_panel.cpp)
+// The four matrix products' GFLOP/s as bars with their spread, each with the path that ran.
+void draw_speed_bars(const core::GemmSpeedRun& run, float width);
+// What a GPU would add, said plainly: measured here only where a GPU exists (never, today).
+void draw_speed_gpu_note();
 // The sentence every panel with model arithmetic carries.
 extern const char* const kModelNote;
 
 class TensorView : public LessonView {
   public:
-    enum class Panel { Fragments, Formats, Dot, Gradients, Master };
+    enum class Panel { Fragments, Formats, Dot, Gradients, Master, Speed };
 
     explicit TensorView(ViewHost& host);
 
@@ -145,6 +154,7 @@ class TensorView : public LessonView {
     void draw_dot_panel();
     void draw_gradients_panel();
     void draw_master_panel();
+    void draw_speed_panel();
     const train::WeightWalk& weight_walk();  // for weight_step_, computed when it changes
     void draw_predict();
     void draw_result_note();

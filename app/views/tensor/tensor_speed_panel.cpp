@@ -1,0 +1,103 @@
+// The tensor-core lesson's "Speed" panel (issue 29 part 4, CPU side): the same 512 x 512 x 512
+// product in FP32 and with BF16 inputs, through gpulab's own kernels and through oneDNN, measured
+// on this computer by core::measure_gemm_speed: a bar per row (median GFLOP/s, the spread as a
+// whisker), the instruction path that ran or why a row did not run, and a line saying that no GPU
+// row is measured here. Checked by eye in the screenshots of the speed step.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "gpu_backends.h"
+#include "measure/format.h"
+#include "tensor_view.h"
+#include "views/timing_plot.h"
+#include "widgets/ui_helpers.h"
+
+namespace gpulab::app {
+
+namespace {
+
+std::string gflops_text(double g) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, g >= 100 ? "%.0f GFLOP/s" : "%.1f GFLOP/s", g);
+    return buf;
+}
+
+std::string row_name(const core::GemmSpeedRow& r) {
+    return r.backend + (r.backend == "cpu-parallel" ? " (ours)" : "") + ", " + core::format_label(r.inputs) + " inputs";
+}
+
+}  // namespace
+
+void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
+    if (run.rows.empty()) return;
+    double top = 1.0;
+    for (const core::GemmSpeedRow& r : run.rows)
+        if (r.ran) top = std::max(top, r.gflops_max);
+    const float lh = ImGui::GetTextLineHeightWithSpacing();
+    float label_w = 0.0f;
+    for (const core::GemmSpeedRow& r : run.rows) label_w = std::max(label_w, ImGui::CalcTextSize(row_name(r).c_str()).x);
+    label_w += lh * 0.6f;
+    const float value_w = ImGui::CalcTextSize("8888 GFLOP/s").x + lh * 0.6f;
+    const float bar_max = std::max(width - label_w - value_w, lh * 4.0f);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (const core::GemmSpeedRow& r : run.rows) {
+        const ImVec2 o = ImGui::GetCursorScreenPos();
+        const ImU32 colour = backend_color(r.backend);
+        dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), row_name(r).c_str());
+        if (r.ran) {
+            const auto x_of = [&](double g) { return o.x + label_w + static_cast<float>(g / top) * bar_max; };
+            // BF16 rows hatched as well as lighter, so FP32 and BF16 differ without colour.
+            const ImU32 fill = r.inputs == core::FpFormat::Fp32 ? colour : (colour & 0x00FFFFFF) | 0x99000000;
+            dl->AddRectFilled({o.x + label_w, o.y + 3}, {x_of(r.gflops), o.y + lh - 5}, fill);
+            if (r.inputs != core::FpFormat::Fp32)
+                for (float x = o.x + label_w; x < x_of(r.gflops); x += lh * 0.35f)
+                    dl->AddLine({x, o.y + lh - 5}, {std::min(x + lh * 0.5f, x_of(r.gflops)), o.y + 3},
+                                IM_COL32(0, 0, 0, 110));
+            const float mid = o.y + lh * 0.5f - 1;
+            dl->AddLine({x_of(r.gflops_min), mid}, {x_of(r.gflops_max), mid}, ImGui::GetColorU32(ImGuiCol_Text));
+            dl->AddText({o.x + label_w + bar_max + lh * 0.3f, o.y}, ImGui::GetColorU32(ImGuiCol_Text),
+                        gflops_text(r.gflops).c_str());
+        } else {
+            dl->AddText({o.x + label_w, o.y}, ImGui::GetColorU32(kMutedColour), "not run (below)");
+        }
+        ImGui::Dummy({width, lh});
+        // The path that ran (or why not), muted and wrapped under the bar.
+        ImGui::Indent(label_w);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kMutedColour, "%s%s", r.path.c_str(),
+                           r.ran && !r.check_pass ? "  (the check against the exact sum FAILED)" : "");
+        ImGui::PopTextWrapPos();
+        ImGui::Unindent(label_w);
+    }
+}
+
+void draw_speed_gpu_note() {
+    const gpu::GpuProbe& g = gpu::probe_now();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kMutedColour, "%s",
+                       g.device_ok
+                           ? "GPU rows (cuBLAS in FP32, TF32 and FP16 on tensor cores) are not measured by gpulab yet."
+                           : "On a GPU the same comparison is cuBLAS in FP32 against TF32 and FP16 on tensor cores: not "
+                             "measured here, this computer has no NVIDIA GPU.");
+    ImGui::PopTextWrapPos();
+}
+
+void TensorView::draw_speed_panel() {
+    if (!result_) {
+        draw_result_note();
+        return;
+    }
+    const core::GemmSpeedRun& s = result_->speed;
+    ImGui::TextWrapped("One %s x %s x %s matrix product (%s multiply-adds), FP32 sums in every row; the BF16 rows "
+                       "round A and B to BF16 first. Measured now, on this CPU: the median of several runs, the "
+                       "line from the slowest to the fastest.",
+                       core::format_count(s.size).c_str(), core::format_count(s.size).c_str(),
+                       core::format_count(s.size).c_str(), core::format_count(s.size * s.size * s.size).c_str());
+    ImGui::Spacing();
+    draw_speed_bars(s, ImGui::GetContentRegionAvail().x);
+    ImGui::Spacing();
+    draw_speed_gpu_note();
+}
+
+}  // namespace gpulab::app
