@@ -15,22 +15,13 @@
 #include "backends/simd/gemm_bf16.h"
 #include "backends/simd/simd_math.h"
 #include "ops/mixed_matmul.h"
+#include "ops/pseudo_random.h"
 #include "workloads/tensor_speed.h"
 
 using namespace gpulab;
 using core::FpFormat;
 
 namespace {
-
-std::vector<float> random_signed(int64_t count, uint64_t seed) {
-    std::vector<float> v(static_cast<std::size_t>(count));
-    uint64_t s = seed;
-    for (float& x : v) {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        x = static_cast<float>(s >> 40) / 16777216.0f * 2.0f - 1.0f;
-    }
-    return v;
-}
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -145,7 +136,7 @@ TEST_SUITE("gemm_bf16") {
             CAPTURE(s.m);
             CAPTURE(s.n);
             CAPTURE(s.k);
-            const std::vector<float> a = random_signed(s.m * s.k, 11 + s.k), b = random_signed(s.k * s.n, 29 + s.n);
+            const std::vector<float> a = core::uniform_signed_floats(s.m * s.k, 11 + s.k), b = core::uniform_signed_floats(s.k * s.n, 29 + s.n);
             std::vector<float> c(static_cast<std::size_t>(s.m * s.n), NAN), ref(c.size());
             REQUIRE(cpu::gemm_bf16(a.data(), b.data(), c.data(), s.m, s.n, s.k));
             core::matmul_reduced(a.data(), b.data(), ref.data(), s.m, s.n, s.k, {FpFormat::Bf16, FpFormat::Fp32});
@@ -165,7 +156,7 @@ TEST_SUITE("gemm_bf16") {
         if (kernel_skipped()) return;
         for (const Shape& s : kShapes) {
             CAPTURE(s.k);
-            std::vector<float> a = random_signed(s.m * s.k, 3), b = random_signed(s.k * s.n, 5);
+            std::vector<float> a = core::uniform_signed_floats(s.m * s.k, 3), b = core::uniform_signed_floats(s.k * s.n, 5);
             for (float& x : a) x = std::round(x * 8.0f);  // -8 .. 8: products <= 64, sums < 2^24: exact
             for (float& x : b) x = std::round(x * 8.0f);
             std::vector<float> c(static_cast<std::size_t>(s.m * s.n)), ref(c.size());
@@ -180,7 +171,7 @@ TEST_SUITE("gemm_bf16") {
         const int64_t k = 37, n = 45;
         std::vector<float> id(static_cast<std::size_t>(k * k), 0.0f);
         for (int64_t i = 0; i < k; ++i) id[static_cast<std::size_t>(i * k + i)] = 1.0f;
-        std::vector<float> b = random_signed(k * n, 77);
+        std::vector<float> b = core::uniform_signed_floats(k * n, 77);
         // Exact ties between two BF16 numbers, both ways (1 + 2^-8 goes down to 1, 1 + 3 * 2^-8 up),
         // and magnitudes from 2^-80 to 2^95.
         b[0] = 1.0f + std::ldexp(1.0f, -8);
@@ -226,7 +217,7 @@ TEST_SUITE("gemm_bf16") {
     TEST_CASE("the FP32 product on the pool matches the reference within its bound") {
         for (const Shape& s : kShapes) {
             CAPTURE(s.k);
-            const std::vector<float> a = random_signed(s.m * s.k, 41), b = random_signed(s.k * s.n, 43);
+            const std::vector<float> a = core::uniform_signed_floats(s.m * s.k, 41), b = core::uniform_signed_floats(s.k * s.n, 43);
             std::vector<float> c(static_cast<std::size_t>(s.m * s.n), NAN);
             cpu::gemm_fp32_parallel(a.data(), b.data(), c.data(), s.m, s.n, s.k);
             CHECK(worst_ratio_to_bound(a, b, c, s.m, s.n, s.k, FpFormat::Fp32) <= 1.0);
@@ -244,7 +235,7 @@ TEST_SUITE("gemm_bf16") {
                 }
                 CHECK_FALSE(mm.implementation().empty());
                 CHECK(contains(mm.path(), "oneDNN " + mm.implementation()));
-                const std::vector<float> a = random_signed(s.m * s.k, 7), b = random_signed(s.k * s.n, 9);
+                const std::vector<float> a = core::uniform_signed_floats(s.m * s.k, 7), b = core::uniform_signed_floats(s.k * s.n, 9);
                 std::vector<float> c(static_cast<std::size_t>(s.m * s.n), NAN);
                 std::string error;
                 if (f == FpFormat::Bf16) {

@@ -7,20 +7,11 @@
 #include <vector>
 
 #include "ops/mixed_matmul.h"
+#include "ops/pseudo_random.h"
 
 using namespace gpulab::core;
 
 namespace {
-
-std::vector<float> random_signed(int64_t count, uint64_t seed) {
-    std::vector<float> v(static_cast<std::size_t>(count));
-    uint64_t s = seed;
-    for (float& x : v) {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        x = static_cast<float>(s >> 40) / 16777216.0f * 2.0f - 1.0f;
-    }
-    return v;
-}
 
 // The largest |C - C64| over the bound for each output: <= 1 means every output is within it.
 double worst_ratio(MatmulPrecision p, const std::vector<float>& a, const std::vector<float>& b, int64_t m, int64_t n,
@@ -79,7 +70,7 @@ TEST_SUITE("mixed_matmul") {
     TEST_CASE("every combination agrees with FP64 within the error its formats predict") {
         const int64_t m = 12, n = 10;
         for (int64_t k : {1, 16, 100, 1000}) {
-            const auto a = random_signed(m * k, 100 + k), b = random_signed(k * n, 200 + k);
+            const auto a = uniform_signed_floats(m * k, 100 + k), b = uniform_signed_floats(k * n, 200 + k);
             for (FpFormat in : kAllFormats) {
                 for (FpFormat acc : kAllFormats) {
                     const MatmulPrecision p{in, acc};
@@ -95,7 +86,7 @@ TEST_SUITE("mixed_matmul") {
         // BF16 inputs lose up to 2^-8 of each factor: with K = 1000 the error reaches a visible share
         // of the bound (a bound a thousand times too loose would teach nothing).
         const int64_t m = 12, n = 10, k = 1000;
-        const auto a = random_signed(m * k, 5), b = random_signed(k * n, 6);
+        const auto a = uniform_signed_floats(m * k, 5), b = uniform_signed_floats(k * n, 6);
         CHECK(worst_ratio({FpFormat::Bf16, FpFormat::Fp32}, a, b, m, n, k) > 0.01);
         // (The bound on the sum's own rounding, gamma_K, is a worst case: random signs cancel and stay far
         // below it, so FP16 accumulation is not checked this way.)

@@ -11,6 +11,7 @@
 #include "backends/simd/train_gemm.h"
 #include "measure/clock.h"
 #include "ops/mixed_matmul.h"
+#include "ops/pseudo_random.h"
 
 namespace gpulab::core {
 
@@ -18,15 +19,6 @@ namespace {
 
 constexpr int kCheckedOutputs = 64;
 
-std::vector<float> inputs(int64_t count, uint64_t seed) {
-    std::vector<float> v(static_cast<std::size_t>(count));
-    uint64_t s = seed;
-    for (float& x : v) {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        x = static_cast<float>(s >> 40) / 16777216.0f * 2.0f - 1.0f;
-    }
-    return v;
-}
 
 // The largest |C - exact| / bound over kCheckedOutputs outputs (corners and pseudo-random ones); `ra` and
 // `rb` are the inputs as the product saw them (rounded for BF16), so the bound is the FP32 sum's alone.
@@ -118,7 +110,7 @@ GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
     GemmSpeedRun run;
     run.size = size;
     const std::size_t elements = static_cast<std::size_t>(size * size);
-    const std::vector<float> a = inputs(size * size, 1), b = inputs(size * size, 2);
+    const std::vector<float> a = uniform_signed_floats(size * size, 1), b = uniform_signed_floats(size * size, 2);
     std::vector<float> ra(elements), rb(elements);  // the BF16 values, as floats (for the check)
     std::vector<uint16_t> a16(elements), b16(elements);  // and as bits (for oneDNN)
     cpu::round_to_bf16_bits(a.data(), a16.data(), static_cast<int64_t>(elements));

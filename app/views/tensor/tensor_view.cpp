@@ -19,6 +19,7 @@
 #include "views/stored_results.h"
 #include "measure/format.h"
 #include "ops/mixed_matmul.h"
+#include "ops/pseudo_random.h"
 #include "runtime/cancel.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
@@ -66,13 +67,9 @@ KernelCheck check_kernel(kern::MmaInput in) {
     c.input = in;
     c.m = c.n = c.k = kCheckSide;
     const auto count = static_cast<std::size_t>(kCheckSide * kCheckSide);
-    std::vector<float> a(count), b(count), ours(count), ref(count);
-    uint64_t s = 2024;
-    for (std::vector<float>* v : {&a, &b})
-        for (float& x : *v) {
-            s = s * 6364136223846793005ull + 1442695040888963407ull;
-            x = static_cast<float>(s >> 40) / 16777216.0f * 2.0f - 1.0f;
-        }
+    const std::vector<float> a = core::uniform_signed_floats(static_cast<int64_t>(count), 2024),
+                             b = core::uniform_signed_floats(static_cast<int64_t>(count), 2025);
+    std::vector<float> ours(count), ref(count);
     const sim::Result r = sim::run_mma_gemm(in, a.data(), b.data(), nullptr, ours.data(), c.m, c.n, c.k);
     if (!r.ok) {
         c.error = r.error;
