@@ -5,6 +5,8 @@
 // replace whole files and stay within the byte budget; a measured run survives the round trip.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -256,6 +258,33 @@ TEST_SUITE("measure") {
         liar.shape = {2, 3};
         liar.data.assign(5, 0.0f);  // a count that does not match its shape
         CHECK_FALSE(from_bytes<Tensor>(to_bytes(liar)));
+    }
+
+    TEST_CASE("a length in the bytes larger than the bytes is refused before it is allocated") {
+        // Found by CI's ASan run: cereal allocated whatever length the data claimed (the bytes of
+        // one type read as another claimed 4 * 10^18 characters). Now each length is checked first.
+        // The portable archive's layout: one byte for the writer's byte order, then the length (8
+        // bytes, little-endian here), then the characters.
+        std::string bytes = to_bytes(std::string("abc"));
+        REQUIRE(bytes.size() == 1 + 8 + 3);
+        CHECK(*from_bytes<std::string>(bytes) == "abc");
+        const std::uint64_t two_gib = std::uint64_t{1} << 31;
+        std::string crafted = bytes;
+        for (int i = 0; i < 8; ++i) crafted[static_cast<std::size_t>(1 + i)] = static_cast<char>((two_gib >> (8 * i)) & 0xFF);
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
+        CHECK_FALSE(from_bytes<std::string>(crafted));
+        std::vector<std::int64_t> longs = {1, 2, 3};
+        std::string crafted_vector = to_bytes(longs);
+        for (int i = 0; i < 8; ++i) crafted_vector[static_cast<std::size_t>(1 + i)] = static_cast<char>((two_gib >> (8 * i)) & 0xFF);
+        CHECK_FALSE(from_bytes<std::vector<std::int64_t>>(crafted_vector));
+        rusage after{};
+        getrusage(RUSAGE_SELF, &after);
+        CHECK(after.ru_maxrss - before.ru_maxrss < 256 * 1024);  // KiB: nothing near 2 GiB was touched
+        // The bytes of one measurement type read as another: nothing, and no allocation of the claim.
+        ActivationRun run;
+        run.error = "x";
+        CHECK_FALSE(from_bytes<Conv2dRun>(to_bytes(run)));
     }
 
     TEST_CASE("a cache backed by a store finds what an earlier run kept - and says from where") {

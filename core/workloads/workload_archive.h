@@ -12,11 +12,15 @@
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <istream>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "activation_workload.h"
 #include "field_count.h"
@@ -25,6 +29,62 @@
 #include "precision_ladder.h"
 #include "simd_mimd.h"
 #include "tensor_speed.h"
+
+// [SECTION] lengths read from the data are checked before anything is allocated
+//
+// cereal reads a string's or vector's length and allocates that much before reading the elements,
+// so damaged or crafted bytes claiming 10^18 characters would allocate (or, under ASan, abort:
+// found by CI's sanitizer run). These loads, more specialised than cereal's for the one archive
+// gpulab reads, check each length against the bytes the payload has left (every element takes at
+// least one byte) and against 1 GiB of memory before allocating; a length that fails is an error,
+// and from_bytes gives nothing back. Everything else is cereal's own.
+namespace gpulab::core::archive_detail {
+
+// The stream from_bytes reads and its length, for the checks below (null: no limit known).
+inline thread_local std::istream* t_input = nullptr;
+inline thread_local std::uint64_t t_input_bytes = 0;
+inline constexpr std::uint64_t kMaxDecodedBytes = std::uint64_t{1} << 30;
+
+inline void check_length(std::uint64_t count, std::uint64_t bytes_read_each, std::uint64_t bytes_in_memory_each) {
+    std::uint64_t left = ~std::uint64_t{0};
+    if (t_input) {
+        const std::streamoff at = t_input->tellg();
+        left = at < 0 ? 0 : t_input_bytes - static_cast<std::uint64_t>(at);
+    }
+    if (count > left / std::max<std::uint64_t>(bytes_read_each, 1) ||
+        count > kMaxDecodedBytes / std::max<std::uint64_t>(bytes_in_memory_each, 1))
+        throw std::runtime_error("a length in the data is larger than the data itself");
+}
+
+}  // namespace gpulab::core::archive_detail
+
+namespace cereal {
+
+template <class CharT, class Traits, class Alloc>
+void load(PortableBinaryInputArchive& ar, std::basic_string<CharT, Traits, Alloc>& str) {
+    size_type size = 0;
+    ar(make_size_tag(size));
+    gpulab::core::archive_detail::check_length(size, sizeof(CharT), sizeof(CharT));
+    str.resize(static_cast<std::size_t>(size));
+    ar(binary_data(const_cast<CharT*>(str.data()), static_cast<std::size_t>(size) * sizeof(CharT)));
+}
+
+template <class T, class A, std::enable_if_t<!std::is_same_v<T, bool>, int> = 0>
+void load(PortableBinaryInputArchive& ar, std::vector<T, A>& vector) {
+    size_type size = 0;
+    ar(make_size_tag(size));
+    if constexpr (std::is_arithmetic_v<T>) {
+        gpulab::core::archive_detail::check_length(size, sizeof(T), sizeof(T));
+        vector.resize(static_cast<std::size_t>(size));
+        ar(binary_data(vector.data(), static_cast<std::size_t>(size) * sizeof(T)));
+    } else {
+        gpulab::core::archive_detail::check_length(size, 1, sizeof(T));
+        vector.resize(static_cast<std::size_t>(size));
+        for (auto&& v : vector) ar(v);
+    }
+}
+
+}  // namespace cereal
 
 namespace gpulab::core {
 
@@ -133,8 +193,16 @@ template <class T> std::string to_bytes(const T& value) {
 }
 
 template <class T> std::shared_ptr<T> from_bytes(const std::string& bytes) {
+    std::istringstream in(bytes);
+    // The lengths inside are checked against what is left of `in` (archive_detail above).
+    struct Limit {
+        explicit Limit(std::istream* s, std::uint64_t n) {
+            archive_detail::t_input = s;
+            archive_detail::t_input_bytes = n;
+        }
+        ~Limit() { archive_detail::t_input = nullptr; }
+    } limit(&in, bytes.size());
     try {
-        std::istringstream in(bytes);
         auto value = std::make_shared<T>();
         {
             cereal::PortableBinaryInputArchive archive(in);
