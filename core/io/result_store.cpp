@@ -40,6 +40,7 @@ bool one_line(std::string_view s) { return s.find('\n') == std::string_view::npo
 struct Entry {
     std::map<std::string, std::string> fields;  // view, format, key, version, build, machine, label, measured
     std::string payload;
+    std::string whole;  // the file as read: what export_to and import_from copy
 };
 
 // The entry in `text`, or a sentence saying why it is not one.
@@ -88,8 +89,10 @@ std::optional<Entry> read_entry(const fs::path& path, std::string& why) {
         return std::nullopt;
     }
     try {
-        const std::string text = read_input_file(path.string(), ResultStore::kMaxEntryBytes + kMaxHeaderBytes, "results file");
-        return parse_entry(text, why);
+        std::string text = read_input_file(path.string(), ResultStore::kMaxEntryBytes + kMaxHeaderBytes, "results file");
+        std::optional<Entry> e = parse_entry(text, why);
+        if (e) e->whole = std::move(text);
+        return e;
     } catch (const std::exception& e) {
         why = e.what();
         return std::nullopt;
@@ -224,8 +227,7 @@ TransferReport ResultStore::export_to(const fs::path& dir) const {
         std::string why;
         std::optional<Entry> e = read_entry(d.path(), why);
         if (!e || e->fields["build"] != me_.build || e->fields["machine"] != me_.machine) continue;
-        const std::string text = read_input_file(d.path().string(), kMaxEntryBytes + kMaxHeaderBytes, "results file");
-        if (std::string werr = write_output_file((dir / d.path().filename()).string(), {text}); !werr.empty()) {
+        if (std::string werr = write_output_file((dir / d.path().filename()).string(), {e->whole}); !werr.empty()) {
             report.error = werr;
             return report;
         }
@@ -273,8 +275,8 @@ TransferReport ResultStore::import_from(const fs::path& dir) {
             continue;
         }
         // Stored under the name this store would look for, whatever the file was called.
-        const std::string text = read_input_file(path.string(), kMaxEntryBytes + kMaxHeaderBytes, "results file");
-        if (std::string werr = write_output_file(entry_path(f["view"], f["key"], true).string(), {text}); !werr.empty()) {
+        if (std::string werr = write_output_file(entry_path(f["view"], f["key"], true).string(), {e->whole});
+            !werr.empty()) {
             report.error = werr;
             return report;
         }

@@ -109,7 +109,7 @@ void TensorView::draw_predict() {
     };
     Answer a;
     if (p.reveal.rfind("gradients-thinned:", 0) == 0) {
-        const train::GradientAnswer g = train::answer_gradient_prompt(p.reveal, p.choices, result_->gradients);
+        const train::GradientAnswer& g = gradient_answer();
         a = {g.ok, g.text, g.best_choice, "Look at the bars left of the 'kept' band."};
     } else {
         const core::MostErrorAnswer m = core::answer_most_error(p.reveal, p.choices, result_->sweep);
@@ -165,7 +165,7 @@ void TensorView::draw_timing() {
                 draw_gradient_source(m.gradients);
             }
             else
-                draw_gradient_table(m.gradients, loss_scale_exp_);
+                draw_gradient_table(m.gradients, gradient_counts());
             break;
         case Panel::Master: draw_weight_walk_table(weight_walk()); break;
         case Panel::Speed: {

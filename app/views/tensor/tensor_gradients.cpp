@@ -70,10 +70,22 @@ std::string percent_of(std::int64_t part, double whole) {
 
 }  // namespace
 
-void draw_gradient_histogram(const train::BatchGradients& g, int scale_exp, ImVec2 size) {
-    if (!g.ok || g.gradients.empty()) return;
+GradientCounts count_gradients(const train::BatchGradients& g, int scale_exp) {
+    GradientCounts c;
+    c.scale_exp = scale_exp;
+    c.histogram = train::power_histogram(g.gradients, -40, 4);
+    const double scale = std::ldexp(1.0, scale_exp);
+    c.fp16 = train::cast_counts(g.gradients, core::FpFormat::Fp16, scale);
+    c.bf16 = train::cast_counts(g.gradients, core::FpFormat::Bf16, scale);
+    c.safe_exp = static_cast<int>(std::lround(std::log2(train::largest_safe_scale(g.gradients, core::FpFormat::Fp16))));
+    return c;
+}
+
+void draw_gradient_histogram(const GradientCounts& c, ImVec2 size) {
+    const train::PowerHistogram& h = c.histogram;
+    if (c.fp16.total == 0) return;
+    const int scale_exp = c.scale_exp;
     // The x axis covers what this batch holds, widened to FP16's whole range so the bands show.
-    const train::PowerHistogram h = train::power_histogram(g.gradients, -40, 4);
     const int lo = std::max(h.min_power, std::min(h.smallest_seen, kFp16LostBelow - scale_exp) - 1);
     const int hi = std::min(h.max_power, std::max(h.largest_seen, kFp16OverflowFrom - scale_exp) + 1);
     std::int64_t tallest = 1;
@@ -138,23 +150,22 @@ void draw_gradient_histogram(const train::BatchGradients& g, int scale_exp, ImVe
     dl->AddLine({a.x, b.y}, {b.x, b.y}, ImGui::GetColorU32(ImGuiCol_Text));
 }
 
-void draw_gradient_table(const train::BatchGradients& g, int scale_exp) {
+void draw_gradient_table(const train::BatchGradients& g, const GradientCounts& counts) {
     if (!g.ok) {
         text_status(Status::Error, ("No gradients: " + g.error).c_str());
         return;
     }
-    const double scale = std::ldexp(1.0, scale_exp);
     if (ImGui::BeginTable("##gradient_counts", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
         for (const char* h : {"stored as", "loss scale", "lost: 0", "subnormal", "kept", "overflow"})
             ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
-        for (const core::FpFormat f : {core::FpFormat::Fp16, core::FpFormat::Bf16}) {
-            const train::CastCounts c = train::cast_counts(g.gradients, f, scale);
+        for (const train::CastCounts* row : {&counts.fp16, &counts.bf16}) {
+            const train::CastCounts& c = *row;
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(core::format_label(f));
+            ImGui::TextUnformatted(core::format_label(c.format));
             ImGui::TableSetColumnIndex(1);
-            ImGui::TextUnformatted(power_label(scale_exp).c_str());
+            ImGui::TextUnformatted(power_label(counts.scale_exp).c_str());
             const std::int64_t parts[4] = {c.lost, c.subnormal, c.normal, c.overflow};
             for (int i = 0; i < 4; ++i) {
                 ImGui::TableSetColumnIndex(2 + i);
@@ -167,12 +178,10 @@ void draw_gradient_table(const train::BatchGradients& g, int scale_exp) {
         }
         ImGui::EndTable();
     }
-    const train::CastCounts any = train::cast_counts(g.gradients, core::FpFormat::Fp32, 1.0);
-    const int safe = static_cast<int>(std::lround(std::log2(train::largest_safe_scale(g.gradients, core::FpFormat::Fp16))));
     ImGui::TextWrapped("%s non-zero gradients (%s more are exactly 0: a ReLU that was off passes no gradient back). "
                        "The largest loss scale that overflows none of this batch in FP16: 2^%d.",
-                       core::format_count(static_cast<std::int64_t>(any.nonzero())).c_str(),
-                       core::format_count(any.zero).c_str(), safe);
+                       core::format_count(static_cast<std::int64_t>(counts.fp16.nonzero())).c_str(),
+                       core::format_count(counts.fp16.zero).c_str(), counts.safe_exp);
     draw_gradient_source(g);
 }
 
@@ -301,7 +310,7 @@ void TensorView::draw_gradients_panel() {
     const float note_h = ImGui::CalcTextSize(note.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
                          ImGui::GetStyle().ItemSpacing.y * 2.0f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    draw_gradient_histogram(g, loss_scale_exp_, {avail.x, std::max(avail.y - note_h, ImGui::GetTextLineHeight() * 8)});
+    draw_gradient_histogram(gradient_counts(), {avail.x, std::max(avail.y - note_h, ImGui::GetTextLineHeight() * 8)});
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
     ImGui::TextWrapped("%s", note.c_str());
     ImGui::PopStyleColor();

@@ -235,6 +235,24 @@ std::size_t tensor_measurement_bytes(const TensorMeasurement& m) {
     return sizeof(TensorMeasurement) + m.sweep.ks.size() * 64 + m.gradients.gradients.size() * sizeof(float);
 }
 
+const GradientCounts& TensorView::gradient_counts() {
+    if (!counts_ || counts_of_ != result_ || counts_->scale_exp != loss_scale_exp_) {
+        counts_ = count_gradients(result_->gradients, loss_scale_exp_);
+        counts_of_ = result_;
+    }
+    return *counts_;
+}
+
+const train::GradientAnswer& TensorView::gradient_answer() {
+    if (!answer_ || answer_of_ != result_ || answer_reveal_ != predict_->reveal || answer_choices_ != predict_->choices) {
+        answer_ = train::answer_gradient_prompt(predict_->reveal, predict_->choices, result_->gradients);
+        answer_of_ = result_;
+        answer_reveal_ = predict_->reveal;
+        answer_choices_ = predict_->choices;
+    }
+    return *answer_;
+}
+
 const train::WeightWalk& TensorView::weight_walk() {
     if (!walk_ || walk_->step != weight_step_) walk_ = train::walk_weight(1.0, weight_step_, 10000, 41);
     return *walk_;
@@ -447,8 +465,9 @@ ExportResult TensorView::export_files(const ViewExport& in) {
         draw_export_heading(fonts, "One batch's gradients stored in FP16, loss scale 2^" + std::to_string(loss_scale) +
                                        ": lost, subnormal, kept, overflow");
         if (m.gradients.ok) {
-            draw_gradient_histogram(m.gradients, loss_scale, {ImGui::GetContentRegionAvail().x, 320.0f * scale});
-            draw_gradient_table(m.gradients, loss_scale);
+            const GradientCounts counts = count_gradients(m.gradients, loss_scale);
+            draw_gradient_histogram(counts, {ImGui::GetContentRegionAvail().x, 320.0f * scale});
+            draw_gradient_table(m.gradients, counts);
         } else {
             ImGui::TextColored(kErrorColour, "not computed: %s", m.gradients.error.c_str());
         }

@@ -102,11 +102,20 @@ void draw_dot_plot(const core::DotSweep& s, ImVec2 size, int64_t mark_k, bool hi
 void draw_dot_table(const core::DotSweep& s, int64_t k, bool hide_narrow, bool hide_fp32);
 void draw_kernel_check(const KernelCheck& c);
 // [SECTION] training in low precision (tensor_gradients.cpp)
+// What the gradients panel shows of one batch at one loss scale, counted once: 93,322 roundings per
+// format are too many to redo every frame, so the view keeps this until the run or the scale changes.
+struct GradientCounts {
+    int scale_exp = 0;
+    train::PowerHistogram histogram;  // of the unscaled gradients
+    train::CastCounts fp16, bf16;     // under the scale 2^scale_exp
+    int safe_exp = 0;                 // the largest scale's power that overflows none in FP16
+};
+GradientCounts count_gradients(const train::BatchGradients& g, int scale_exp);
 // One batch's gradients by power of two, each bar coloured by what FP16 makes of it under the loss
-// scale 2^scale_exp (lost, subnormal, normal, overflow), the bands named above the bars.
-void draw_gradient_histogram(const train::BatchGradients& g, int scale_exp, ImVec2 size);
+// scale (lost, subnormal, normal, overflow), the bands named above the bars.
+void draw_gradient_histogram(const GradientCounts& c, ImVec2 size);
 // The counts behind it for FP16 and BF16 at this scale, and the largest scale that overflows nothing.
-void draw_gradient_table(const train::BatchGradients& g, int scale_exp);
+void draw_gradient_table(const train::BatchGradients& g, const GradientCounts& c);
 // Which pictures, engine and training steps the batch came from (one muted line).
 void draw_gradient_source(const train::BatchGradients& g);
 // A weight of 1 minus the same small step, update after update, kept in each format.
@@ -156,6 +165,9 @@ class TensorView : public LessonView {
     void draw_master_panel();
     void draw_speed_panel();
     const train::WeightWalk& weight_walk();  // for weight_step_, computed when it changes
+    const GradientCounts& gradient_counts();  // for result_ and loss_scale_exp_, counted when one changes
+    // The gradients prompt's answer for result_ and predict_, worked out once (a pass over the batch).
+    const train::GradientAnswer& gradient_answer();
     void draw_predict();
     void draw_result_note();
     // Which lines the unanswered prompt hides: {narrow, fp32}.
@@ -184,6 +196,11 @@ class TensorView : public LessonView {
     int loss_scale_exp_ = 0;     // the gradients panel's loss scale: 2^this
     double weight_step_ = 1e-4;  // what the master-weights panel subtracts each update
     std::optional<train::WeightWalk> walk_;
+    std::shared_ptr<const TensorMeasurement> counts_of_, answer_of_;  // what the two caches below were made from
+    std::optional<GradientCounts> counts_;
+    std::optional<train::GradientAnswer> answer_;
+    std::string answer_reveal_;  // and for which prompt
+    std::vector<std::string> answer_choices_;
     bool run_on_step_ = false;
 
     std::optional<core::PredictPrompt> predict_;
