@@ -40,6 +40,7 @@ struct ExportOptions {
     bool check_layout = false;       // with all_steps: report panels whose content does not fit (cli/layout_check.h)
     std::string theme = "normal";    // "normal" or "presenter" (presenter layout, high contrast)
     std::string palette = "normal";  // "normal" or "colour-blind" (the View menu's colour-blind-safe palette)
+    float present_scale = 0.0f;      // presenter text size (1, 1.5, 2, 3); 0: the size a room uses at this height
     // Another machine's <lesson>-summary.csv drawn beside the live bars in the timing PNG; a bad
     // file exits 1 with its one-line reason before anything is measured.
     std::string compare_path;

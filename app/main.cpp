@@ -140,6 +140,11 @@ int main(int argc, char** argv) {
                     "Okabe-Ito backend colours, sky-blue / vermillion / yellow status colours, a one-hue confusion matrix)")
         ->check(CLI::IsMember({"normal", "colour-blind"}))
         ->capture_default_str();
+    exp->add_option("--present-scale", export_options.present_scale,
+                    "With --theme presenter: its text size, 1, 1.5, 2 or 3 (default: 1 up to 999 px high, 1.5 up to "
+                    "1,399, 2 above)")
+        ->check(strict_decimal())
+        ->check(CLI::IsMember({1.0f, 1.5f, 2.0f, 3.0f}));
 
     auto* bench = cli.add_subcommand("bench", "Benchmark every op on every available backend (about 2 minutes)");
     BenchOptions bench_options;

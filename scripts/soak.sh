@@ -41,7 +41,8 @@ binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
 out="$root/build-soak/$(date -u +%Y%m%d-%H%M%S)"  # build*/ is ignored by git
 mkdir -p "$out"
 
-# One round. Lessons in list order: 1 activations, 2 convolution, 3 SIMD vs MIMD, 4 latency, 5 training. Each
+# One round. Lessons in list order: 1 activations, 2 convolution, 3 SIMD vs MIMD, 4 latency, 5 training,
+# 6 kernel puzzles, 7 tensor cores. Each
 # is stepped through every step (its run given time to finish), rerun, exported, given a comparison
 # import (an export of that lesson from another machine: the fuzz seeds) and exported again with
 # it; live mode runs for a while in lesson 1. Then reduced motion, text sizes and the blank screen.
@@ -60,8 +61,13 @@ lesson() {  # <digit> <steps after the first> <comparison file>
 stop="S$(w 3)"
 train="5$(w 10),R$(w 10),$stop,Right$(w 5),Right$(w 15),$stop,Right$(w 15),$stop,Right$(w 5),Right$(w 15),$stop"
 train="$train,Right$(w 5),E$(w 2),Compare=$cmp/train-train.csv$(w 2),E$(w 2),Home$(w 5)"
+# The puzzles (6) and the tensor-core lesson (7) have no comparison import: stepped, run, exported.
+plain() {  # <digit> <steps after the first>
+    echo "$1$(w 10),R$(w 10)$(steps "$2"),R$(w 10),E$(w 2),Home$(w 5)"
+}
 round="$(lesson 1 5 activation-summary.csv),Live$(w 25),Live$(w 10)"
 round="$round,$(lesson 2 8 conv-conv.csv),$(lesson 3 9 simd-simd.csv),$(lesson 4 4 latency-sweep.csv),$train"
+round="$round,$(plain 6 11),$(plain 7 9)"
 round="$round,M,M,+$(w 3),+$(w 3),-$(w 3),-$(w 3),B$(w 5),Right,Left$(w 5)"
 keys=$round
 while [ ${#keys} -lt 120000 ]; do keys="$keys,$round"; done
@@ -72,7 +78,9 @@ cd "$out"
 # A crash leaves a core file in $out (the app's working folder), and its backtrace goes to the log
 # below when gdb is installed: a crash at a random moment of a 3-minute run is rarely reproduced.
 ulimit -c unlimited 2>/dev/null || true
-GPULAB_DATA_DIR="$root" GPULAB_STATS_LOG="$out/stats.csv" \
+# The results store gets a folder of its own, so a soak starts with nothing stored and fills it
+# (the writer thread and the budget run for the whole soak).
+GPULAB_DATA_DIR="$root" GPULAB_STATS_LOG="$out/stats.csv" GPULAB_RESULTS_DIR="$out/results" \
     sh "$root/tests/xvfb_run.sh" "$binary" --present --script-keys "$keys" >"$out/app.log" 2>&1 &
 runner=$!
 # The app is xvfb-run's child, and xvfb-run is the launcher's: find the grandchild whose executable

@@ -251,14 +251,18 @@ TEST_CASE("reduced motion toggles") {
 
 TEST_CASE("a preset too large for the screen is lowered to the largest that fits") {
     constexpr float kFont = 16.0f;  // app/widgets/fonts.h kBaseFontPixels
-    CHECK(fitting_presenter_scale(3, 2160.0f, kFont) == 3.0f);  // 4K projector: 3x fits
-    CHECK(fitting_presenter_scale(3, 1080.0f, kFont) == 2.0f);  // 1080p: 3x would leave 22 lines
-    CHECK(fitting_presenter_scale(2, 1080.0f, kFont) == 2.0f);
-    CHECK(fitting_presenter_scale(1, 1080.0f, kFont) == 1.5f);  // never raised above the preset
-    CHECK(fitting_presenter_scale(1, 720.0f, kFont) == 1.0f);   // 720p: 1.5x would leave 30 lines
-    CHECK(fitting_presenter_scale(3, 300.0f, kFont) == 1.0f);   // tiny: the smallest preset, not less
-    CHECK(fitting_presenter_scale(2, 0.0f, kFont) == 2.0f);     // no screen size yet: as asked
-    CHECK(fitting_presenter_scale(1, 1080.0f, 32.0f) == 1.0f);  // HiDPI fonts count double
+    CHECK(fitting_presenter_scale(3, 3840.0f, 2160.0f, kFont) == 3.0f);  // 4K projector: 3x fits
+    CHECK(fitting_presenter_scale(3, 2560.0f, 1440.0f, kFont) == 2.0f);  // 1440p: 2x
+    CHECK(fitting_presenter_scale(3, 1920.0f, 1080.0f, kFont) == 1.5f);  // 1080p: 2x would leave 34 lines
+    CHECK(fitting_presenter_scale(2, 1920.0f, 1080.0f, kFont) == 1.5f);
+    CHECK(fitting_presenter_scale(0, 1920.0f, 1080.0f, kFont) == 1.0f);  // never raised above the preset
+    CHECK(fitting_presenter_scale(1, 1600.0f, 900.0f, kFont) == 1.0f);   // 1.5x would leave 37 lines
+    CHECK(fitting_presenter_scale(1, 1280.0f, 720.0f, kFont) == 1.0f);
+    CHECK(fitting_presenter_scale(2, 2560.0f, 1080.0f, kFont) == 1.5f);  // an ultra-wide is as tall as 1080p
+    CHECK(fitting_presenter_scale(3, 1440.0f, 2560.0f, kFont) == 1.0f);  // a portrait screen: too narrow for 1.5x
+    CHECK(fitting_presenter_scale(3, 300.0f, 300.0f, kFont) == 1.0f);    // tiny: the smallest preset, not less
+    CHECK(fitting_presenter_scale(2, 0.0f, 0.0f, kFont) == 2.0f);        // no screen size yet: as asked
+    CHECK(fitting_presenter_scale(1, 1920.0f, 1080.0f, 32.0f) == 1.0f);  // HiDPI fonts count double
 }
 
 TEST_CASE("N toggles the speaker notes in presenter mode only") {

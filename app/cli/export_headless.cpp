@@ -161,7 +161,10 @@ int run_export(const ExportOptions& options) {
     if (presenter) {
         // The presenter layout at the text size a room would use on a screen of this height.
         shell->set_presenting(true);
-        shell->set_presenter_scale_index(options.height >= 1400 ? 2 : options.height >= 1000 ? 1 : 0);
+        int index = options.height >= 1400 ? 2 : options.height >= 1000 ? 1 : 0;
+        for (int i = 0; i < core::kPresenterScaleCount; ++i)
+            if (core::kPresenterScales[i] == options.present_scale) index = i;
+        shell->set_presenter_scale_index(index);
     }
     const float scale = shell->user_scale();
     shell->set_fonts(rebuild_fonts_and_style(scale, shell->presenter_state().theme));

@@ -234,8 +234,9 @@ void Shell::draw_presenter_status() {
     if (presenter_.presenting && used < wanted) {
         ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
         ImGui::TextColored(kMutedColour, "text %gx (%gx does not fit this screen)", used, wanted);
-        hover_tip("The presenter layout needs about 33 lines of text height; a larger size would cut the "
-                  "pictures and plots. A taller screen (or a 4K projector) can show the larger size.");
+        hover_tip("The presenter layout needs about 44 lines of text height and 78 characters of width; a "
+                  "larger size would cut the tables and pictures. A larger screen (a 1440p or 4K projector) can "
+                  "show the larger size.");
     }
     // The GPU warm-up shows only while it runs; its result, or why there is nothing to warm up, is
     // in the status bar's details.

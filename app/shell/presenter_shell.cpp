@@ -56,8 +56,8 @@ bool Shell::handle_presenter_key(core::PresenterKey key, bool repeat) {
         const float wanted = core::kPresenterScales[presenter_.scale_index], used = presenter_scale();
         if (used < wanted) {
             char line[160];
-            std::snprintf(line, sizeof line, "%gx does not fit a %.0f-pixel-high screen: showing %gx", wanted,
-                          ImGui::GetIO().DisplaySize.y, used);
+            std::snprintf(line, sizeof line, "%gx does not fit a %.0f x %.0f screen: showing %gx", wanted,
+                          ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y, used);
             presenter_message_ = line;
             presenter_message_age_ = 0.0f;
         }
@@ -71,7 +71,7 @@ void Shell::set_presenting(bool on) {
 }
 
 float Shell::presenter_scale() const {
-    return core::fitting_presenter_scale(presenter_.scale_index, ImGui::GetIO().DisplaySize.y,
+    return core::fitting_presenter_scale(presenter_.scale_index, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y,
                                          kBaseFontPixels * content_scale_);
 }
 

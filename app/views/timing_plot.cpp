@@ -325,11 +325,30 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
             }
         }
     }
+    // One row per backend, except that backends which did not run for the same reason share a row
+    // ("cuda-kernel, cudnn  not run: no GPU here"): on a machine without a GPU that saves a line per
+    // GPU backend, which is what lets the table under the bars show at 1600x900. With another
+    // machine's bars every backend keeps its own row, since each may have a bar from there.
+    struct Row {
+        const core::BackendReport* report;
+        std::string label;
+        std::string why;  // the not-run line, empty for a backend that ran
+    };
+    std::vector<Row> rows;
+    for (const auto& r : run.reports) {
+        std::string why;
+        if (!r.ran) why = r.availability.ok ? "not run: " + r.error : not_run_line(r.availability.reason);
+        if (!r.ran && !other && !rows.empty() && !rows.back().report->ran && rows.back().why == why) {
+            rows.back().label += ", " + r.backend;
+            continue;
+        }
+        rows.push_back({&r, r.backend, why});
+    }
     label_w += 10.0f;
     const float value_w = ImGui::CalcTextSize(other ? "other: 000.0 ms  (0000.0x)" : "000.0 ms  (0000.0x)").x + 10.0f;
     const float bar_w = std::max(width - label_w - value_w, 40.0f);
     const float why_w = std::max(width - label_w, 40.0f);
-    const float total_h = row_h * static_cast<float>(run.reports.size() + extra.size());
+    const float total_h = row_h * static_cast<float>(rows.size() + extra.size());
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##bars", {std::max(width, 1.0f), std::max(total_h, 1.0f)});
     const bool hovered = ImGui::IsItemHovered();
@@ -365,18 +384,20 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
     };
     float y = p0.y;
-    for (std::size_t i = 0; i < run.reports.size(); y += row_h, ++i) {
-        const auto& r = run.reports[i];
+    for (std::size_t i = 0; i < rows.size(); y += row_h, ++i) {
+        const auto& r = *rows[i].report;
         const float top = y + row_h * (other ? 0.08f : 0.18f), bottom = y + row_h * (other ? 0.48f : 0.82f);
         const float ty = other ? (top + bottom - lh) * 0.5f : y + (row_h - lh) * 0.5f;
-        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? text_c : kGrey, r.backend.c_str());
+        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? text_c : kGrey, rows[i].label.c_str());
         if (other && core::kind_is_timed(r.kind)) other_bar(r.backend, y);  // never a simulated time
         if (!r.ran) {
-            // One line per backend; the whole reason is in the tooltip and the Devices panel.
+            // One line per reason; the whole reason is in the tooltip and the Devices panel.
             const std::string full = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
-            const std::string why = r.availability.ok ? full : not_run_line(r.availability.reason);
-            const std::string shown = fit_line(why, why_w);
-            dl->AddText({bx, ty}, kGrey, shown.c_str());
+            // A shared row's names may be wider than the label column: its line starts after them.
+            const std::string& why = rows[i].why;
+            const float wx = std::max(bx, p0.x + ImGui::CalcTextSize(rows[i].label.c_str()).x + 10.0f);
+            const std::string shown = fit_line(why, std::max(p0.x + width - wx, 40.0f));
+            dl->AddText({wx, ty}, kGrey, shown.c_str());
             tooltip_if(hovered && shown != full && mouse_y >= y && mouse_y < y + row_h, full);
             continue;
         }
@@ -458,13 +479,16 @@ void draw_throughput_table(const core::ActivationRun& run) {
             hover_tip("How long the CPU took to simulate every CUDA thread of the kernel: not a GPU speed.");
             ImGui::TableNextColumn();
             const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes);
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextColored(kMuted, "%s", model.empty() ? "none: the CUDA kernel, simulated on the CPU" : model.c_str());
-            ImGui::PopTextWrapPos();
-            hover_tip("Requested: counted from the addresses the simulated kernel used, every 32-byte sector its "
-                      "warps touched. The floor uses only the data's own bytes (input and output, each once): a GPU "
-                      "cannot move them faster than its memory bandwidth allows. A lower bound for a memory-bound "
-                      "kernel, not a prediction and not a measurement.");
+            const std::string text = model.empty() ? "none: the CUDA kernel, simulated on the CPU" : model;
+            // One line, as the other rows: wrapped it took three and pushed the table off the panel
+            // at 1600x900. The whole line is in the tooltip.
+            const std::string shown = fit_line(text, ImGui::GetContentRegionAvail().x);
+            ImGui::TextColored(kMuted, "%s", shown.c_str());
+            hover_tip((text + "\n\nRequested: counted from the addresses the simulated kernel used, every 32-byte "
+                              "sector its warps touched. The floor uses only the data's own bytes (input and output, "
+                              "each once): a GPU cannot move them faster than its memory bandwidth allows. A lower "
+                              "bound for a memory-bound kernel, not a prediction and not a measurement.")
+                          .c_str());
             ImGui::TableNextColumn();
             draw_verdict(r);
             continue;
@@ -552,7 +576,7 @@ void draw_comparison_legend(const core::ActivationRun& run, const core::Imported
 void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height,
                        const core::ImportedRun* other) {
     const float w = ImGui::GetContentRegionAvail().x;
-    draw_history_plot(history, {w, plot_height});
+    if (plot_height > 0.0f) draw_history_plot(history, {w, plot_height});  // 0: no room for it
     if (!run) return;
     if (!run->ok) {
         text_status(Status::Error, run->error.c_str());

@@ -231,12 +231,14 @@ PresenterEffects apply_presenter_key(PresenterState& state, const PresenterInput
     return fx;
 }
 
-float fitting_presenter_scale(int scale_index, float screen_px, float font_px_at_1x) {
+float fitting_presenter_scale(int scale_index, float width_px, float height_px, float font_px_at_1x) {
     const int wanted = std::clamp(scale_index, 0, kPresenterScaleCount - 1);
-    if (screen_px <= 0.0f || font_px_at_1x <= 0.0f) return kPresenterScales[wanted];
+    if (width_px <= 0.0f || height_px <= 0.0f || font_px_at_1x <= 0.0f) return kPresenterScales[wanted];
     float best = kPresenterScales[0];
-    for (int i = 1; i <= wanted; ++i)
-        if (screen_px / (font_px_at_1x * kPresenterScales[i]) >= kMinPresenterLines) best = kPresenterScales[i];
+    for (int i = 1; i <= wanted; ++i) {
+        const float font = font_px_at_1x * kPresenterScales[i];
+        if (height_px / font >= kMinPresenterLines && width_px / font >= kMinPresenterColumns) best = kPresenterScales[i];
+    }
     return best;
 }
 

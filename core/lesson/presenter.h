@@ -39,13 +39,18 @@ inline constexpr float kPresenterScales[] = {1.0f, 1.5f, 2.0f, 3.0f};
 inline constexpr int kPresenterScaleCount = 4;
 
 // The presenter layout (step text, a canvas of labelled pictures, a plot) needs about this many
-// lines of text height; 3x on a 1080-pixel projector leaves 22 and was unusable.
-inline constexpr float kMinPresenterLines = 33.0f;
+// lines of text height and this many font sizes of width. Every preset was checked against them
+// with `export --check-layout`: at 45 x 80 (1x on 1366x768 has 48 x 85; 1.5x on 1080p, 2x on
+// 1440p and 3x on 2160p have 45 x 80) no panel is cut; 2x on 1080p (34 lines) and 1.5x on
+// 1600x900 (37 lines, 67 wide) cut the timing tables and scrolled the canvases.
+inline constexpr float kMinPresenterLines = 44.0f;
+inline constexpr float kMinPresenterColumns = 78.0f;
 
 // The scale presenter mode really uses: the preset asked for, lowered to the largest preset that
-// still leaves kMinPresenterLines lines of `font_px_at_1x` pixels on a screen `screen_px` high
-// (1080p: up to 2x; 720p: 1x; 2160p: 3x). Never below the smallest preset.
-float fitting_presenter_scale(int scale_index, float screen_px, float font_px_at_1x);
+// still leaves kMinPresenterLines lines and kMinPresenterColumns font sizes of `font_px_at_1x`
+// pixels on a screen `width_px` x `height_px` (1080p: up to 1.5x; 1440p: 2x; 2160p: 3x; 768: 1x).
+// Never below the smallest preset.
+float fitting_presenter_scale(int scale_index, float width_px, float height_px, float font_px_at_1x);
 
 struct PresenterState {
     int lesson = 0;  // index into the lesson list

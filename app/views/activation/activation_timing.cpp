@@ -35,15 +35,17 @@ void ActivationView::draw_timing() {
         ImGui::PopTextWrapPos();
     }
     // The rolling plot takes the height the bars and the table leave over (measured on the last
-    // frame), so at 1600x900 the last table row shows without scrolling; it never gets shorter than
-    // a few lines, and on small windows the panel scrolls instead.
+    // frame). It is the panel's least important part (the bars and the table carry the numbers), so
+    // where it cannot have a few readable lines it is left out rather than making the panel scroll.
     const float avail = ImGui::GetContentRegionAvail().y;
     const float min_h = ImGui::GetFontSize() * 4.5f;
     const float max_h = std::max(avail * 0.45f, min_h);
-    const float plot_h = std::clamp(avail - timing_rest_h_ - ImGui::GetStyle().ItemSpacing.y, min_h, max_h);
+    const float spare = avail - timing_rest_h_ - ImGui::GetStyle().ItemSpacing.y;
+    const float plot_h = spare < min_h ? 0.0f : std::min(spare, max_h);
     const float y0 = ImGui::GetCursorPosY();
     draw_timing_panel(run, history_, plot_h, other_.get());
-    timing_rest_h_ = ImGui::GetCursorPosY() - y0 - plot_h;
+    // Everything but the plot and the spacing under it, so the choice above is the same next frame.
+    timing_rest_h_ = ImGui::GetCursorPosY() - y0 - (plot_h > 0.0f ? plot_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
 }
 
 }  // namespace gpulab::app

@@ -550,7 +550,7 @@ void Conv2dView::draw_all_at_once_panel() {
     ImGui::SameLine();
     ImGui::BeginGroup();
     if (wide) {
-        const float sm_w = std::floor(rest * 0.55f);
+        const float sm_w = std::floor(rest * 0.5f);
         ImGui::BeginGroup();
         draw_sm_warps(s, {sm_w, h});
         ImGui::EndGroup();
@@ -619,26 +619,16 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
     else
         ImGui::TextColored(kAccentColour, "%s blocks / %s per wave = %lld waves.", core::format_count(s.blocks).c_str(),
                            core::format_count(s.wave).c_str(), static_cast<long long>(s.waves));
-    ImGui::Spacing();
-    // The SM picture's point in words, with where its numbers come from.
-    const int warps = core::resident_warps_per_sm(s.blocks_per_sm, BlockSchedule::kTile * BlockSchedule::kTile);
+    // Where the SM picture's numbers come from. Its point in words (resident is not executing, the
+    // schedulers pick ready warps) is the step text's and the picture's own header, so it is not
+    // repeated here: repeated, this column scrolled at every window size.
     const int schedulers = core::warp_schedulers_per_sm(s.cc_major, s.cc_minor);
-    ImGui::TextWrapped(
-        "Resident is not the same as executing. One SM holds %d blocks x %d warps = %d warps, but its %d warp "
-        "schedulers issue at most %d warp instructions a cycle. A warp that waits for memory costs nothing: the "
-        "schedulers pick other warps that are ready. All resident, interleaved to hide the wait.",
-        s.blocks_per_sm, BlockSchedule::kTile * BlockSchedule::kTile / core::kWarpSize, warps, schedulers, schedulers);
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
     ImGui::TextWrapped(
         "%d schedulers and %d FP32 lanes per SM: published for compute capability %d.%d%s (CUDA C++ Programming "
         "Guide).",
         schedulers, core::fp32_lanes_per_sm(s.cc_major, s.cc_minor), s.cc_major, s.cc_minor,
         s.example ? ", the H100 example" : "");
-    ImGui::Spacing();
-    ImGui::TextWrapped(
-        "This works because no output pixel needs another's result. The only waits are inside a block: "
-        "its threads meet at a barrier (__syncthreads) after loading each channel's input tile together, "
-        "and again before the next. The real times of every backend are in the Timing window.");
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     ImGui::EndChild();

@@ -257,7 +257,18 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
     const core::BackendReport* scalar = find(run, "cpu-scalar");
     const float bar_w = std::max(width - name_w - fs * 27.0f, fs * 6.0f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    // Backends that are not available share one line per reason at the end ("cuda-kernel, cudnn,
+    // cuda-naive  not run: no GPU here"): a line each took three of a projector's few lines.
+    std::vector<std::pair<std::string, std::vector<const core::BackendReport*>>> unavailable;
     for (const auto& r : run.reports) {
+        if (r.availability.ok) continue;
+        const std::string why = not_run_line(r.availability.reason);
+        auto same = std::find_if(unavailable.begin(), unavailable.end(), [&](const auto& u) { return u.first == why; });
+        if (same == unavailable.end()) unavailable.push_back({why, {&r}});
+        else same->second.push_back(&r);
+    }
+    for (const auto& r : run.reports) {
+        if (!r.availability.ok) continue;
         ImGui::PushID(r.backend.c_str());
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(r.backend)), "%s", r.backend.c_str());
         ImGui::SameLine(name_w);
@@ -265,11 +276,12 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
             // cuda-sim: no bar and no ratio, its time is the simulator's; the result is the real kernel's.
             ImGui::TextColored(kMutedColour, "%s", simulated_time_text(r).c_str());
             if (r.moved_bytes > 0) {
+                // One line, whole in the tooltip: wrapped it took two or three.
                 ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
                 ImGui::SameLine(name_w);
-                ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-                ImGui::TextWrapped("%s", core::bandwidth_model_line(r.moved_bytes, r.unique_bytes).c_str());  // long: wraps
-                ImGui::PopStyleColor();
+                const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes);
+                ImGui::TextColored(kMutedColour, "%s", fit_line(model, ImGui::GetContentRegionAvail().x).c_str());
+                hover_tip(model.c_str());
             }
             hover_tip(("The tiled CUDA kernel's own code, every CUDA thread a fiber on this CPU (" + r.implementation +
                        "). The time says how fast the simulation was, nothing about a GPU.")
@@ -308,6 +320,17 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
             draw_verdict(r);
         }
         ImGui::PopID();
+    }
+    for (const auto& [why, reports] : unavailable) {
+        std::string names, reasons;
+        for (const core::BackendReport* r : reports) {
+            names += (names.empty() ? "" : ", ") + r->backend;
+            reasons += (reasons.empty() ? "" : "\n") + r->backend + ": " + r->availability.reason;
+        }
+        ImGui::TextColored(kMutedColour, "%s", names.c_str());
+        ImGui::SameLine(std::max(name_w, ImGui::GetItemRectSize().x + fs));
+        ImGui::TextColored(kMutedColour, "%s", fit_line(why, ImGui::GetContentRegionAvail().x).c_str());
+        hover_tip(reasons.c_str());
     }
 }
 
