@@ -198,12 +198,13 @@ void check_relu_pool(const CpuLayerOps* ops) {
     CHECK(dx2 == dx1);
 
     // Values from a set of 3, so many windows tie; 7 x 5 planes drop the last row and column.
-    for (const auto& [h, w] : {std::pair<std::int64_t, std::int64_t>{7, 5}, {8, 8}, {2, 3}}) {
+    // A 4 x 4 plane of zeros (every window a four-way tie: the gradient goes to the top left).
+    for (const auto& [h, w] : {std::pair<std::int64_t, std::int64_t>{7, 5}, {8, 8}, {2, 3}, {4, 4}}) {
         CAPTURE(h);
         CAPTURE(w);
         const std::int64_t planes = 6;
         std::vector<float> px = uniform(static_cast<std::size_t>(planes * h * w), 0.0f, 3.0f, 11);
-        for (float& v : px) v = std::floor(v);
+        for (float& v : px) v = h == 4 ? 0.0f : std::floor(v);
         const auto pooled = static_cast<std::size_t>(planes * (h / 2) * (w / 2));
         const std::vector<float> pdy = uniform(pooled, -1.0f, 1.0f, 12);
         std::vector<float> py1(pooled), py2(pooled), pdx1(px.size()), pdx2(px.size(), 7.0f);
@@ -262,6 +263,16 @@ TEST_SUITE("gpu-train") {
 
     TEST_CASE("cuda-sim: ReLU and 2x2 max-pooling kernels - forward and backward - exactly - odd sizes and ties") {
         check_relu_pool(&sim::sim_train_layer_ops());
+    }
+
+    // The same kernels on their 64-bit index path, which real use takes only past 2^31 elements
+    // (kernels/train/train_launch.h, narrow_index): forced here on small tensors (issue 30).
+    TEST_CASE("cuda-sim with 64-bit indices forced: convolution kernels equal cpu-scalar") {
+        check_conv(&sim::sim_train_layer_ops_wide());
+    }
+
+    TEST_CASE("cuda-sim with 64-bit indices forced: ReLU and max-pooling kernels equal cpu-scalar - ties included") {
+        check_relu_pool(&sim::sim_train_layer_ops_wide());
     }
 
     TEST_CASE(

@@ -102,6 +102,11 @@ TEST_CASE("cudnn trains like cpu-scalar: forward - backward and steps within tol
     CHECK(t[0].forward_ns > 0);
     CHECK(t[0].backward_ns > 0);
     CHECK(gpu_engine->implementation().find("conv1: forward") != std::string::npos);
+    // Fused conv + bias + ReLU, or the sentence saying cuDNN refused it (issue 30).
+    CHECK(gpu_engine->implementation().find("bias and ReLU") != std::string::npos);
+    // A forward with no backward after it (evaluation): its times are read by layer_times().
+    gpu_engine->forward(images.data(), 4);
+    CHECK(gpu_engine->layer_times()[0].forward_ns > 0);
 }
 
 TEST_CASE("cudnn: a few SGD steps reduce the loss - and a batch over the engine's size is refused") {

@@ -31,6 +31,7 @@
 #include "sim/sim_device_env.h"
 #include "train/conv_train_kernels.cuh"
 #include "train/matmul_kernel.cuh"
+#include "train/pool_relu_kernels.cuh"
 #include "train/train_launch.h"
 
 using namespace gpulab;
@@ -234,6 +235,35 @@ __global__ void bias_gradient_one_thread_per_channel(GlobalPtr<const float> dy, 
             for (int64_t i = 0; i < plane; ++i) acc += g[i];
         }
         db[k] = acc;
+    }
+}
+
+// Max pooling's backward pass before issue 30: each input element's thread recomputed its window's
+// first maximum from the four inputs (64-bit indices). Kept here only to count what reading the
+// forward pass's recorded winner saves.
+__global__ void maxpool_backward_recomputing(GlobalPtr<const float> x, GlobalPtr<const float> dy, GlobalPtr<float> dx,
+                                             int64_t planes, int64_t h, int64_t w) {
+    const int64_t oh = h / 2, ow = w / 2, total = planes * h * w;
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += stride) {
+        const int64_t col = e % w, row = (e / w) % h, pl = e / (w * h);
+        const int64_t i = row / 2, j = col / 2;
+        float g = 0.0f;
+        if (i < oh && j < ow) {
+            const GlobalPtr<const float> plane = x + pl * h * w;
+            int64_t best = (2 * i) * w + 2 * j;
+            float top = plane[best];
+            for (int64_t a = 0; a < 2; ++a)
+                for (int64_t b = 0; b < 2; ++b) {
+                    const int64_t at = (2 * i + a) * w + 2 * j + b;
+                    if (plane[at] > top) {
+                        top = plane[at];
+                        best = at;
+                    }
+                }
+            if (best == row * w + col) g = dy[(pl * oh + i) * ow + j];
+        }
+        dx[e] = g;
     }
 }
 
@@ -506,7 +536,7 @@ TEST_SUITE("sim") {
         counted.count_global_sectors = true;
         const kern::LaunchShape l = kern::reduction_launch(k, n * plane);
         const sim::Result now = sim::launch("bias_gradient_kernel", {{l.grid.x, 1, 1}, {l.block.x, 1, 1}, l.shared_bytes},
-                                            counted, &kern::bias_gradient_kernel, dy.cptr(), db.ptr(), n, k, plane);
+                                            counted, &kern::bias_gradient_kernel<uint32_t>, dy.cptr(), db.ptr(), n, k, plane);
         REQUIRE_MESSAGE(now.ok, now.error);
         const kern::LaunchShape e = kern::elementwise_launch(k);
         const sim::Result before = sim::launch("bias_gradient_one_thread_per_channel", {{e.grid.x, 1, 1}, {e.block.x, 1, 1}, 0},
@@ -542,7 +572,7 @@ TEST_SUITE("sim") {
         counted.count_global_sectors = true;
         const kern::LaunchShape l = kern::reduction_launch(weights, s.n * s.p * s.q);
         const sim::Result now = sim::launch("conv_backward_weights_kernel", {{l.grid.x, 1, 1}, {l.block.x, 1, 1}, l.shared_bytes},
-                                            counted, &kern::conv_backward_weights_kernel, x.cptr(), dy.cptr(), dw.ptr(), s);
+                                            counted, &kern::conv_backward_weights_kernel<uint32_t>, x.cptr(), dy.cptr(), dw.ptr(), s);
         REQUIRE_MESSAGE(now.ok, now.error);
         const kern::LaunchShape e = kern::elementwise_launch(weights);
         const sim::Result before = sim::launch("weight_gradient_one_thread_per_weight", {{e.grid.x, 1, 1}, {e.block.x, 1, 1}, 0},
@@ -572,6 +602,87 @@ TEST_SUITE("sim") {
         // filter) read neighbouring bytes too, and a row of 26 outputs in a 28-wide plane splits a
         // warp's loads at the row's end (18 % more sectors here).
         CHECK(now.stats.global_sectors < before.stats.global_sectors * 3 / 2);
+    }
+
+    TEST_CASE("max pooling's backward reads the forward's recorded winner instead of recomputing each window") {
+        // pool1 of the lesson's model at batch 8: 8 x 32 planes of 26 x 26; and an odd 11 x 11 (pool2).
+        for (const int64_t side : {int64_t{26}, int64_t{11}}) {
+            CAPTURE(side);
+            const int64_t planes = 8 * 32, h = side, w = side, pooled = planes * (h / 2) * (w / 2);
+            const auto out = static_cast<std::size_t>(pooled);
+            sim::Buffer<float> x("x", static_cast<std::size_t>(planes * h * w)), y("y", out), dy("dy", out), dx("dx", static_cast<std::size_t>(planes * h * w)),
+                old_dx("old_dx", static_cast<std::size_t>(planes * h * w));
+            sim::Buffer<uint8_t> winners("winners", out);
+            // Values from {0, 1, 2}: many windows tie, as after a ReLU.
+            for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>((i * 7) % 3);
+            for (std::size_t i = 0; i < dy.size(); ++i) dy.data()[i] = static_cast<float>((i * 5) % 23) / 11.0f - 1.0f;
+            sim::Options counted;
+            counted.count_global_sectors = true;
+            const kern::LaunchShape f = kern::elementwise_launch(pooled);
+            const sim::Result fwd = sim::launch("maxpool_forward_kernel", {{f.grid.x, 1, 1}, {f.block.x, 1, 1}, 0}, counted,
+                                                &kern::maxpool_forward_kernel<uint32_t>, x.cptr(), y.ptr(), winners.ptr(),
+                                                planes, h, w);
+            REQUIRE_MESSAGE(fwd.ok, fwd.error);
+            const kern::LaunchShape l = kern::elementwise_launch(planes * h * w);
+            const sim::LaunchConfig cfg{{l.grid.x, 1, 1}, {l.block.x, 1, 1}, 0};
+            const sim::Result now = sim::launch("maxpool_backward_kernel", cfg, counted,
+                                                &kern::maxpool_backward_kernel<uint32_t>, winners.cptr(), dy.cptr(),
+                                                dx.ptr(), planes, h, w);
+            REQUIRE_MESSAGE(now.ok, now.error);
+            const sim::Result before = sim::launch("maxpool_backward_recomputing", cfg, counted,
+                                                   &maxpool_backward_recomputing, x.cptr(), dy.cptr(), old_dx.ptr(),
+                                                   planes, h, w);
+            REQUIRE_MESSAGE(before.ok, before.error);
+            // The same routing, ties included: bit for bit.
+            std::size_t differing = 0;
+            for (std::size_t i = 0; i < dx.size(); ++i) differing += dx.data()[i] != old_dx.data()[i];
+            CHECK(differing == 0);
+            MESSAGE("max-pool backward, " << planes << " planes of " << h << " x " << w << ": recomputing each window "
+                    << before.stats.global_sectors << " sectors for " << before.stats.global_requests
+                    << " warp requests; reading the recorded winner " << now.stats.global_sectors << " for "
+                    << now.stats.global_requests << "; the forward pass " << fwd.stats.global_sectors
+                    << " sectors with its winners written");
+            CHECK(now.stats.global_sectors * 2 < before.stats.global_sectors);
+        }
+    }
+
+    TEST_CASE("32-bit and 64-bit index paths touch the same memory") {
+        // The index type changes the arithmetic a GPU runs, not the addresses: the simulator's sector
+        // counts are equal, and so are the results (conv2 of the lesson's model at batch 4).
+        const kern::TrainConvShape s = kern::train_conv_shape(4, 32, 13, 13, 64, 3);
+        sim::Buffer<float> x("x", static_cast<std::size_t>(s.n * s.c * s.h * s.w)), w("w", static_cast<std::size_t>(s.k * s.c * 9)),
+            b("b", static_cast<std::size_t>(s.k)), y32("y32", static_cast<std::size_t>(s.n * s.k * s.p * s.q)),
+            y64("y64", static_cast<std::size_t>(s.n * s.k * s.p * s.q));
+        for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>((i * 13) % 29) / 14.0f - 1.0f;
+        for (std::size_t i = 0; i < w.size(); ++i) w.data()[i] = static_cast<float>((i * 7) % 31) / 15.0f - 1.0f;
+        for (std::size_t i = 0; i < b.size(); ++i) b.data()[i] = static_cast<float>(i % 5) / 4.0f;
+        sim::Options counted;
+        counted.count_global_sectors = true;
+        const kern::LaunchShape l = kern::elementwise_launch(s.n * s.k * s.p * s.q);
+        const sim::LaunchConfig cfg{{l.grid.x, 1, 1}, {l.block.x, 1, 1}, 0};
+        const sim::Result narrow = sim::launch("conv_forward_kernel", cfg, counted, &kern::conv_forward_kernel<uint32_t>,
+                                               x.cptr(), w.cptr(), b.cptr(), y32.ptr(), s);
+        const sim::Result wide = sim::launch("conv_forward_kernel", cfg, counted, &kern::conv_forward_kernel<int64_t>,
+                                             x.cptr(), w.cptr(), b.cptr(), y64.ptr(), s);
+        REQUIRE_MESSAGE(narrow.ok, narrow.error);
+        REQUIRE_MESSAGE(wide.ok, wide.error);
+        CHECK(narrow.stats.global_sectors == wide.stats.global_sectors);
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < y32.size(); ++i) differing += y32.data()[i] != y64.data()[i];
+        CHECK(differing == 0);
+        MESSAGE("conv forward 4 x 32 x 13 x 13 -> 64: " << narrow.stats.global_sectors << " sectors with 32-bit indices, "
+                << wide.stats.global_sectors << " with 64-bit");
+    }
+
+    TEST_CASE("the kernels take 32-bit indices exactly while the last grid-stride step fits") {
+        const int64_t limit = int64_t{0x7fffffff} - kern::kMaxGridStride;
+        CHECK(kern::narrow_index(0));
+        CHECK(kern::narrow_index(limit));
+        CHECK_FALSE(kern::narrow_index(limit + 1));
+        CHECK_FALSE(kern::narrow_index(int64_t{1} << 32));
+        CHECK_FALSE(kern::narrow_index(10, kern::IndexMath::Wide));  // forced: the tests' way onto the wide path
+        // The lesson's model at batch 64 is far inside: its largest tensor is conv1's output.
+        CHECK(kern::narrow_index(kern::conv_largest_tensor(kern::train_conv_shape(64, 1, 28, 28, 32, 3))));
     }
 
     TEST_CASE("a correct kernel with barriers: shared memory per block - a real barrier") {

@@ -38,7 +38,8 @@ namespace gpulab::cuda {
     X(cudnnPoolingForward) X(cudnnPoolingBackward) X(cudnnConvolutionBackwardBias)                        \
     X(cudnnGetConvolutionBackwardDataAlgorithmMaxCount) X(cudnnFindConvolutionBackwardDataAlgorithm)      \
     X(cudnnConvolutionBackwardData) X(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount)                 \
-    X(cudnnFindConvolutionBackwardFilterAlgorithm) X(cudnnConvolutionBackwardFilter)
+    X(cudnnFindConvolutionBackwardFilterAlgorithm) X(cudnnConvolutionBackwardFilter)                     \
+    X(cudnnConvolutionBiasActivationForward)
 
 struct CudnnApi {
 #define GPULAB_CUDNN_MEMBER(name) decltype(&::name) name = nullptr;

@@ -9,18 +9,18 @@
 // Every kernel gives each thread one OUTPUT of its own (a gather) and loops over what that output
 // sums, so no two threads write the same address: no atomics, and the result does not depend on
 // the order threads run. Grid-stride loops over flat indices in output order (last index fastest),
-// 64-bit indices, so consecutive threads write consecutive floats (coalesced stores).
+// so consecutive threads write consecutive floats (coalesced stores). Each kernel is a template over
+// its index type I: uint32_t when every index fits (the launch decides, train_launch.h's
+// narrow_index), int64_t for tensors past 2^31 elements.
 //
 //   forward           thread per y element: C*R*R multiply-adds, in cpu-scalar's order (c, r, s).
 //   backward-data     thread per dx element (n, c, y, x): the outputs whose window covered it are
 //                     p = y - r, q = x - s for taps (r, s) with 0 <= p < P, 0 <= q < Q; sums
 //                     dy[n][k][p][q] * w[k][c][r][s] over k, r, s. (cpu-scalar scatters instead:
 //                     the same terms, another order, so results differ by rounding.)
-//   backward-weights  thread per filter tap (k, c, r, s): sums dy[n][k][p][q] * x[n][c][p+r][q+s]
-//                     over the batch and every position. Only K*C*R*R threads (288 for the first
-//                     layer) each summing N*P*Q terms: correct and simple, not fast; a reduction
-//                     over blocks is the obvious next step where the per-layer times show it.
-//   bias gradient     thread per channel k: db[k] = sum over n and the plane of dy[n][k][...].
+//   backward-weights  block per filter tap (k, c, r, s): sums dy[n][k][p][q] * x[n][c][p+r][q+s]
+//                     over the batch and every position, a shared-memory tree at the end.
+//   bias gradient     block per channel k: db[k] = sum over n and the plane of dy[n][k][...].
 //                     Dense layers are planes of size 1.
 //
 // Sums are in float (cpu-scalar keeps weight and bias gradients in double): the tests state the
@@ -48,44 +48,68 @@ inline TrainConvShape train_conv_shape(int64_t n, int64_t c, int64_t h, int64_t 
     return {n, c, h, w, k, r, h - r + 1, w - r + 1};
 }
 
+// The shape in the index type I a launch chose (narrow_index in train_launch.h): uint32_t when
+// every index fits, int64_t otherwise. Converted once per thread, so the divisions and products of
+// the index arithmetic below are all in I.
+template <class I>
+struct ConvDims {
+    I n, c, h, w, k, r, p, q;
+    __device__ explicit ConvDims(const TrainConvShape& s)
+        : n(static_cast<I>(s.n)), c(static_cast<I>(s.c)), h(static_cast<I>(s.h)), w(static_cast<I>(s.w)),
+          k(static_cast<I>(s.k)), r(static_cast<I>(s.r)), p(static_cast<I>(s.p)), q(static_cast<I>(s.q)) {}
+};
+
+// The first flat index of this thread and the grid's stride, in I.
+template <class I>
+__device__ inline I first_index() {
+    return static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
+}
+template <class I>
+__device__ inline I grid_stride() {
+    return static_cast<I>(gridDim.x) * static_cast<I>(blockDim.x);
+}
+
+template <class I>
 static __global__ void conv_forward_kernel(GlobalPtr<const float> x, GlobalPtr<const float> w, GlobalPtr<const float> b,
-                                    GlobalPtr<float> y, TrainConvShape s) {
-    const int64_t total = s.n * s.k * s.p * s.q;
-    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
-        const int64_t q = i % s.q;
-        const int64_t p = (i / s.q) % s.p;
-        const int64_t k = (i / (s.q * s.p)) % s.k;
-        const int64_t n = i / (s.q * s.p * s.k);
+                                           GlobalPtr<float> y, TrainConvShape shape) {
+    const ConvDims<I> s(shape);
+    const I total = s.n * s.k * s.p * s.q;
+    for (I i = first_index<I>(); i < total; i += grid_stride<I>()) {
+        const I q = i % s.q;
+        const I p = (i / s.q) % s.p;
+        const I k = (i / (s.q * s.p)) % s.k;
+        const I n = i / (s.q * s.p * s.k);
         float acc = b[k];
-        for (int64_t c = 0; c < s.c; ++c) {
+        for (I c = 0; c < s.c; ++c) {
             const GlobalPtr<const float> plane = x + ((n * s.c + c) * s.h + p) * s.w + q;
             const GlobalPtr<const float> taps = w + (k * s.c + c) * s.r * s.r;
-            for (int64_t r = 0; r < s.r; ++r)
-                for (int64_t t = 0; t < s.r; ++t) acc += plane[r * s.w + t] * taps[r * s.r + t];
+            for (I r = 0; r < s.r; ++r)
+                for (I t = 0; t < s.r; ++t) acc += plane[r * s.w + t] * taps[r * s.r + t];
         }
         y[i] = acc;
     }
 }
 
+template <class I>
 static __global__ void conv_backward_data_kernel(GlobalPtr<const float> dy, GlobalPtr<const float> w, GlobalPtr<float> dx,
-                                          TrainConvShape s) {
-    const int64_t total = s.n * s.c * s.h * s.w;
-    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
-        const int64_t x = i % s.w;
-        const int64_t y = (i / s.w) % s.h;
-        const int64_t c = (i / (s.w * s.h)) % s.c;
-        const int64_t n = i / (s.w * s.h * s.c);
-        // Taps (r, t) whose output position (y - r, x - t) lies inside the P x Q output.
-        const int64_t r_lo = y - (s.p - 1) > 0 ? y - (s.p - 1) : 0, r_hi = y < s.r - 1 ? y : s.r - 1;
-        const int64_t t_lo = x - (s.q - 1) > 0 ? x - (s.q - 1) : 0, t_hi = x < s.r - 1 ? x : s.r - 1;
+                                                 TrainConvShape shape) {
+    const ConvDims<I> s(shape);
+    const I total = s.n * s.c * s.h * s.w;
+    for (I i = first_index<I>(); i < total; i += grid_stride<I>()) {
+        const I x = i % s.w;
+        const I y = (i / s.w) % s.h;
+        const I c = (i / (s.w * s.h)) % s.c;
+        const I n = i / (s.w * s.h * s.c);
+        // Taps (r, t) whose output position (y - r, x - t) lies inside the P x Q output. Written
+        // without a negative intermediate, so an unsigned I is exact too.
+        const I r_lo = y + 1 > s.p ? y + 1 - s.p : 0, r_hi = y < s.r - 1 ? y : s.r - 1;
+        const I t_lo = x + 1 > s.q ? x + 1 - s.q : 0, t_hi = x < s.r - 1 ? x : s.r - 1;
         float acc = 0.0f;
-        for (int64_t k = 0; k < s.k; ++k) {
+        for (I k = 0; k < s.k; ++k) {
             const GlobalPtr<const float> grad = dy + (n * s.k + k) * s.p * s.q;
             const GlobalPtr<const float> taps = w + (k * s.c + c) * s.r * s.r;
-            for (int64_t r = r_lo; r <= r_hi; ++r)
-                for (int64_t t = t_lo; t <= t_hi; ++t) acc += grad[(y - r) * s.q + (x - t)] * taps[r * s.r + t];
+            for (I r = r_lo; r <= r_hi; ++r)
+                for (I t = t_lo; t <= t_hi; ++t) acc += grad[(y - r) * s.q + (x - t)] * taps[r * s.r + t];
         }
         dx[i] = acc;
     }
@@ -113,22 +137,24 @@ static __device__ float block_sum(SharedPtr<float> partial, int t, float value) 
 // alone: for the first layer at batch 64, 288 threads of 43,264 serial terms on a GPU with
 // thousands of cores, estimated 50-100x slower than cuDNN (issue 30); the simulator counts the
 // loads per thread before and after (tests/test_sim.cpp).
+template <class I>
 static __global__ void conv_backward_weights_kernel(GlobalPtr<const float> x, GlobalPtr<const float> dy, GlobalPtr<float> dw,
-                                             TrainConvShape s) {
+                                                    TrainConvShape shape) {
+    const ConvDims<I> s(shape);
     const SharedPtr<float> partial = dynamic_shared<float>();
     const int t = static_cast<int>(threadIdx.x);
-    const int64_t weights = s.k * s.c * s.r * s.r;
-    const int64_t pq = s.p * s.q, terms = s.n * pq;
+    const I weights = s.k * s.c * s.r * s.r;
+    const I pq = s.p * s.q, terms = s.n * pq;
     // i is the same for every thread of the block, so every thread calls block_sum.
-    for (int64_t i = blockIdx.x; i < weights; i += gridDim.x) {
-        const int64_t tap = i % s.r;
-        const int64_t r = (i / s.r) % s.r;
-        const int64_t c = (i / (s.r * s.r)) % s.c;
-        const int64_t k = i / (s.r * s.r * s.c);
+    for (I i = static_cast<I>(blockIdx.x); i < weights; i += static_cast<I>(gridDim.x)) {
+        const I tap = i % s.r;
+        const I r = (i / s.r) % s.r;
+        const I c = (i / (s.r * s.r)) % s.c;
+        const I k = i / (s.r * s.r * s.c);
         float acc = 0.0f;
-        for (int64_t e = t; e < terms; e += blockDim.x) {
-            const int64_t n = e / pq, at = e - n * pq;
-            const int64_t p = at / s.q, q = at - p * s.q;
+        for (I e = static_cast<I>(t); e < terms; e += static_cast<I>(blockDim.x)) {
+            const I n = e / pq, at = e - n * pq;
+            const I p = at / s.q, q = at - p * s.q;
             acc += dy[(n * s.k + k) * pq + at] * x[(n * s.c + c) * s.h * s.w + (p + r) * s.w + q + tap];
         }
         const float sum = block_sum(partial, t, acc);
@@ -143,21 +169,30 @@ static __global__ void conv_backward_weights_kernel(GlobalPtr<const float> x, Gl
 // two. One thread per channel, the first version, walked all N x P x Q values alone and read a
 // sector per lane: about 100x slower on a GPU for the first layer (issue 30); the simulator counts
 // the difference (tests/test_gpu_train.cpp).
+template <class I>
 static __global__ void bias_gradient_kernel(GlobalPtr<const float> dy, GlobalPtr<float> db, int64_t images,
-                                            int64_t channels, int64_t plane) {
+                                            int64_t channels, int64_t plane_size) {
     const SharedPtr<float> partial = dynamic_shared<float>();
     const int t = static_cast<int>(threadIdx.x);
-    const int64_t total = images * plane;
+    const I chans = static_cast<I>(channels), plane = static_cast<I>(plane_size);
+    const I total = static_cast<I>(images) * plane;
     // k is the same for every thread of the block, so every thread calls block_sum.
-    for (int64_t k = blockIdx.x; k < channels; k += gridDim.x) {
+    for (I k = static_cast<I>(blockIdx.x); k < chans; k += static_cast<I>(gridDim.x)) {
         float acc = 0.0f;
-        for (int64_t e = t; e < total; e += blockDim.x) {
-            const int64_t n = e / plane;
-            acc += dy[(n * channels + k) * plane + (e - n * plane)];
+        for (I e = static_cast<I>(t); e < total; e += static_cast<I>(blockDim.x)) {
+            const I n = e / plane;
+            acc += dy[(n * chans + k) * plane + (e - n * plane)];
         }
         const float sum = block_sum(partial, t, acc);
         if (t == 0) db[k] = sum;
     }
+}
+
+// The largest tensor a convolution's kernels index (input, output or filters): what narrow_index
+// (train_launch.h) is asked about.
+inline int64_t conv_largest_tensor(const TrainConvShape& s) {
+    const int64_t in = s.n * s.c * s.h * s.w, out = s.n * s.k * s.p * s.q, taps = s.k * s.c * s.r * s.r;
+    return in > out ? (in > taps ? in : taps) : (out > taps ? out : taps);
 }
 
 }  // namespace gpulab::kern

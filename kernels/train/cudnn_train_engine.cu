@@ -1,9 +1,19 @@
 // The cudnn training engine: see cudnn_train_engine.h. What each layer calls, per batch of n:
 //
-//   conv     forward  cudnnConvolutionForward, then cudnnAddTensor for the bias (1,K,1,1 broadcast)
+//   conv     forward  followed by a ReLU layer (every conv of gpulab's models): one
+//                     cudnnConvolutionBiasActivationForward, y = ReLU(conv(x) + 0 * z + bias), written
+//                     straight into the ReLU layer's output (the ReLU layer then runs nothing forward);
+//                     a conv without a ReLU after it, or where cuDNN answers NOT_SUPPORTED for the
+//                     fused call: cudnnConvolutionForward, then cudnnAddTensor for the bias (1,K,1,1
+//                     broadcast). Why not the fused call with IDENTITY for the former: the
+//                     documentation allows IDENTITY only with the IMPLICIT_PRECOMP_GEMM algorithm,
+//                     which would override what Find measured fastest.
 //            backward cudnnConvolutionBackwardBias, cudnnConvolutionBackwardFilter, and
 //                     cudnnConvolutionBackwardData unless it is the first layer
-//   relu     cudnnActivationForward / cudnnActivationBackward (CUDNN_ACTIVATION_RELU)
+//   relu     cudnnActivationForward (unless fused into the conv before) / cudnnActivationBackward
+//            (CUDNN_ACTIVATION_RELU), given the ReLU's output y also as its input x: for ReLU the
+//            gradient passes where y > 0, which is exactly where x > 0, so either tensor gives the same
+//            dx, and the fused forward never writes the pre-activation
 //   pool     cudnnPoolingForward / cudnnPoolingBackward (CUDNN_POOLING_MAX, 2x2, stride 2, no padding:
 //            cuDNN's output size 1 + (H - 2) / 2 rounds down, so an odd last row or column is
 //            dropped, as Keras and cpu-scalar do)
@@ -15,7 +25,7 @@
 //   update   ours: sgd_momentum_kernel (kernels/train/sgd_kernel.cuh) over the flat parameters
 //
 // alpha = 1 and beta = 0 everywhere (write, never accumulate), except the bias adds (beta = 1: add
-// to what the convolution or gemm just wrote). FP32 throughout: convolutions ask for
+// to what the convolution or gemm just wrote) and the fused call (alpha1 = 1, alpha2 = 0). FP32 throughout: convolutions ask for
 // CUDNN_FMA_MATH (no TF32, so results match cpu-scalar within an FP32 tolerance, as in the
 // convolution lesson's cudnn backend); cuBLAS runs in CUBLAS_DEFAULT_MATH, which for sgemm is FP32
 // (TF32 only when asked for with CUBLAS_TF32_TENSOR_OP_MATH).
@@ -27,7 +37,17 @@
 // serves them all.
 //
 // Timing: CUDA events between layers on the engine's stream, read after the pass; layer_times()
-// is GPU time. Uploading the images and reading the loss back lie outside the layer times.
+// is GPU time. Uploading the images and reading the loss back lie outside the layer times. With the
+// fused forward, a ReLU layer's forward time is inside its conv's.
+//
+// Host waits: one per training step, at the end of backward(), where the loss must come back
+// (issue 30). The images and labels are copied into page-locked staging buffers (cudaMallocHost)
+// and uploaded from there with cudaMemcpyAsync, which is asynchronous only from page-locked
+// memory; the per-image losses come back into page-locked memory the same way, queued before the
+// backward layers, and are summed after that one wait. forward() and step() queue work and return;
+// the forward times are read after the same wait (or by layer_times() when no backward came).
+// Before the staging buffers are written again, an event recorded after the last copy from them
+// is waited for (usually long complete).
 //
 // Every call is checked (GPULAB_CUDA_CHECK / GPULAB_CUDNN_CHECK / GPULAB_CUBLAS_CHECK) and throws
 // CudaError with the call, place and the library's sentence; the trainer reports it.
@@ -214,6 +234,12 @@ public:
         bwd_marks_.clear();
         loss_marks_[0] = std::make_unique<Event>();
         loss_marks_[1] = std::make_unique<Event>();
+        staging_free_ = std::make_unique<Event>();
+        forward_times_pending_ = false;
+        fusion_refused_ = false;
+        fuse_relu_.assign(model_.layers.size(), 0);
+        for (std::size_t i = 0; i + 1 < model_.layers.size(); ++i)
+            fuse_relu_[i] = model_.layers[i].kind == LayerKind::Conv && model_.layers[i + 1].kind == LayerKind::Relu;
         for (std::size_t i = 0; i <= model_.layers.size(); ++i) {
             fwd_marks_.push_back(std::make_unique<Event>());
             bwd_marks_.push_back(std::make_unique<Event>());
@@ -228,9 +254,12 @@ public:
         Net& nt = net(n);  // new batch size: the Find calls run here, before the timed part
         n_ = n;
         const cudaStream_t s = stream_->get();
-        GPULAB_CUDA_CHECK(cudaMemcpyAsync(input_.data(), images,
-                                          static_cast<std::size_t>(n * model_.input.size()) * sizeof(float),
+        const std::size_t image_floats = static_cast<std::size_t>(n * model_.input.size());
+        staging_free_->synchronize();  // the last copy out of the staging buffers is done
+        std::memcpy(staged_images_.data(), images, image_floats * sizeof(float));
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(input_.data(), staged_images_.data(), image_floats * sizeof(float),
                                           cudaMemcpyHostToDevice, s));
+        staging_free_->record(s);
         const float one = 1.0f, zero = 0.0f;
         const cudnnHandle_t h = cudnn_;
         fwd_marks_[0]->record(s);
@@ -241,6 +270,7 @@ public:
             float* y = outputs_[i].data();
             switch (l.kind) {
                 case LayerKind::Conv:
+                    if (fuse_relu_[i] && conv_bias_relu(st, l, x, y, outputs_[i + 1].data())) break;
                     GPULAB_CUDNN_CHECK(cudnn_api().cudnnConvolutionForward(
                         h, &one, st.x.get(), x, st.w.get(), weights(l), st.fwd.desc.get(),
                         static_cast<cudnnConvolutionFwdAlgo_t>(st.fwd.choice.algo), workspace_.data(),
@@ -248,6 +278,7 @@ public:
                     GPULAB_CUDNN_CHECK(cudnn_api().cudnnAddTensor(h, &one, st.bias.get(), biases(l), &one, st.y.get(), y));
                     break;
                 case LayerKind::Relu:
+                    if (i > 0 && fuse_relu_[i - 1]) break;  // written by the conv before, fused
                     GPULAB_CUDNN_CHECK(
                         cudnn_api().cudnnActivationForward(h, relu_.get(), &one, st.x.get(), x, &zero, st.y.get(), y));
                     break;
@@ -262,7 +293,7 @@ public:
             }
             fwd_marks_[i + 1]->record(s);
         }
-        read_times(fwd_marks_, &train::LayerTime::forward_ns);
+        forward_times_pending_ = true;  // read after backward's wait, or by layer_times()
     } catch (const std::exception& e) {
         note_failure(e);
         throw;
@@ -274,7 +305,7 @@ public:
             if (labels[m] >= model_.classes)
                 throw core::InputError("label " + std::to_string(labels[m]) + " is not one of the model's " +
                                        std::to_string(model_.classes) + " classes");
-        const train::BatchResult result = loss(labels);
+        queue_loss(labels);
         Net& nt = net(n_);
         const cudaStream_t s = stream_->get();
         const float one = 1.0f, zero = 0.0f;
@@ -302,15 +333,20 @@ public:
                             st.bwd_data.choice.workspace, &zero, st.x.get(), dx));
                     break;
                 case LayerKind::Relu:
+                    // y given as x too (file comment): the fused forward keeps no pre-activation.
                     GPULAB_CUDNN_CHECK(cudnn_api().cudnnActivationBackward(h, relu_.get(), &one, st.y.get(), y,
-                                                                           st.y.get(), dy, st.x.get(), x, &zero,
+                                                                           st.y.get(), dy, st.x.get(), y, &zero,
                                                                            st.x.get(), dx));
                     break;
                 case LayerKind::MaxPool:
-                    // The dropped odd row or column took no part in the output, so its gradient is 0;
-                    // cleared first rather than relying on the backward call to write elements no
-                    // window covers (the documentation does not say).
-                    GPULAB_CUDA_CHECK(cudaMemsetAsync(dx, 0, static_cast<std::size_t>(n_ * l.in.size()) * sizeof(float), s));
+                    // With an even height and width every input lies in exactly one window, so the
+                    // backward call computes every element of dx and, with beta = 0, overwrites it
+                    // (cuDNN's blend dx = alpha * result + beta * dx, the prior value not read).
+                    // An odd height or width leaves a last row or column in no window, and whether
+                    // cudnnPoolingBackward writes those is not documented: cleared first there only.
+                    if (l.in.h % 2 != 0 || l.in.w % 2 != 0)
+                        GPULAB_CUDA_CHECK(
+                            cudaMemsetAsync(dx, 0, static_cast<std::size_t>(n_ * l.in.size()) * sizeof(float), s));
                     GPULAB_CUDNN_CHECK(cudnn_api().cudnnPoolingBackward(h, pool_.get(), &one, st.y.get(), y, st.y.get(),
                                                                         dy, st.x.get(), x, &zero, st.x.get(), dx));
                     break;
@@ -326,8 +362,11 @@ public:
             dy = dx;
             dx = dx == grad_a_.data() ? grad_b_.data() : grad_a_.data();
         }
+        // The step's one wait: the loss came back into staging_ memory, every layer's events are done.
+        bwd_marks_.front()->synchronize();
+        read_forward_times();
         read_backward_times();
-        return result;
+        return sum_losses();
     } catch (const std::exception& e) {
         note_failure(e);
         throw;
@@ -338,7 +377,8 @@ public:
         launch(kern::elementwise_launch(static_cast<std::int64_t>(count_)), kern::sgd_momentum_kernel, params_.data(),
                velocity_.data(), static_cast<const float*>(grads_.data()), static_cast<std::int64_t>(count_),
                sgd.learning_rate, sgd.momentum);
-        stream_->synchronize();
+        // No wait: the next forward's work is queued behind the update on the same stream, and
+        // params() waits in its read-back.
     } catch (const std::exception& e) {
         note_failure(e);
         throw;
@@ -350,7 +390,10 @@ public:
     // In the host's packed layout (the device's is padded: plan::DeviceParams).
     std::vector<float> gradients() const override { return layout_.gather(download(grads_, count_)); }
     std::vector<float> params() const override { return layout_.gather(download(params_, count_)); }
-    std::vector<train::LayerTime> layer_times() const override { return times_; }
+    std::vector<train::LayerTime> layer_times() const override {
+        read_forward_times();  // a forward with no backward after it (evaluation)
+        return times_;
+    }
 
 private:
     // Every handle and descriptor the engine keeps, made once. A failure part-way (cudnnCreate or
@@ -431,6 +474,14 @@ private:
         losses_.reserve(static_cast<std::size_t>(max_batch_));
         hits_.reserve(static_cast<std::size_t>(max_batch_));
         labels_.reserve(static_cast<std::size_t>(max_batch_));
+        staged_images_.reserve(static_cast<std::size_t>(max_batch_ * model_.input.size()));
+        staged_labels_.reserve(static_cast<std::size_t>(max_batch_));
+        staged_losses_.reserve(static_cast<std::size_t>(max_batch_));
+        staged_hits_.reserve(static_cast<std::size_t>(max_batch_));
+        // Zeroed once: a fused conv's own output is the z of cudnnConvolutionBiasActivationForward
+        // (multiplied by 0, so it must hold no NaN) and is never written while fused.
+        for (std::size_t i = 0; i < outputs_.size(); ++i)
+            GPULAB_CUDA_CHECK(cudaMemsetAsync(outputs_[i].data(), 0, outputs_[i].capacity_bytes(), stream_->get()));
         upload(params_, layout_.scatter(params));
         GPULAB_CUDA_CHECK(cudaMemsetAsync(grads_.data(), 0, count_ * sizeof(float), stream_->get()));
         GPULAB_CUDA_CHECK(cudaMemsetAsync(velocity_.data(), 0, count_ * sizeof(float), stream_->get()));
@@ -478,10 +529,21 @@ private:
             workspace_.reserve(nt.workspace);
         }
         precision_ = nt.tf32_possible ? "FP32; TF32 possible in a convolution" : "FP32 (FMA math: no TF32)";
-        implementation_ = "cuDNN " + gpu::probe().cudnn_version + " (" + nt.algorithms + "), cuBLAS " +
-                          load_cublas().version +
-                          " sgemm (FP32) for dense layers; loss and SGD update: our kernels";
+        algorithms_ = nt.algorithms;
+        describe();
         return nets_.emplace(n, std::move(nt)).first->second;
+    }
+
+    // implementation(): the libraries, each conv layer's algorithms and whether bias and ReLU run
+    // fused into the convolution.
+    void describe() {
+        const bool fused = std::any_of(fuse_relu_.begin(), fuse_relu_.end(), [](char f) { return f != 0; });
+        implementation_ = "cuDNN " + gpu::probe().cudnn_version + " (" + algorithms_ + "; " +
+                          (fused ? "bias and ReLU fused into each convolution (cudnnConvolutionBiasActivationForward)"
+                           : fusion_refused_ ? "bias and ReLU as separate calls: cuDNN refused the fused call here"
+                                             : "bias and ReLU as separate calls") +
+                          "), cuBLAS " + load_cublas().version +
+                          " sgemm (FP32) for dense layers; loss and SGD update: our kernels";
     }
 
     void check_conv_output(const LayerState& st, const plan::LayerDescs& d, const Layer& l) const {
@@ -576,12 +638,17 @@ private:
                                                         g.lda, b, g.ldb, &zero, c, g.ldc));
     }
 
-    // The loss kernels on the last forward's logits: per-image loss and hit, and the gradient of
-    // the mean loss into dlogits_. Labels are checked on the host before they are copied in.
-    train::BatchResult loss(const std::uint8_t* labels) {
+    // Queues the loss kernels on the last forward's logits: per-image loss and hit, the gradient of
+    // the mean loss into dlogits_, and the copies of the losses and hits back into page-locked
+    // memory; sum_losses() reads them after backward's wait. Labels are checked on the host before
+    // they are copied in.
+    void queue_loss(const std::uint8_t* labels) {
         const cudaStream_t s = stream_->get();
         const auto n = static_cast<std::size_t>(n_);
-        GPULAB_CUDA_CHECK(cudaMemcpyAsync(labels_.data(), labels, n, cudaMemcpyHostToDevice, s));
+        staging_free_->synchronize();
+        std::memcpy(staged_labels_.data(), labels, n);
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(labels_.data(), staged_labels_.data(), n, cudaMemcpyHostToDevice, s));
+        staging_free_->record(s);
         const float* logits = outputs_.back().data();
         // The two loss kernels count towards the last layer's backward time, as in the kernel engine
         // (kernel_train_engine.h), so both engines' per-layer times add up the same work (issue 30,
@@ -592,18 +659,45 @@ private:
         launch(kern::per_image_launch(n_), kern::softmax_xent_backward_kernel, logits,
                static_cast<const std::uint8_t*>(labels_.data()), dlogits_.data(), n_, model_.classes);
         loss_marks_[1]->record(s);
-        std::vector<float> loss(n);
-        std::vector<int> hit(n);
-        GPULAB_CUDA_CHECK(cudaMemcpyAsync(loss.data(), losses_.data(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
-        GPULAB_CUDA_CHECK(cudaMemcpyAsync(hit.data(), hits_.data(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
-        stream_->synchronize();
+        GPULAB_CUDA_CHECK(
+            cudaMemcpyAsync(staged_losses_.data(), losses_.data(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(staged_hits_.data(), hits_.data(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    }
+
+    // The mean loss and the hits of the last backward, summed in double in image order; call after
+    // the stream has been waited for.
+    train::BatchResult sum_losses() const {
         train::BatchResult r;
-        for (std::size_t m = 0; m < n; ++m) {
-            r.loss += static_cast<double>(loss[m]);
-            r.correct += hit[m];
+        for (std::int64_t m = 0; m < n_; ++m) {
+            r.loss += static_cast<double>(staged_losses_.data()[m]);
+            r.correct += staged_hits_.data()[m];
         }
         r.loss /= static_cast<double>(n_);
         return r;
+    }
+
+    // conv + bias + ReLU in one call, into `relu_out` (the ReLU layer's output): y = ReLU(alpha1 *
+    // conv(x) + alpha2 * z + bias) with alpha1 = 1, alpha2 = 0. z must be a tensor of y's shape; the
+    // conv's own output buffer serves, zeroed at allocation and never written while the layer is
+    // fused, so 0 * z is 0 (a NaN left in z would survive a 0 factor). The algorithm and workspace
+    // are the forward's Find choice: the documentation ties only the IDENTITY activation to
+    // IMPLICIT_PRECOMP_GEMM, not ReLU. False when cuDNN answers NOT_SUPPORTED all the same: every
+    // layer then runs unfused from now on (implementation() says so), and the caller does the
+    // separate calls.
+    bool conv_bias_relu(LayerState& st, const Layer& l, const float* x, const float* z, float* relu_out) {
+        const float one = 1.0f, zero = 0.0f;
+        const cudnnStatus_t status = cudnn_api().cudnnConvolutionBiasActivationForward(
+            cudnn_, &one, st.x.get(), x, st.w.get(), weights(l), st.fwd.desc.get(),
+            static_cast<cudnnConvolutionFwdAlgo_t>(st.fwd.choice.algo), workspace_.data(), st.fwd.choice.workspace,
+            &zero, st.y.get(), z, st.bias.get(), biases(l), relu_.get(), st.y.get(), relu_out);
+        if (status == CUDNN_STATUS_NOT_SUPPORTED) {
+            for (char& f : fuse_relu_) f = 0;  // every layer unfused: one rule for the whole net
+            fusion_refused_ = true;
+            describe();
+            return false;
+        }
+        GPULAB_CUDNN_CHECK(status);
+        return true;
     }
 
     template <class... P, class... A>
@@ -613,13 +707,15 @@ private:
         GPULAB_CUDA_CHECK_LAUNCH();
     }
 
-    void read_times(const std::vector<std::unique_ptr<Event>>& marks, std::int64_t train::LayerTime::*field) {
-        marks.back()->synchronize();
-        for (std::size_t i = 0; i < times_.size(); ++i) times_[i].*field = elapsed_ns(*marks[i], *marks[i + 1]);
+    // The forward pass's layer times, once its last event is done (waited for here if need be).
+    void read_forward_times() const {
+        if (!forward_times_pending_) return;
+        fwd_marks_.back()->synchronize();
+        for (std::size_t i = 0; i < times_.size(); ++i) times_[i].forward_ns = elapsed_ns(*fwd_marks_[i], *fwd_marks_[i + 1]);
+        forward_times_pending_ = false;
     }
     // Backward marks run from the last layer to the first: layer i's work lies between marks i+1 and i.
     void read_backward_times() {
-        bwd_marks_.front()->synchronize();
         for (std::size_t i = 0; i < times_.size(); ++i) times_[i].backward_ns = elapsed_ns(*bwd_marks_[i + 1], *bwd_marks_[i]);
         if (!times_.empty()) times_.back().backward_ns += elapsed_ns(*loss_marks_[0], *loss_marks_[1]);
     }
@@ -670,11 +766,23 @@ private:
     DeviceBuffer<int> hits_;
     std::vector<DeviceBuffer<float>> outputs_;
     DeviceBuffer<unsigned char> workspace_;
+    // Page-locked staging for the copies of every step (see the file comment): images and labels
+    // go up from here, the per-image losses and hits come back here.
+    PinnedBuffer<float> staged_images_, staged_losses_;
+    PinnedBuffer<std::uint8_t> staged_labels_;
+    PinnedBuffer<int> staged_hits_;
+    std::unique_ptr<Event> staging_free_;  // recorded after each copy out of the staging buffers
+    // Per layer: a conv whose ReLU is fused into its forward (cleared for good if cuDNN answers
+    // NOT_SUPPORTED for the fused call).
+    std::vector<char> fuse_relu_;
+    bool fusion_refused_ = false;
+    mutable bool forward_times_pending_ = false;  // a forward ran whose times are not read yet
     std::vector<std::unique_ptr<Event>> fwd_marks_, bwd_marks_;
     std::unique_ptr<Event> loss_marks_[2];  // around the loss kernels (their time joins the last layer's backward)
-    std::vector<train::LayerTime> times_;
+    mutable std::vector<train::LayerTime> times_;
     std::map<std::int64_t, Net> nets_;
     std::string implementation_;
+    std::string algorithms_;  // the last net's conv algorithms, for describe()
     std::string precision_ = "FP32 (FMA math: no TF32)";
 };
 

@@ -87,7 +87,14 @@ public:
         dev_->upload(params_, params.data(), count);
         input_ = dev_->template alloc<float>("images", sized(model.input.size()));
         outputs_.clear();
-        for (const train::Layer& l : model.layers) outputs_.push_back(dev_->template alloc<float>("activation", sized(l.out.size())));
+        argmax_.clear();
+        for (const train::Layer& l : model.layers) {
+            outputs_.push_back(dev_->template alloc<float>("activation", sized(l.out.size())));
+            // Pooling layers keep which input of each window won, a byte per output, for backward.
+            argmax_.push_back(l.kind == train::LayerKind::MaxPool
+                                  ? dev_->template alloc<uint8_t>("pooling winners", sized(l.out.size()))
+                                  : typename Dev::template Array<uint8_t>{});
+        }
         grad_a_ = dev_->template alloc<float>("gradient ping", sized(model.max_activation()));
         grad_b_ = dev_->template alloc<float>("gradient pong", sized(model.max_activation()));
         labels_ = dev_->template alloc<uint8_t>("labels", sized(1));
@@ -112,7 +119,9 @@ public:
             switch (l.kind) {
                 case train::LayerKind::Conv: layers::conv_forward(*dev_, conv_shape(l), x, weights(l), biases(l), y); break;
                 case train::LayerKind::Relu: layers::relu_forward(*dev_, n_ * l.out.size(), x, y); break;
-                case train::LayerKind::MaxPool: layers::maxpool_forward(*dev_, n_ * l.in.c, l.in.h, l.in.w, x, y); break;
+                case train::LayerKind::MaxPool:
+                    layers::maxpool_forward(*dev_, n_ * l.in.c, l.in.h, l.in.w, x, y, argmax_[i].ptr());
+                    break;
                 case train::LayerKind::Dense:
                     layers::dense_forward(*dev_, n_, l.in.size(), l.out.c, x, weights(l), biases(l), y);
                     break;
@@ -153,7 +162,7 @@ public:
                     break;
                 case train::LayerKind::Relu: layers::relu_backward(*dev_, n_ * l.out.size(), outputs_[i].ptr(), dy, dx); break;
                 case train::LayerKind::MaxPool:
-                    layers::maxpool_backward(*dev_, n_ * l.in.c, l.in.h, l.in.w, x, dy, dx);
+                    layers::maxpool_backward(*dev_, n_ * l.in.c, l.in.h, l.in.w, argmax_[i].ptr(), dy, dx);
                     break;
                 case train::LayerKind::Dense:
                     layers::dense_backward_weights(*dev_, n_, l.in.size(), l.out.c, x, dy, g + l.weight_offset,
@@ -232,6 +241,7 @@ private:
     int64_t n_ = 0;
     Floats params_, grads_, velocity_, input_, grad_a_, grad_b_;
     std::vector<Floats> outputs_;
+    std::vector<typename Dev::template Array<uint8_t>> argmax_;  // per layer; allocated for pooling layers
     typename Dev::template Array<uint8_t> labels_;
     Floats loss_;
     typename Dev::template Array<int> correct_;

@@ -17,7 +17,9 @@
 
 namespace gpulab::kern {
 
-template <class Dev>
+// `M`: IndexMath::Wide makes every convolution and pooling launch take the 64-bit index path,
+// which real use reaches only past 2^31 elements; the tests run both tables (issue 30).
+template <class Dev, IndexMath M = IndexMath::Auto>
 struct LayerTable {
     template <class T>
     static typename Dev::template Array<T> upload(Dev& dev, const char* name, const T* host, std::int64_t count) {
@@ -65,7 +67,7 @@ struct LayerTable {
         const auto dw = upload(dev, "w", w, s.k * s.c * s.r * s.r);
         const auto db = upload(dev, "b", b, s.k);
         auto dy = dev.template alloc<float>("y", static_cast<std::size_t>(s.n * s.k * s.p() * s.q()));
-        kern::layers::conv_forward(dev, shape_of(s), dx.ptr(), dw.ptr(), db.ptr(), dy.ptr());
+        kern::layers::conv_forward(dev, shape_of(s), dx.ptr(), dw.ptr(), db.ptr(), dy.ptr(), M);
         fetch(dev, dy, y, s.n * s.k * s.p() * s.q());
     }
 
@@ -74,7 +76,7 @@ struct LayerTable {
         const auto ddy = upload(dev, "dy", dy, s.n * s.k * s.p() * s.q());
         const auto dw = upload(dev, "w", w, s.k * s.c * s.r * s.r);
         auto ddx = dev.template alloc<float>("dx", static_cast<std::size_t>(s.n * s.c * s.h * s.w));
-        kern::layers::conv_backward_data(dev, shape_of(s), ddy.ptr(), dw.ptr(), ddx.ptr());
+        kern::layers::conv_backward_data(dev, shape_of(s), ddy.ptr(), dw.ptr(), ddx.ptr(), M);
         fetch(dev, ddx, dx, s.n * s.c * s.h * s.w);
     }
 
@@ -85,7 +87,7 @@ struct LayerTable {
         const auto ddy = upload(dev, "dy", dy, s.n * s.k * s.p() * s.q());
         auto ddw = dev.template alloc<float>("dw", static_cast<std::size_t>(s.k * s.c * s.r * s.r));
         auto ddb = dev.template alloc<float>("db", static_cast<std::size_t>(s.k));
-        kern::layers::conv_backward_weights(dev, shape_of(s), dx.ptr(), ddy.ptr(), ddw.ptr(), ddb.ptr());
+        kern::layers::conv_backward_weights(dev, shape_of(s), dx.ptr(), ddy.ptr(), ddw.ptr(), ddb.ptr(), M);
         fetch(dev, ddw, dw, s.k * s.c * s.r * s.r);
         fetch(dev, ddb, db, s.k);
     }
@@ -110,18 +112,26 @@ struct LayerTable {
     static void maxpool_forward(std::int64_t planes, std::int64_t h, std::int64_t w, const float* x, float* y) {
         Dev dev;
         const auto dx = upload(dev, "x", x, planes * h * w);
-        auto dy = dev.template alloc<float>("y", static_cast<std::size_t>(planes * (h / 2) * (w / 2)));
-        kern::layers::maxpool_forward(dev, planes, h, w, dx.ptr(), dy.ptr());
+        const auto pooled = static_cast<std::size_t>(planes * (h / 2) * (w / 2));
+        auto dy = dev.template alloc<float>("y", pooled);
+        auto winners = dev.template alloc<std::uint8_t>("argmax", pooled);
+        kern::layers::maxpool_forward(dev, planes, h, w, dx.ptr(), dy.ptr(), winners.ptr(), M);
         fetch(dev, dy, y, planes * (h / 2) * (w / 2));
     }
 
+    // The table's signature gives x, not the forward's winners: the forward kernel runs first to
+    // record them, as the engine's forward pass does.
     static void maxpool_backward(std::int64_t planes, std::int64_t h, std::int64_t w, const float* x, const float* dy,
                                  float* dx) {
         Dev dev;
         const auto d_x = upload(dev, "x", x, planes * h * w);
+        const auto pooled = static_cast<std::size_t>(planes * (h / 2) * (w / 2));
+        auto y = dev.template alloc<float>("y", pooled);
+        auto winners = dev.template alloc<std::uint8_t>("argmax", pooled);
+        kern::layers::maxpool_forward(dev, planes, h, w, d_x.ptr(), y.ptr(), winners.ptr(), M);
         const auto d_dy = upload(dev, "dy", dy, planes * (h / 2) * (w / 2));
         auto d_dx = dev.template alloc<float>("dx", static_cast<std::size_t>(planes * h * w));
-        kern::layers::maxpool_backward(dev, planes, h, w, d_x.ptr(), d_dy.ptr(), d_dx.ptr());
+        kern::layers::maxpool_backward(dev, planes, h, w, winners.ptr(), d_dy.ptr(), d_dx.ptr(), M);
         fetch(dev, d_dx, dx, planes * h * w);
     }
 

@@ -14,4 +14,9 @@ const train::CpuLayerOps& sim_train_layer_ops() {
     return kern::LayerTable<SimDevice>::ops("cuda-sim", "our CUDA training kernels on the SIMT simulator");
 }
 
+const train::CpuLayerOps& sim_train_layer_ops_wide() {
+    return kern::LayerTable<SimDevice, kern::IndexMath::Wide>::ops(
+        "cuda-sim (64-bit indices)", "our CUDA training kernels on the SIMT simulator, 64-bit index arithmetic forced");
+}
+
 }  // namespace gpulab::sim

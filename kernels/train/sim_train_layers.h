@@ -14,5 +14,8 @@
 namespace gpulab::sim {
 
 const train::CpuLayerOps& sim_train_layer_ops();
+// The same with every convolution and pooling kernel on its 64-bit index path (IndexMath::Wide),
+// which real use takes only past 2^31 elements: the tests check both paths on small tensors.
+const train::CpuLayerOps& sim_train_layer_ops_wide();
 
 }  // namespace gpulab::sim

@@ -42,4 +42,30 @@ LaunchShape matmul_launch(int64_t rows, int64_t cols);
 // Largest row count matmul_launch covers (65535 tiles of 16).
 inline constexpr int64_t kMatmulMaxRows = int64_t{65535} * kMatmulTile;
 
+// [SECTION] the width of the kernels' index arithmetic (issue 30)
+//
+// The convolution and pooling kernels split a flat index into (n, k, p, q) with / and %. On a GPU a
+// 64-bit division is a long instruction sequence (nvcc guards each with a test of the high words
+// and a 32-bit fast path, tests/PTX figures in docs/gpu-verification.md), a 32-bit one a short
+// one, and 64-bit products take two registers and several instructions. So each of those kernels
+// is a template over its index type, instantiated for uint32_t and int64_t, and the launch function
+// in train_layers.h picks one here, on the host, once per launch.
+//
+// The narrow path is taken when every index a kernel forms fits in 31 bits with room for the last
+// grid-stride step: the largest tensor it indexes, plus the largest stride of a grid-stride loop
+// (kMaxGridStride: 65536 blocks of 256), stays within INT32_MAX. That keeps i + stride from
+// wrapping on the last pass. Tests force the wide path on small tensors (IndexMath::Wide), so both
+// instantiations run on the simulator.
+enum class IndexMath {
+    Auto,  // 32-bit where it fits, else 64-bit
+    Wide,  // 64-bit always: the path a tensor past 2^31 elements takes, forced for tests
+};
+
+inline constexpr int64_t kMaxGridStride = int64_t{1} << 24;  // 65536 blocks x 256 threads
+
+// True when the kernels may use 32-bit indices for tensors of at most `largest` elements.
+constexpr bool narrow_index(int64_t largest, IndexMath m = IndexMath::Auto) {
+    return m == IndexMath::Auto && largest >= 0 && largest <= int64_t{0x7fffffff} - kMaxGridStride;
+}
+
 }  // namespace gpulab::kern

@@ -39,27 +39,51 @@ void sgd_momentum(Dev& dev, int64_t count, float rate, float momentum, GlobalPtr
 }
 
 // [SECTION] convolution (shapes: conv_train_kernels.cuh)
+//
+// Each launch picks the kernel's index type here, once, on the host (train_launch.h's
+// narrow_index): uint32_t when every index fits, int64_t otherwise or when `m` is IndexMath::Wide.
 
 template <class Dev>
 void conv_forward(Dev& dev, const TrainConvShape& s, GlobalPtr<const float> x, GlobalPtr<const float> w,
-                  GlobalPtr<const float> b, GlobalPtr<float> y) {
-    dev.launch("conv_forward_kernel", elementwise_launch(s.n * s.k * s.p * s.q), &conv_forward_kernel, x, w, b, y, s);
+                  GlobalPtr<const float> b, GlobalPtr<float> y, IndexMath m = IndexMath::Auto) {
+    const LaunchShape l = elementwise_launch(s.n * s.k * s.p * s.q);
+    if (narrow_index(conv_largest_tensor(s), m))
+        dev.launch("conv_forward_kernel", l, &conv_forward_kernel<uint32_t>, x, w, b, y, s);
+    else
+        dev.launch("conv_forward_kernel", l, &conv_forward_kernel<int64_t>, x, w, b, y, s);
 }
 
 template <class Dev>
 void conv_backward_data(Dev& dev, const TrainConvShape& s, GlobalPtr<const float> dy, GlobalPtr<const float> w,
-                        GlobalPtr<float> dx) {
-    dev.launch("conv_backward_data_kernel", elementwise_launch(s.n * s.c * s.h * s.w), &conv_backward_data_kernel, dy,
-               w, dx, s);
+                        GlobalPtr<float> dx, IndexMath m = IndexMath::Auto) {
+    const LaunchShape l = elementwise_launch(s.n * s.c * s.h * s.w);
+    if (narrow_index(conv_largest_tensor(s), m))
+        dev.launch("conv_backward_data_kernel", l, &conv_backward_data_kernel<uint32_t>, dy, w, dx, s);
+    else
+        dev.launch("conv_backward_data_kernel", l, &conv_backward_data_kernel<int64_t>, dy, w, dx, s);
+}
+
+// db[k] = the sum of dy over `images` and the plane, for `channels` channels (conv and dense).
+template <class Dev>
+void bias_gradient(Dev& dev, int64_t images, int64_t channels, int64_t plane, GlobalPtr<const float> dy,
+                   GlobalPtr<float> db, IndexMath m = IndexMath::Auto) {
+    const LaunchShape l = reduction_launch(channels, images * plane);
+    if (narrow_index(images * channels * plane, m))
+        dev.launch("bias_gradient_kernel", l, &bias_gradient_kernel<uint32_t>, dy, db, images, channels, plane);
+    else
+        dev.launch("bias_gradient_kernel", l, &bias_gradient_kernel<int64_t>, dy, db, images, channels, plane);
 }
 
 // The filters' gradient and the bias gradient.
 template <class Dev>
 void conv_backward_weights(Dev& dev, const TrainConvShape& s, GlobalPtr<const float> x, GlobalPtr<const float> dy,
-                           GlobalPtr<float> dw, GlobalPtr<float> db) {
-    dev.launch("conv_backward_weights_kernel", reduction_launch(s.k * s.c * s.r * s.r, s.n * s.p * s.q), &conv_backward_weights_kernel,
-               x, dy, dw, s);
-    dev.launch("bias_gradient_kernel", reduction_launch(s.k, s.n * s.p * s.q), &bias_gradient_kernel, dy, db, s.n, s.k, s.p * s.q);
+                           GlobalPtr<float> dw, GlobalPtr<float> db, IndexMath m = IndexMath::Auto) {
+    const LaunchShape l = reduction_launch(s.k * s.c * s.r * s.r, s.n * s.p * s.q);
+    if (narrow_index(conv_largest_tensor(s), m))
+        dev.launch("conv_backward_weights_kernel", l, &conv_backward_weights_kernel<uint32_t>, x, dy, dw, s);
+    else
+        dev.launch("conv_backward_weights_kernel", l, &conv_backward_weights_kernel<int64_t>, x, dy, dw, s);
+    bias_gradient(dev, s.n, s.k, s.p * s.q, dy, db, m);
 }
 
 // [SECTION] ReLU and 2x2 max pooling
@@ -74,17 +98,26 @@ void relu_backward(Dev& dev, int64_t count, GlobalPtr<const float> y, GlobalPtr<
     dev.launch("relu_backward_kernel", elementwise_launch(count), &relu_backward_kernel, y, dy, dx, count);
 }
 
+// y and argmax hold planes x (h / 2) x (w / 2): the maxima and which of each window's four won,
+// which maxpool_backward reads.
 template <class Dev>
-void maxpool_forward(Dev& dev, int64_t planes, int64_t h, int64_t w, GlobalPtr<const float> x, GlobalPtr<float> y) {
-    dev.launch("maxpool_forward_kernel", elementwise_launch(planes * (h / 2) * (w / 2)), &maxpool_forward_kernel, x, y,
-               planes, h, w);
+void maxpool_forward(Dev& dev, int64_t planes, int64_t h, int64_t w, GlobalPtr<const float> x, GlobalPtr<float> y,
+                     GlobalPtr<uint8_t> argmax, IndexMath m = IndexMath::Auto) {
+    const LaunchShape l = elementwise_launch(planes * (h / 2) * (w / 2));
+    if (narrow_index(planes * h * w, m))
+        dev.launch("maxpool_forward_kernel", l, &maxpool_forward_kernel<uint32_t>, x, y, argmax, planes, h, w);
+    else
+        dev.launch("maxpool_forward_kernel", l, &maxpool_forward_kernel<int64_t>, x, y, argmax, planes, h, w);
 }
 
 template <class Dev>
-void maxpool_backward(Dev& dev, int64_t planes, int64_t h, int64_t w, GlobalPtr<const float> x,
-                      GlobalPtr<const float> dy, GlobalPtr<float> dx) {
-    dev.launch("maxpool_backward_kernel", elementwise_launch(planes * h * w), &maxpool_backward_kernel, x, dy, dx,
-               planes, h, w);
+void maxpool_backward(Dev& dev, int64_t planes, int64_t h, int64_t w, GlobalPtr<const uint8_t> argmax,
+                      GlobalPtr<const float> dy, GlobalPtr<float> dx, IndexMath m = IndexMath::Auto) {
+    const LaunchShape l = elementwise_launch(planes * h * w);
+    if (narrow_index(planes * h * w, m))
+        dev.launch("maxpool_backward_kernel", l, &maxpool_backward_kernel<uint32_t>, argmax, dy, dx, planes, h, w);
+    else
+        dev.launch("maxpool_backward_kernel", l, &maxpool_backward_kernel<int64_t>, argmax, dy, dx, planes, h, w);
 }
 
 // [SECTION] dense: x is n x in, W out x in (row-major), y n x out; the strides are explained in
@@ -111,7 +144,7 @@ void dense_backward_weights(Dev& dev, int64_t n, int64_t in, int64_t out, Global
     const MatmulShape s{out, in, n, 1, out, in, 1};
     dev.launch("matmul_tiled_kernel", matmul_launch(s.rows, s.cols), &matmul_tiled_kernel, dy, x,
                GlobalPtr<const float>{}, dw, s, 0);
-    dev.launch("bias_gradient_kernel", reduction_launch(out, n), &bias_gradient_kernel, dy, db, n, out, int64_t{1});
+    bias_gradient(dev, n, out, int64_t{1}, dy, db);
 }
 
 }  // namespace gpulab::kern::layers
