@@ -589,6 +589,17 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
             static_cast<long long>(s.blocks_x), static_cast<long long>(s.blocks_y),
             core::format_count(s.blocks).c_str(), core::format_count(s.threads).c_str());
     }
+    // The answer (how many waves) before its derivation (how many blocks an SM holds): on a
+    // projector the column may scroll, and what must show is the number the step is about.
+    ImGui::Spacing();
+    if (s.waves <= 1)
+        ImGui::TextColored(kAccentColour, "%s",
+                           "The whole output fits in one wave: every block is resident at once, and each SM "
+                           "interleaves its warps, issuing a few warp instructions a cycle.");
+    else
+        ImGui::TextColored(kAccentColour, "%s blocks / %s per wave = %lld waves%s", core::format_count(s.blocks).c_str(),
+                           core::format_count(s.wave).c_str(), static_cast<long long>(s.waves),
+                           s.example ? " (on the H100 example below)." : ".");
     ImGui::Spacing();
     if (s.example) {
         ImGui::TextColored(kWarnColour, "No GPU on this machine.");
@@ -611,18 +622,11 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
                 "this kernel: cudaOccupancyMaxActiveBlocksPerMultiprocessor).",
                 s.sm_count, s.blocks_per_sm, core::format_count(s.wave).c_str());
     }
-    ImGui::Spacing();
-    if (s.waves <= 1)
-        ImGui::TextColored(kAccentColour, "%s",
-                           "The whole output fits in one wave: every block is resident at once, and each SM "
-                           "interleaves its warps, issuing a few warp instructions a cycle.");
-    else
-        ImGui::TextColored(kAccentColour, "%s blocks / %s per wave = %lld waves.", core::format_count(s.blocks).c_str(),
-                           core::format_count(s.wave).c_str(), static_cast<long long>(s.waves));
     // Where the SM picture's numbers come from. Its point in words (resident is not executing, the
     // schedulers pick ready warps) is the step text's and the picture's own header, so it is not
     // repeated here: repeated, this column scrolled at every window size.
     const int schedulers = core::warp_schedulers_per_sm(s.cc_major, s.cc_minor);
+    ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
     ImGui::TextWrapped(
         "%d schedulers and %d FP32 lanes per SM: published for compute capability %d.%d%s (CUDA C++ Programming "

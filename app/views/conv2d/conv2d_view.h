@@ -140,9 +140,6 @@ class Conv2dView : public LessonView {
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
     bool load_comparison(const std::string& path, std::string& error) override;
     bool draws_predict_prompt() const override { return true; }
-    // The timing panel is about a dozen lines once the backends without a GPU share one; the
-    // canvas's SM picture and its numbers get the rest.
-    float presenter_canvas_share() const override { return 0.58f; }
     std::string comparison_file_suffix() const override { return "-conv.csv"; }
 
     ExportResult export_files(const ViewExport& in) override;
