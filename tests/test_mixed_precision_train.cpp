@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/image_io.h"
+#include "measure/format.h"
 #include "ops/fp_formats.h"
 #include "train/engine.h"
 #include "train/precision_race.h"
@@ -264,10 +265,23 @@ TEST_CASE("the race of three precisions - same batches - BF16 weights lose updat
         CHECK(again.lanes[i].updates.lost == r.lanes[i].updates.lost);
         CHECK(again.lanes[i].test_accuracy == r.lanes[i].test_accuracy);
     }
-    // A stop request ends it with "cancelled".
+    // The prompt's answer and the sentences come from the counts.
+    const PrecisionAnswer a = answer_updates_lost_prompt({"less than 1 %", "1 to 25 %", "more than 25 %"}, r);
+    CHECK(a.ok);
+    CHECK(a.percent == doctest::Approx(100.0 * pure.updates.lost_share()));
+    CHECK(a.best_choice == (a.percent < 1 ? 0 : a.percent < 25 ? 1 : 2));
+    CHECK(a.text.find(core::format_count(pure.updates.lost) + " of " + core::format_count(pure.updates.nonzero)) !=
+          std::string::npos);
+    const std::vector<std::string> lines = describe_precision_race(r);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0].find("the same 12 batches of 16 (synthetic) on cpu-parallel") != std::string::npos);
+    CHECK(lines[1].find("BF16 weights: " + core::format_count(pure.updates.lost) + " of ") == 0);
+    // A stop request ends it with "cancelled", and the prompt then says nothing ran.
     const PrecisionRace stopped = run_precision_race(d, "synthetic", c, [](float f) { return f < 0.5f; });
     CHECK_FALSE(stopped.ok);
     CHECK(stopped.error == "cancelled");
+    CHECK_FALSE(answer_updates_lost_prompt({"less than 1 %"}, stopped).ok);
+    CHECK(describe_precision_race(stopped).empty());
 }
 
 }  // TEST_SUITE

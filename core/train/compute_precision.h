@@ -46,8 +46,9 @@ struct UpdateCounts {
     std::int64_t steps = 0;
     std::int64_t nonzero = 0;     // parameter updates whose step v was not 0
     std::int64_t lost = 0;        // of those, the stored weight stayed exactly as it was
-    // Of those, the weight's BF16 rounding stayed the same: a BF16 weight would not have moved.
-    // Mixed precision keeps them in the FP32 master copy, where they add up.
+    // Of those, the weight's BF16 rounding stayed the same: the BF16 copy the next forward pass
+    // multiplies with did not change. Mixed precision keeps them in the FP32 master copy, where
+    // they add up.
     std::int64_t below_bf16 = 0;
     double lost_share() const { return nonzero > 0 ? static_cast<double>(lost) / static_cast<double>(nonzero) : 0.0; }
 };

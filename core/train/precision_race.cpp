@@ -135,9 +135,6 @@ std::vector<std::string> describe_precision_race(const PrecisionRace& race) {
                     core::format_count(c.batches) + " batches of " + core::format_count(c.batch) + " (" +
                     race.pictures + ") on " + c.engine + ", SGD rate " + core::format_fixed(c.sgd.learning_rate, 3) +
                     ", momentum " + core::format_fixed(c.sgd.momentum, 2) + ".");
-    for (const PrecisionLane& l : race.lanes)
-        lines.push_back(std::string(precision_short_label(l.precision)) + ": loss " + core::format_fixed(l.last_loss(10), 3) +
-                        " (mean of the last 10 batches), test accuracy " + percent_text(l.test_accuracy) + ".");
     if (const PrecisionLane* pure = race.lane(ComputePrecision::Bf16Pure); pure && pure->updates.nonzero > 0)
         lines.push_back("BF16 weights: " + core::format_count(pure->updates.lost) + " of " +
                         core::format_count(pure->updates.nonzero) + " weight updates (" +
@@ -147,7 +144,7 @@ std::vector<std::string> describe_precision_race(const PrecisionRace& race) {
         const double below = static_cast<double>(mixed->updates.below_bf16) / static_cast<double>(mixed->updates.nonzero);
         lines.push_back("FP32 master weights: " + core::format_count(mixed->updates.below_bf16) + " of " +
                         core::format_count(mixed->updates.nonzero) + " updates (" + percent_text(below) +
-                        ") would not have moved a BF16 weight; the master copy added them up (" +
+                        ") left the weight's BF16 copy as it was; the FP32 master copy kept them, and they add up (" +
                         core::format_count(mixed->updates.lost) + " lost even in FP32).");
     }
     return lines;

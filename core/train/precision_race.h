@@ -61,8 +61,9 @@ ImageSet synthetic_pictures(std::int64_t count, std::uint64_t seed);
 PrecisionRace run_precision_race(const Dataset& data, const std::string& pictures, const PrecisionRaceConfig& config,
                                  const std::function<bool(float)>& keep_going = {});
 
-// What the race showed, in sentences computed from it: what ran, each lane's loss and accuracy,
-// how many updates BF16 weights lost and how many the FP32 master weights kept. Empty when !ok.
+// What the race showed, in sentences computed from it: what ran, how many updates BF16 weights lost
+// and how many the FP32 master weights kept (each lane's loss and accuracy are the table's). Empty
+// when !ok.
 std::vector<std::string> describe_precision_race(const PrecisionRace& race);
 
 // The predict prompt "what share of the BF16-weight lane's updates are lost?" (reveal

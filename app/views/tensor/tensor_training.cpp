@@ -14,7 +14,8 @@
 #include "measure/format.h"
 #include "runtime/cancel.h"
 #include "tensor_view.h"
-#include "views/train/train_plot.h"
+#include "views/xy_plot.h"
+#include "widgets/cell_text.h"
 #include "widgets/palette_colours.h"
 #include "widgets/ui_helpers.h"
 
@@ -123,20 +124,20 @@ void draw_precision_table(const train::PrecisionRace& r, bool hide_lost) {
         for (const train::PrecisionLane& l : r.lanes) {
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(l.label.c_str());
+            cell_text(l.label);
             ImGui::TableSetColumnIndex(1);
-            ImGui::Text("%s", core::format_fixed(l.last_loss(10), 3).c_str());
+            cell_text(core::format_fixed(l.last_loss(10), 3));
             ImGui::TableSetColumnIndex(2);
-            ImGui::Text("%s", percent(l.test_accuracy).c_str());
+            cell_text(percent(l.test_accuracy));
             ImGui::TableSetColumnIndex(3);
             if (l.precision == train::ComputePrecision::Fp32)
-                ImGui::TextColored(kMutedColour, "not counted");
+                cell_text(kMutedColour, "not counted");
             else if (hide_lost && l.precision == train::ComputePrecision::Bf16Pure)
-                ImGui::TextColored(kMutedColour, "answer first");
+                cell_text(kMutedColour, "answer first");
             else
-                ImGui::Text("%s of %s", core::format_count(l.updates.lost).c_str(), core::format_count(l.updates.nonzero).c_str());
+                cell_text(core::format_count(l.updates.lost) + " of " + core::format_count(l.updates.nonzero));
             ImGui::TableSetColumnIndex(4);
-            ImGui::Text("%s", core::format_duration(l.train_ns).c_str());
+            cell_text(core::format_duration(l.train_ns));
         }
         ImGui::EndTable();
     }
@@ -224,6 +225,8 @@ bool TensorView::start_race() {
 void TensorView::finish_race(std::shared_ptr<const train::PrecisionRace> r) {
     if (!r->ok) host_.error = "the training in BF16 did not run: " + r->error;
     else host_.error.clear();
+    // Measured now: a line from an earlier step saying where a cached result came from would be wrong.
+    host_.info.clear();
     race_ = std::move(r);
     race_cache_.put(race_key(race_->config), race_, precision_race_bytes(*race_), std::time(nullptr));
 }
