@@ -246,15 +246,18 @@ body = "b"
         REQUIRE(l.errors.empty());
         REQUIRE(l.lesson);
         CHECK(l.lesson->workload == "tensor");
-        int prompts = 0, gradient_prompts = 0;
+        int prompts = 0, gradient_prompts = 0, update_prompts = 0;
         for (const LessonStep& s : l.lesson->steps)
             if (s.predict) {
                 ++prompts;
                 gradient_prompts += s.predict->reveal == "gradients-thinned:fp16";
-                CHECK((s.predict->reveal.rfind("most-error:", 0) == 0 || s.predict->reveal == "gradients-thinned:fp16"));
+                update_prompts += s.predict->reveal == "updates-lost:bf16-pure";
+                CHECK((s.predict->reveal.rfind("most-error:", 0) == 0 || s.predict->reveal == "gradients-thinned:fp16" ||
+                       s.predict->reveal == "updates-lost:bf16-pure"));
             }
-        CHECK(prompts == 3);
+        CHECK(prompts == 4);
         CHECK(gradient_prompts == 1);
+        CHECK(update_prompts == 1);
         const std::string head = "id = \"t\"\ntitle = \"T\"\nworkload = \"tensor\"\n[[steps]]\ntitle = \"S\"\nbody = \"B\"\n";
         LessonLoad bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nreveal = \"most-error:fp64:4096\"\n", "t.toml");
         CHECK(any_error_contains(bad.errors, "is not one the tensor-core lesson knows"));
@@ -265,6 +268,15 @@ body = "b"
         CHECK(any_error_contains(bad.errors, "names no band of percent"));
         bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nreveal = \"gradients-thinned:int8\"\n", "t.toml");
         CHECK(any_error_contains(bad.errors, "names no format the gradients panel casts to"));
+        // The training prompt names the lane that loses updates, and bands of percent.
+        bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nreveal = \"updates-lost:fp32\"\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "names no lane that loses updates"));
+        bad = parse_lesson_text(head + "[steps.predict]\nquestion = \"Q\"\nchoices = [\"most\"]\nreveal = \"updates-lost:bf16-pure\"\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "names no band of percent"));
+        bad = parse_lesson_text(head + "[steps.params]\ntrain_batches = 5\n", "t.toml");
+        CHECK(any_error_contains(bad.errors, "parameter 'train_batches' = 5 is out of range"));
+        bad = parse_lesson_text(head + "[steps.params]\npanel = \"training-ish\"\n", "t.toml");
+        CHECK_FALSE(bad.errors.empty());
         bad = parse_lesson_text(head + "[steps.params]\nloss_scale = 30\n", "t.toml");
         CHECK_FALSE(bad.errors.empty());
         bad = parse_lesson_text(head + "[steps.params]\nmax_k = 5000\n", "t.toml");

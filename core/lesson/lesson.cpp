@@ -89,10 +89,12 @@ const std::vector<ParamSpec> kPuzzleParams = {
     {"puzzle", ParamSpec::Type::String, 0, 0, {}, "the puzzle the step opens: a folder name under puzzles/"},
 };
 // The tensor-core lesson (app/views/tensor/): which panel, the lane lit in the instruction's
-// picture, its input type, the number typed into the formats panel, the dot-product sweep's size.
+// picture, its input type, the number typed into the formats panel, the dot-product sweep's size,
+// the training panel's length.
 const std::vector<ParamSpec> kTensorParams = {
-    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot", "gradients", "master", "speed"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot", "gradients", "master", "training", "speed"},
      "the view the step puts in front"},
+    {"train_batches", ParamSpec::Type::Int, 10, 2000, {}, "batches of 64 each precision of the training panel trains on"},
     {"loss_scale", ParamSpec::Type::Int, 0, 24, {}, "the loss scale's power of two the gradients panel applies (0: none)"},
     {"weight_step", ParamSpec::Type::Float, 1e-7, 0.1, {}, "the step the master-weights panel subtracts from a weight of 1"},
     {"lane", ParamSpec::Type::Int, 0, 31, {}, "the lane whose elements the instruction's picture lights up"},
@@ -334,6 +336,18 @@ std::string check_reveal(const std::string& workload, const std::string& reveal,
     if (workload == "train") {
         if (reveal == "epoch-speedup") return "";
         return "reveal \"" + reveal + "\" is not one the training lesson knows (expected epoch-speedup)";
+    }
+    if (workload == "tensor" && starts("updates-lost")) {
+        // updates-lost:bf16-pure (the BF16-weight lane of "Training in BF16"), every choice a band of percent.
+        if (reveal != "updates-lost:bf16-pure")
+            return "reveal \"" + reveal + "\" names no lane that loses updates (updates-lost:bf16-pure)";
+        for (const std::string& choice : choices) {
+            double lo = 0, hi = 0;
+            if (!choice_percent_band(choice, lo, hi))
+                return "choice \"" + choice + "\" names no band of percent for " + reveal +
+                       " (write \"less than 10 %\", \"10 to 50 %\" or \"more than 50 %\")";
+        }
+        return "";
     }
     if (workload == "tensor" && starts("gradients-thinned:")) {
         // gradients-thinned:<fp16|bf16>, every choice a band of percent (choice_percent_band).

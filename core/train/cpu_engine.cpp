@@ -1,7 +1,10 @@
 // The CPU training engines: one class runs a ModelDesc layer by layer with a set of layer
 // functions, cpu-scalar's (the reference loops) or cpu-parallel's (threads + SIMD); see
 // cpu_layers.h. It keeps every layer's output of the last forward pass for the backward pass, the
-// gradients, and the momentum. Verified by tests/test_train_engines.cpp.
+// gradients, and the momentum. Set to BF16 (compute_precision.h), it rounds each convolution's and
+// dense layer's inputs, weights and incoming gradient to BF16 where they enter a product, keeps the
+// sums FP32, and updates FP32 master weights (mixed) or BF16 weights (pure).
+// Verified by tests/test_train_engines.cpp and tests/test_mixed_precision_train.cpp.
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -12,6 +15,7 @@
 #include "runtime/memory.h"
 #include "runtime/thread_pool.h"
 #include "cpu_layers.h"
+#include "compute_precision.h"
 #include "host_train_engine.h"
 #include "onednn_train_engine.h"
 #include "backends/simd/train_gemm.h"
@@ -31,10 +35,17 @@ public:
     std::string_view name() const override { return ops_.name; }
     std::string_view description() const override { return description_; }
     std::string implementation() const override { return implementation_; }
+    std::string precision() const override { return precision_label(precision_); }
+    void set_compute_precision(ComputePrecision p) override { precision_ = p; }
+    UpdateCounts update_counts() const override { return counts_; }
 
     void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
         setup_host_buffers(model, params, max_batch);
         dlogits_.assign(static_cast<std::size_t>(max_batch * model.classes), 0.0f);
+        counts_ = {};
+        // BF16 weights start as the BF16 rounding of the FP32 initial ones.
+        if (precision_ == ComputePrecision::Bf16Pure) round_bf16_in_place(params_.data(), static_cast<std::int64_t>(params_.size()));
+        narrow_params_.clear();
     }
 
     void forward(const float* images, std::int64_t n) override {
@@ -43,13 +54,23 @@ public:
                              std::to_string(max_batch_));
         n_ = n;
         std::memcpy(input_.data(), images, static_cast<std::size_t>(n * model_.input.size()) * sizeof(float));
+        if (narrow()) {
+            // The BF16 copy of the weights this batch multiplies with (of the FP32 master, or the
+            // BF16 weights themselves, which it leaves unchanged).
+            narrow_params_ = params_;
+            round_bf16_in_place(narrow_params_.data(), static_cast<std::int64_t>(narrow_params_.size()));
+        }
         run_slices([&](const Slice& sl, std::vector<LayerTime>& times) {
             for (std::size_t i = 0; i < model_.layers.size(); ++i) {
                 // A layer of cpu-scalar can take a quarter of a second: Stop or leaving the step
                 // ends the batch here rather than after it (issue 25).
                 if (core::cancel_requested()) throw core::Cancelled();
                 const Layer& l = model_.layers[i];
-                const float* x = layer_input(i) + sl.first * l.in.size();
+                float* x = layer_input(i) + sl.first * l.in.size();
+                // The activations a product reads are stored in BF16: rounded in place, so the
+                // backward pass reads the same numbers (ReLU's test y > 0 and pooling's maximum are
+                // unchanged by rounding, except values below BF16's smallest, which become 0).
+                if (narrow() && l.has_params()) round_bf16_in_place(x, sl.n * l.in.size());
                 float* y = outputs_[i].data() + sl.first * l.out.size();
                 const std::int64_t t0 = core::now_ns();
                 switch (l.kind) {
@@ -81,13 +102,16 @@ public:
             // overlap; its weight gradients go to its own buffer.
             float* a = grad_out_.data() + sl.first * stride;
             float* b = grad_in_.data() + sl.first * stride;
-            const float* dy = dlogits_.data() + sl.first * model_.classes;
+            float* dy = dlogits_.data() + sl.first * model_.classes;
             float* dx = b;
             float* g = sl.grads;
             for (std::size_t i = model_.layers.size(); i-- > 0;) {
                 if (core::cancel_requested()) throw core::Cancelled();
                 const Layer& l = model_.layers[i];
                 const float* x = layer_input(i) + sl.first * l.in.size();
+                // The gradient arriving from above enters two products (weights and input gradient):
+                // BF16, like the activations. It is not read again after this layer.
+                if (narrow() && l.has_params()) round_bf16_in_place(dy, sl.n * l.out.size());
                 const std::int64_t t0 = core::now_ns();
                 switch (l.kind) {
                     case LayerKind::Conv:
@@ -114,8 +138,12 @@ public:
     }
 
     void step(const Sgd& sgd) override {
-        ops_.sgd_momentum(static_cast<std::int64_t>(params_.size()), sgd, params_.data(), velocity_.data(),
-                          grads_.data());
+        if (narrow())
+            sgd_step_counted(precision_, static_cast<std::int64_t>(params_.size()), sgd, params_.data(), velocity_.data(),
+                             grads_.data(), counts_);
+        else
+            ops_.sgd_momentum(static_cast<std::int64_t>(params_.size()), sgd, params_.data(), velocity_.data(),
+                              grads_.data());
     }
 
 
@@ -173,8 +201,11 @@ private:
         }
     }
 
-    const float* layer_input(std::size_t i) const { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
-    const float* weights(const Layer& l) const { return params_.data() + l.weight_offset; }
+    float* layer_input(std::size_t i) { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
+    bool narrow() const { return precision_ != ComputePrecision::Fp32; }
+    // The weights products read: the BF16 copy when the precision is not FP32. Biases are added to
+    // the FP32 sum and stay as they are.
+    const float* weights(const Layer& l) const { return (narrow() ? narrow_params_ : params_).data() + l.weight_offset; }
     const float* biases(const Layer& l) const { return params_.data() + l.bias_offset; }
     static ConvShape conv_shape(const Layer& l, std::int64_t n) { return {n, l.in.c, l.in.h, l.in.w, l.out.c, l.kernel}; }
 
@@ -184,9 +215,18 @@ private:
     std::vector<float> dlogits_;                // the loss's gradient, n x classes
     bool slice_batch_ = false;
     std::vector<std::vector<float>> slice_grads_;  // one weight-gradient buffer per slice
+    ComputePrecision precision_ = ComputePrecision::Fp32;
+    std::vector<float> narrow_params_;  // the BF16 weights of this batch (not FP32 only)
+    UpdateCounts counts_;
 };
 
 }  // namespace
+
+void TrainEngine::set_compute_precision(ComputePrecision p) {
+    if (p == ComputePrecision::Fp32) return;
+    throw InputError(std::string(name()) + " multiplies in FP32 only: " + precision_label(p) +
+                     " runs on cpu-scalar and cpu-parallel");
+}
 
 void check_setup_arguments(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) {
     if (max_batch < 1) throw InputError("the batch must hold at least 1 image");

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "compute_precision.h"
 #include "model.h"
 
 namespace gpulab::train {
@@ -71,6 +72,13 @@ public:
     // The arithmetic of its products, for the race's precision column (issue 29): every engine
     // multiplies FP32 today; one that lets TF32 or BF16 in says so, since that changes the speed.
     virtual std::string precision() const { return "FP32"; }
+    // The arithmetic of the following setup() and run (compute_precision.h): cpu-scalar and
+    // cpu-parallel round to BF16 where asked; the others multiply in FP32 only and throw
+    // core::InputError with a sentence for anything else.
+    virtual void set_compute_precision(ComputePrecision p);
+    // What the SGD updates did to the stored weights since setup(), counted where the precision is
+    // not FP32 (all zero otherwise): the lesson's "updates a BF16 weight lost".
+    virtual UpdateCounts update_counts() const { return {}; }
 };
 
 using TrainEngineList = std::vector<std::unique_ptr<TrainEngine>>;

@@ -31,6 +31,9 @@ void TensorView::draw_canvas() {
          "and what a loss scale changes."},
         {"Master weights", Panel::Master,
          "A weight nudged by the same small step thousands of times, kept in FP32, TF32, BF16 or FP16."},
+        {"Training in BF16", Panel::Training,
+         "The training lesson's CNN trained three times from the same weights on the same batches: in FP32, with BF16 "
+         "products and FP32 master weights, and with BF16 weights. Loss curves on one plot; updates lost counted."},
         {"Speed", Panel::Speed,
          "The same matrix product in FP32 and in BF16 on this CPU, through gpulab's kernels and oneDNN, with the "
          "instruction that ran."},
@@ -42,6 +45,7 @@ void TensorView::draw_canvas() {
             case Panel::Dot: draw_dot_panel(); break;
             case Panel::Gradients: draw_gradients_panel(); break;
             case Panel::Master: draw_master_panel(); break;
+            case Panel::Training: draw_training_panel(); break;
             case Panel::Speed: draw_speed_panel(); break;
         }
     });
@@ -49,7 +53,7 @@ void TensorView::draw_canvas() {
 
 void TensorView::draw_result_note() {
     ImGui::TextColored(kMutedColour, "%s",
-                       host_.jobs->busy() || run_on_step_ ? "computing: the pictures appear when the run ends"
+                       host_.jobs->busy() || run_on_step_ || race_on_step_ ? "computing: the pictures appear when the run ends"
                                                           : "nothing computed yet: press Run (R)");
 }
 
@@ -76,21 +80,31 @@ void TensorView::draw_controls() {
     ImGui::SameLine(ImGui::GetItemRectMin().x - ImGui::GetWindowPos().x + ImGui::GetStyle().FramePadding.x);
     ImGui::Text("%.0e", weight_step_);
     hover_tip("Master weights: what each of the 10,000 updates subtracts from a weight of 1.");
+    int batches = static_cast<int>(train_batches_);
+    if (ImGui::SliderInt("training batches", &batches, 10, 600, "%d", ImGuiSliderFlags_AlwaysClamp))
+        train_batches_ = batches;
+    hover_tip("Training in BF16: how many batches of 64 pictures each of the three precisions trains on. Press Run "
+              "on that tab after changing it.");
     ImGui::PopItemWidth();
     ImGui::Spacing();
     ImGui::Separator();
     if (draw_run_row(*host_.jobs, "Run (R)",
-                     "Reads the lanes of the simulated mma.sync kernel, runs the whole kernel on cuda-sim against "
-                     "cpu-scalar, and sums dot products in four formats for every K.",
+                     panel_ == Panel::Training
+                         ? "Trains the training lesson's CNN three times on cpu-parallel: FP32, BF16 mixed precision "
+                           "and BF16 weights, the same batches for each."
+                         : "Reads the lanes of the simulated mma.sync kernel, runs the whole kernel on cuda-sim against "
+                           "cpu-scalar, and sums dot products in four formats for every K.",
                      "Stop at the next checkpoint; the previous result stays on screen.",
-                     result_ ? "idle: the panels show the last run" : "idle"))
+                     (panel_ == Panel::Training ? race_ != nullptr : result_ != nullptr)
+                         ? "idle: the panels show the last run"
+                         : "idle"))
         request_run();
 }
 
 void TensorView::draw_predict() {
     if (!predict_) return;
     const core::PredictPrompt& p = *predict_;
-    const bool ready = result_ && !host_.jobs->busy();
+    const bool ready = (updates_prompt() ? race_ != nullptr : result_ != nullptr) && !host_.jobs->busy();
     if (!draw_predict_choices(p, pick_, reveal_now_, ready)) {
         ImGui::TextColored(kMutedColour, "%s",
                            ready ? "Pick one; the run on screen answers it." : "Pick one while the run computes.");
@@ -108,7 +122,10 @@ void TensorView::draw_predict() {
         const char* look;
     };
     Answer a;
-    if (p.reveal.rfind("gradients-thinned:", 0) == 0) {
+    if (updates_prompt()) {
+        const train::PrecisionAnswer u = train::answer_updates_lost_prompt(p.choices, *race_);
+        a = {u.ok, u.text, u.best_choice, "Look at the table: updates lost of those made."};
+    } else if (p.reveal.rfind("gradients-thinned:", 0) == 0) {
         const train::GradientAnswer& g = gradient_answer();
         a = {g.ok, g.text, g.best_choice, "Look at the bars left of the 'kept' band."};
     } else {
@@ -134,6 +151,10 @@ void TensorView::draw_predict() {
 void TensorView::draw_timing() {
     draw_predict();
     if (predict_) ImGui::Separator();
+    if (panel_ == Panel::Training) {
+        draw_training_timing();
+        return;
+    }
     if (!result_) {
         draw_result_note();
         return;
@@ -168,6 +189,7 @@ void TensorView::draw_timing() {
                 draw_gradient_table(m.gradients, gradient_counts());
             break;
         case Panel::Master: draw_weight_walk_table(weight_walk()); break;
+        case Panel::Training: break;  // drawn above, from its own run
         case Panel::Speed: {
             // The ratios the lesson is about, from the rows above (0: a row did not run).
             const core::GemmSpeedRun& s = m.speed;

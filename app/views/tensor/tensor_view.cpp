@@ -40,6 +40,7 @@ TensorView::Panel panel_from(const std::string& name, TensorView::Panel fallback
     if (name == "dot") return TensorView::Panel::Dot;
     if (name == "gradients") return TensorView::Panel::Gradients;
     if (name == "master") return TensorView::Panel::Master;
+    if (name == "training") return TensorView::Panel::Training;
     if (name == "speed") return TensorView::Panel::Speed;
     return fallback;
 }
@@ -137,6 +138,8 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(
 TensorView::TensorView(ViewHost& host) : host_(host) {
     // Payload format 3: the batch's gradients (2) and the matrix products' speed (3) joined it.
     back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 3, tensor_measurement_bytes);
+    // The training panel's race (format 1: lanes of FP32, BF16 mixed and BF16 weights).
+    back_with_stored_results<const train::PrecisionRace>(race_cache_, "tensor-training", 1, precision_race_bytes);
 }
 
 // [SECTION] steps
@@ -160,10 +163,23 @@ void TensorView::enter_step(const core::LessonStep& step) {
     trials_ = static_cast<int>(std::clamp<int64_t>(core::param_int(p, "trials", trials_), 1, 64));
     loss_scale_exp_ = static_cast<int>(std::clamp<int64_t>(core::param_int(p, "loss_scale", loss_scale_exp_), 0, 24));
     weight_step_ = std::clamp(core::param_float(p, "weight_step", weight_step_), 1e-7, 0.1);
+    train_batches_ = std::clamp<int64_t>(core::param_int(p, "train_batches", train_batches_), 10, 2000);
     predict_ = step.predict;
     pick_ = -1;
     reveal_now_ = false;
     run_on_step_ = false;
+    race_on_step_ = false;
+    if (panel_ == Panel::Training) {
+        // Its own run: the lesson's main measurement is not needed for this panel and stays as it is.
+        if (const auto hit = race_cache_.find(race_key(race_config(false)))) {
+            race_ = hit->result;
+            host_.show_cached(hit->measured_unix_s, hit->origin);
+            return;
+        }
+        if (race_ && race_key(race_->config) != race_key(race_config(false))) race_.reset();
+        if (step.action == "run" || !race_) race_on_step_ = true;
+        return;
+    }
     if (const auto hit = cache_.find(config_key(sweep_config()))) {
         result_ = hit->result;
         host_.show_cached(hit->measured_unix_s, hit->origin);
@@ -209,13 +225,20 @@ bool TensorView::start_run() {
 
 void TensorView::request_run() {
     if (host_.refuse_if_busy()) return;
-    start_run();
+    if (panel_ == Panel::Training) start_race();
+    else start_run();
 }
 
-void TensorView::run_blocking(bool) {
+void TensorView::run_blocking(bool quick) {
     // Headless: the same computation as in the window (it takes well under a second), so an
-    // exported step shows the very numbers the class sees.
+    // exported step shows the very numbers the class sees. The training panel's race takes
+    // seconds; quick exports train a third as many batches.
     run_on_step_ = false;
+    race_on_step_ = false;
+    if (panel_ == Panel::Training) {
+        if (auto r = measure_race(race_config(quick), {})) finish_race(r);
+        return;
+    }
     if (auto m = measure_tensor(sweep_config(), {})) finish(m);
 }
 
@@ -259,7 +282,13 @@ const train::WeightWalk& TensorView::weight_walk() {
 }
 
 void TensorView::update(float) {
-    if (host_.jobs->busy() || !run_on_step_) return;
+    if (host_.jobs->busy()) return;
+    if (race_on_step_) {
+        race_on_step_ = false;
+        start_race();
+        return;
+    }
+    if (!run_on_step_) return;
     run_on_step_ = false;
     start_run();
 }
@@ -418,12 +447,19 @@ bool TensorView::load_comparison(const std::string&, std::string& error) {
 // [SECTION] export
 
 ExportResult TensorView::export_files(const ViewExport& in) {
-    if (!result_) return {false, "nothing to export yet: run the measurement first (R)", {}};
+    if (!result_ && !race_) return {false, "nothing to export yet: run the measurement first (R)", {}};
     ExportWriter out(in.out_dir, in.lesson_id);
     if (!out.ok()) return out.failed();
-    const TensorMeasurement& m = *result_;
-    const std::vector<std::string> caption = tensor_caption_lines(m, in.lesson_title, value_);
-    if (!out.text("-tensor.csv", tensor_csv(m, input_, value_, caption))) return out.failed();
+    // The training panel's race alone when only it ran (its step entered first).
+    const TensorMeasurement empty;
+    const TensorMeasurement& m = result_ ? *result_ : empty;
+    std::vector<std::string> caption = result_ ? tensor_caption_lines(m, in.lesson_title, value_)
+                                               : machine_caption_lines(in.lesson_title, race_->started_unix_s);
+    if (!result_) caption.push_back(kModelNote);
+    if (!out.text("-tensor.csv", (result_ ? tensor_csv(m, input_, value_, caption) + "\n" : std::string()) +
+                                     (race_ ? precision_race_csv(*race_) : std::string())))
+        return out.failed();
+    const std::shared_ptr<const train::PrecisionRace> race = race_;
     const std::filesystem::path png = out.path("-tensor.png");
     std::string error;
     const int lane = lane_;
@@ -437,6 +473,18 @@ ExportResult TensorView::export_files(const ViewExport& in) {
         draw_export_heading(fonts, in.lesson_title + ": one mma.sync instruction, four number formats, long dot products, "
                                    "training in low precision");
         draw_caption_block(caption);
+        if (race) {
+            ImGui::Spacing();
+            draw_export_heading(fonts, "The training lesson's CNN trained in FP32, BF16 mixed precision and with BF16 weights");
+            if (race->ok) {
+                draw_precision_loss_plot(*race, {ImGui::GetContentRegionAvail().x, 320.0f * scale});
+                draw_precision_table(*race, false);
+                draw_precision_sentences(*race);
+            } else {
+                ImGui::TextColored(kErrorColour, "not run: %s", race->error.c_str());
+            }
+        }
+        if (!result_) return;
         ImGui::Spacing();
         draw_export_heading(fonts, std::string("One mma.sync.m16n8k16 (") + kern::mma_input_label(input) +
                                        " inputs): each element numbered by the lane that held it, lane " +
@@ -494,8 +542,11 @@ std::string TensorView::export_description() const {
 }
 
 std::string TensorView::measurement_csv(const std::string& lesson_title) const {
-    return result_ ? tensor_csv(*result_, input_, value_, tensor_caption_lines(*result_, lesson_title, value_))
-                   : std::string();
+    std::string csv = result_ ? tensor_csv(*result_, input_, value_, tensor_caption_lines(*result_, lesson_title, value_))
+                              : std::string();
+    // The training panel's race where it ran, after the main tables.
+    if (race_ && panel_ == Panel::Training) csv += (csv.empty() ? "" : "\n") + precision_race_csv(*race_);
+    return csv;
 }
 
 }  // namespace gpulab::app

@@ -10,6 +10,9 @@
 //                     fields, what is stored, the step there, the range (tensor_formats.cpp)
 //   Dot product error the sweep's error against K, one line per input format and accumulator
 //                     (tensor_dot_plot.cpp)
+//   Training in BF16  the training lesson's CNN trained in FP32, BF16 mixed precision and with BF16
+//                     weights, the three loss curves on one plot, and how many updates BF16 weights
+//                     lost (tensor_training.cpp; its own job and cache: train::run_precision_race)
 // The Timing window holds the step's predict prompt (answered by the sweep), the numbers behind
 // the pictures and the kernel check (tensor_controls.cpp). Every number is computed from the step's
 // settings or labelled as arithmetic or the formats' definitions; the simulated kernel's time is
@@ -30,6 +33,7 @@
 #include "runtime/memory.h"
 #include "sim/sim_kernels.h"
 #include "train/gradient_precision.h"
+#include "train/precision_race.h"
 #include "views/lesson_view.h"
 #include "workloads/precision_ladder.h"
 #include "workloads/tensor_speed.h"
@@ -121,6 +125,17 @@ void draw_gradient_source(const train::BatchGradients& g);
 // A weight of 1 minus the same small step, update after update, kept in each format.
 void draw_weight_walk(const train::WeightWalk& w, ImVec2 size);
 void draw_weight_walk_table(const train::WeightWalk& w);
+// [SECTION] training in BF16 (tensor_training.cpp)
+// Each lane's loss (mean of the last 10 batches) against the batch, the three on one plot.
+void draw_precision_loss_plot(const train::PrecisionRace& r, ImVec2 size);
+// Per lane: precision, final loss, test accuracy, updates lost; `hide_lost` leaves the lost column
+// blank until the prompt is answered.
+void draw_precision_table(const train::PrecisionRace& r, bool hide_lost);
+// What ran and what it showed, one wrapped line each (train::describe_precision_race).
+void draw_precision_sentences(const train::PrecisionRace& r);
+std::size_t precision_race_bytes(const train::PrecisionRace& r);
+// The race's rows for the lesson's CSV: one per lane, then every batch's loss per lane.
+std::string precision_race_csv(const train::PrecisionRace& r);
 // [SECTION] speed (tensor_speed_panel.cpp)
 // The four matrix products' GFLOP/s as bars with their spread, each with the path that ran.
 void draw_speed_bars(const core::GemmSpeedRun& run, float width);
@@ -131,7 +146,7 @@ extern const char* const kModelNote;
 
 class TensorView : public LessonView {
   public:
-    enum class Panel { Fragments, Formats, Dot, Gradients, Master, Speed };
+    enum class Panel { Fragments, Formats, Dot, Gradients, Master, Training, Speed };
 
     explicit TensorView(ViewHost& host);
 
@@ -140,7 +155,8 @@ class TensorView : public LessonView {
     void request_run() override;
     void run_blocking(bool quick) override;
     void show_overview_panel() override;
-    bool has_result() const override { return result_ != nullptr; }
+    // The training panel has its own result; every other panel shows the main measurement.
+    bool has_result() const override { return panel_ == Panel::Training ? race_ != nullptr : result_ != nullptr; }
 
     void draw_canvas() override;
     void draw_timing() override;
@@ -163,6 +179,8 @@ class TensorView : public LessonView {
     void draw_dot_panel();
     void draw_gradients_panel();
     void draw_master_panel();
+    void draw_training_panel();
+    void draw_training_timing();
     void draw_speed_panel();
     const train::WeightWalk& weight_walk();  // for weight_step_, computed when it changes
     const GradientCounts& gradient_counts();  // for result_ and loss_scale_exp_, counted when one changes
@@ -180,6 +198,15 @@ class TensorView : public LessonView {
     bool start_run();
     void finish(std::shared_ptr<const TensorMeasurement> m);
     static std::string config_key(const core::DotSweepConfig& c);
+    // [SECTION] the training panel's run (tensor_training.cpp)
+    train::PrecisionRaceConfig race_config(bool quick) const;
+    static std::string race_key(const train::PrecisionRaceConfig& c);
+    bool start_race();
+    void finish_race(std::shared_ptr<const train::PrecisionRace> r);
+    // On the worker or headless: the race for `c` on Fashion-MNIST, or synthetic pictures where it is missing.
+    static std::shared_ptr<const train::PrecisionRace> measure_race(const train::PrecisionRaceConfig& c,
+                                                                    const std::function<bool(float)>& keep_going);
+    bool updates_prompt() const;  // the step's prompt asks about the lost updates
 
     ViewHost& host_;
 
@@ -209,6 +236,10 @@ class TensorView : public LessonView {
 
     std::shared_ptr<const TensorMeasurement> result_;
     core::ResultCache<const TensorMeasurement> cache_{core::results_cache_bytes()};
+    int64_t train_batches_ = 30;   // the training panel's batches per precision
+    bool race_on_step_ = false;
+    std::shared_ptr<const train::PrecisionRace> race_;
+    core::ResultCache<const train::PrecisionRace> race_cache_{core::results_cache_bytes()};
 };
 
 }  // namespace gpulab::app

@@ -9,7 +9,7 @@
 #include "measure/format.h"
 #include "train/learning_knobs.h"
 #include "views/timing_plot.h"
-#include "train_plot.h"
+#include "views/xy_plot.h"
 #include "train_view.h"
 #include "widgets/ui_helpers.h"
 

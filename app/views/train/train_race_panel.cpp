@@ -8,7 +8,7 @@
 #include "measure/format.h"
 #include "gpu_model/gpu_model.h"
 #include "views/timing_plot.h"
-#include "train_plot.h"
+#include "views/xy_plot.h"
 #include "train_view.h"
 #include "widgets/ui_helpers.h"
 

@@ -13,7 +13,7 @@
 #include "measure/format.h"
 #include "train/article_figures.h"
 #include "train_draw.h"
-#include "train_plot.h"
+#include "views/xy_plot.h"
 #include "train_view.h"
 #include "widgets/cell_text.h"
 #include "widgets/ui_helpers.h"

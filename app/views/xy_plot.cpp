@@ -1,11 +1,11 @@
-// See train_plot.h.
-#include "train_plot.h"
+// See xy_plot.h.
+#include "xy_plot.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "views/timing_plot.h"
+#include "timing_plot.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {

@@ -1,8 +1,10 @@
-// A small x-y line plot on ImDrawList for the training lesson's curves (loss and accuracy against
-// seconds, test accuracy in the race, time per image against batch size): axes with a few labelled
-// ticks, linear or log scales, one coloured line per series with optional dots, a legend. The
-// timing module (views/timing_plot.h) draws sample histories and bars, not x-y curves, so this
-// sits beside the lesson that needs it. Checked in the exported PNGs.
+// A small x-y line plot on ImDrawList for the lessons' curves (the training lesson's loss and
+// accuracy against seconds, test accuracy in the race, time per image against batch size; the
+// tensor-core lesson's loss of three precisions): axes with a few labelled ticks, linear or log
+// scales, one coloured line per series with optional dots, a legend. The timing module
+// (views/timing_plot.h) draws sample histories and bars, not x-y curves. Here, beside it, since two
+// lessons draw with it (it was the training lesson's own until the tensor-core lesson needed it).
+// Checked in the exported PNGs.
 #pragma once
 
 #include <imgui.h>
