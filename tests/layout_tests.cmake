@@ -8,7 +8,7 @@ set(GPULAB_LAYOUT_OUT ${GPULAB_GUI_OUT}/layout)
 set(GPULAB_LAYOUT_LESSONS elementwise-activations conv-sliding-window simd-vs-mimd latency-vs-throughput train-small-cnn
     kernel-puzzles tensor-cores)
 # Presenter 1920x1080 is a 1080p projector at 1.5x, the largest size that fits it
-# (core::fitting_presenter_scale); 3x on 3840x2160 is checked by hand (docs/architecture.md): a 4K
+# (core::fitting_presenter_scale); 3x on 3840x2160 (`export --present-scale 3`) is checked by hand: a 4K
 # picture per step takes minutes on a 2-core CI machine.
 foreach(config "normal|1366x768" "normal|1920x1080" "normal|2560x1440" "presenter|1366x768" "presenter|1920x1080"
                "presenter|2560x1440")
