@@ -459,9 +459,13 @@ std::vector<std::string> comparison_caption_lines(const core::ActivationRun& run
 
 void draw_throughput_table(const core::ActivationRun& run) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("##throughput", 4, flags)) return;
+    // On a narrow panel (a projector's large text: about 48 characters wide at 1.5x on 1080p) the
+    // median column goes: the bars above show each median and its spread, and without it the
+    // throughput cells keep to one line, so the table fits the slide instead of scrolling.
+    const bool with_median = ImGui::GetContentRegionAvail().x >= ImGui::GetFontSize() * 56.0f;
+    if (!ImGui::BeginTable("##throughput", with_median ? 4 : 3, flags)) return;
     ImGui::TableSetupColumn("backend", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("median (min - max)", ImGuiTableColumnFlags_WidthFixed);
+    if (with_median) ImGui::TableSetupColumn("median (min - max)", ImGuiTableColumnFlags_WidthFixed);
     // Throughput gets the room: the verdict is cut to one line with its detail in a tooltip.
     ImGui::TableSetupColumn("throughput vs measured limit", ImGuiTableColumnFlags_WidthStretch, 1.5f);
     ImGui::TableSetupColumn("check vs cpu-scalar", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -472,12 +476,14 @@ void draw_throughput_table(const core::ActivationRun& run) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(r.backend)), "%s", r.backend.c_str());
-        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();  // the median's column, or the throughput's without it
         if (!core::kind_is_timed(r.kind)) {
             // cuda-sim: one run, its time labelled; no throughput, since it would read as a GPU's.
-            ImGui::TextColored(kMuted, "%s simulated", core::format_duration(r.total.median_ns).c_str());
-            hover_tip("How long the CPU took to simulate every CUDA thread of the kernel: not a GPU speed.");
-            ImGui::TableNextColumn();
+            if (with_median) {
+                ImGui::TextColored(kMuted, "%s simulated", core::format_duration(r.total.median_ns).c_str());
+                hover_tip("How long the CPU took to simulate every CUDA thread of the kernel: not a GPU speed.");
+                ImGui::TableNextColumn();
+            }
             const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes);
             const std::string text = model.empty() ? "none: the CUDA kernel, simulated on the CPU" : model;
             // One line, as the other rows: wrapped it took three and pushed the table off the panel
@@ -493,12 +499,14 @@ void draw_throughput_table(const core::ActivationRun& run) {
             draw_verdict(r);
             continue;
         }
-        if (r.ran)
-            ImGui::Text("%s (%s - %s)", core::format_duration(r.total.median_ns).c_str(),
-                        core::format_duration(r.total.min_ns).c_str(), core::format_duration(r.total.max_ns).c_str());
-        else
-            ImGui::TextColored(kMuted, "-");
-        ImGui::TableNextColumn();
+        if (with_median) {
+            if (r.ran)
+                ImGui::Text("%s (%s - %s)", core::format_duration(r.total.median_ns).c_str(),
+                            core::format_duration(r.total.min_ns).c_str(), core::format_duration(r.total.max_ns).c_str());
+            else
+                ImGui::TextColored(kMuted, "-");
+            ImGui::TableNextColumn();
+        }
         if (r.ran) {
             std::string t = core::format_gbps(r.gbps);
             if (r.limit.ok && r.limit.gbps > 0.0) {
