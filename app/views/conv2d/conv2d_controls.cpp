@@ -335,6 +335,9 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
 }
 
 void Conv2dView::draw_timing() {
+    const char* how_to_read =
+        "Same input and filter on every backend, each output checked against cpu-scalar (the plain loop, there to "
+        "teach). Longer bars are faster.";
     draw_predict();
     if (predict_) ImGui::Separator();
     const ConvMeasurement* m = shown();
@@ -351,6 +354,7 @@ void Conv2dView::draw_timing() {
                                                 : ("filter " + run.params.filter).c_str());
     ImGui::SameLine();
     ImGui::TextColored(kMutedColour, "%s, %.2f MFLOP per run", run.desc.to_string().c_str(), run.desc.flops() / 1e6);
+    hover_tip(how_to_read);
     if (m->run.params.layer_mode != params_.layer_mode)
         ImGui::TextColored(kAccentColour, "Showing the last %s run; press Run for the new mode.",
                            m->run.params.layer_mode ? "CNN-layer" : "single-channel");
@@ -359,11 +363,15 @@ void Conv2dView::draw_timing() {
                            m->run.params.per_channel ? "per-channel" : "grayscale");
     draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
     if (other_) draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
+    // The how-to-read line, where it fits: on a projector with the step's predict prompt above the
+    // bars it would be the one line that makes the panel scroll, so there it goes to the tooltip of
+    // the bars' heading line instead.
+    const float needed = ImGui::CalcTextSize(how_to_read, nullptr, false, ImGui::GetContentRegionAvail().x).y +
+                         ImGui::GetStyle().ItemSpacing.y * 2.0f;
+    if (ImGui::GetContentRegionAvail().y < needed) return;
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
-    ImGui::TextWrapped(
-        "Same input and filter on every backend, each output checked against cpu-scalar (the plain "
-        "loop, there to teach). Longer bars are faster.");
+    ImGui::TextWrapped("%s", how_to_read);
     ImGui::PopStyleColor();
 }
 
