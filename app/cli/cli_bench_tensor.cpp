@@ -4,14 +4,17 @@
 // the path that ran, native or emulated, or why it did not run; median and min .. max of the samples;
 // BF16 / FP32 of the same backend, and ours / oneDNN's BF16, the ratios TARGETS.md sets (">= 1.5x" at
 // 1024^3 where the CPU has AVX512_BF16; ">= 0.8x"). The numbers come from core/workloads/tensor_speed,
-// which the tensor lesson can show; results in docs/benchmarks.md.
+// which the tensor lesson can show; results in docs/benchmarks.md. Then the four gpu-cublas rows
+// (kernels/libraries/cublas_gemm_precision.h): cuBLAS in FP32, TF32, FP16, BF16, or why not run.
 #include "cli_bench_tensor.h"
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "json_out.h"
+#include "libraries/cublas_gemm_precision.h"
 #include "measure/format.h"
 #include "workloads/tensor_speed.h"
 
@@ -34,12 +37,16 @@ int bench_tensor(const BenchOptions& o, bool& first) {
     config.time_budget_ns = o.quick ? 0 : 400'000'000;
     int failures = 0;
     if (!o.json) {
-        std::printf("\nMatrix product C = A x B on the CPU, FP32 sums; BF16 rows round A and B to BF16 (nearest even); "
-                    "GFLOP/s = 2 n^3 / median\n");
+        std::printf("\nMatrix product C = A x B on the CPU and with cuBLAS on the GPU (gpu-cublas: CUDA events around "
+                    "cublasGemmEx alone), FP32 sums; BF16 and FP16 rows round A and B on the host (nearest even), TF32 "
+                    "rows inside cuBLAS; GFLOP/s = 2 n^3 / median\n");
     }
     for (const int64_t n : sizes) {
         bench_progress("bench: matrix products at %lld^3...\n", static_cast<long long>(n));
-        const core::GemmSpeedRun run = core::measure_gemm_speed(n, config);
+        core::GemmSpeedRun run = core::measure_gemm_speed(n, config);
+        // Then cuBLAS on the GPU in FP32, TF32, FP16 and BF16: four rows, "not run: no GPU here: ..."
+        // without one. Printed like the CPU rows; a GPU row that ran and misses its bound fails too.
+        for (core::GemmSpeedRow& r : gpu::measure_cublas_gemm(n, n, n, config)) run.rows.push_back(std::move(r));
         if (!o.json) {
             std::printf("\n%lld x %lld x %lld\n", static_cast<long long>(n), static_cast<long long>(n),
                         static_cast<long long>(n));

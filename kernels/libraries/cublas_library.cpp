@@ -31,6 +31,7 @@ std::vector<RuntimeSymbol> symbols(CublasApi& api) {
 #define GPULAB_CUBLAS_SLOT(name) {#name, &api.name},
         GPULAB_CUBLAS_FUNCTIONS(GPULAB_CUBLAS_SLOT)
 #undef GPULAB_CUBLAS_SLOT
+        {"cublasGemmEx", &api.cublasGemmEx},  // typed out in cublas_library.h (overloaded in C++)
     };
 }
 

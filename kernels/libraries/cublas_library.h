@@ -2,8 +2,8 @@
 // cuDNN (cudnn_library.h): a binary linked against libcublas.so.13 does not start on a machine
 // without it, and this toolkit ships cuBLAS only as a shared library (no libcublas_static.a next
 // to it), so linking CUDA::cublas from FindCUDAToolkit would tie every build to it. Loaded at run
-// time, the same binary starts everywhere and the cudnn training engine, the only user, says why
-// it is unavailable. The types come from <cublas_v2.h> (part of the CUDA toolkit's headers).
+// time, the same binary starts everywhere, and its users (the cudnn training engine, the GEMM
+// precision rows of cublas_gemm_precision.h) say why it is unavailable. The types come from <cublas_v2.h> (part of the CUDA toolkit's headers).
 //
 // cublas_v2.h maps the documented names onto versioned symbols with macros (cublasCreate is
 // cublasCreate_v2, cublasSgemm is cublasSgemm_v2), so the list below names the symbols that
@@ -25,10 +25,21 @@ namespace gpulab::cuda {
     X(cublasGetProperty) X(cublasGetStatusName) X(cublasGetStatusString) X(cublasCreate_v2)        \
     X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSetMathMode) X(cublasSgemm_v2)
 
+// cublasGemmEx is overloaded in C++: cublas_api.h adds an inline wrapper that takes the old
+// cudaDataType compute type, so decltype(&::cublasGemmEx) is ambiguous. The exported one (the
+// cublasComputeType_t form, symbol cublasGemmEx in libcublas.so.13) is typed out here, and
+// kCublasGemmExMatches stops the build if the header's declaration ever differs from it.
+using CublasGemmExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                          const void*, const void*, cudaDataType, int, const void*, cudaDataType,
+                                          int, const void*, void*, cudaDataType, int, cublasComputeType_t,
+                                          cublasGemmAlgo_t);
+inline constexpr CublasGemmExFn kCublasGemmExMatches = &::cublasGemmEx;
+
 struct CublasApi {
 #define GPULAB_CUBLAS_MEMBER(name) decltype(&::name) name = nullptr;
     GPULAB_CUBLAS_FUNCTIONS(GPULAB_CUBLAS_MEMBER)
 #undef GPULAB_CUBLAS_MEMBER
+    CublasGemmExFn cublasGemmEx = nullptr;  // the precision rows (cublas_gemm_precision.cu)
 };
 
 // Like CudnnLoad: `api` null and `reason` one sentence when unusable; else `path` and `version`

@@ -137,10 +137,11 @@ std::size_t precision_race_bytes(const train::PrecisionRace& r);
 // The race's rows for the lesson's CSV: one per lane, then every batch's loss per lane.
 std::string precision_race_csv(const train::PrecisionRace& r);
 // [SECTION] speed (tensor_speed_panel.cpp)
-// The four matrix products' GFLOP/s as bars with their spread, each with the path that ran.
+// The matrix products' GFLOP/s as bars with their spread, each with the path that ran (four CPU
+// rows, then four gpu-cublas rows, run or not).
 void draw_speed_bars(const core::GemmSpeedRun& run, float width);
-// What a GPU would add, said plainly: measured here only where a GPU exists (never, today).
-void draw_speed_gpu_note();
+// How the gpu-cublas rows of `run` were timed, or that they need an NVIDIA GPU.
+void draw_speed_gpu_note(const core::GemmSpeedRun& run);
 // The sentence every panel with model arithmetic carries.
 extern const char* const kModelNote;
 
