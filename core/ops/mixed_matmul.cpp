@@ -1,6 +1,7 @@
 // The reduced-precision matrix product and its error bound (see mixed_matmul.h).
 #include "mixed_matmul.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -51,6 +52,37 @@ double matmul_error_bound(MatmulPrecision p, int64_t k, double sum_abs, double s
     const double inputs_error =
         sum_abs * (2.0 * u_in + u_in * u_in) + 0.5 * eta_in * (1.0 + u_in) * sum_abs_inputs + kd * eta_in * eta_in / 4.0;
     return inputs_error + gamma * (sum_abs + inputs_error) + kd * acc.min_subnormal / 2.0;
+}
+
+double sampled_matmul_error_ratio(MatmulPrecision p, double margin, const std::vector<float>& a,
+                                  const std::vector<float>& b, const std::vector<float>& c, int64_t m, int64_t n,
+                                  int64_t k, int outputs) {
+    double worst = 0.0;
+    uint64_t s = 12345;
+    for (int t = 0; t < outputs; ++t) {
+        int64_t i = 0, j = 0;
+        if (t == 1) j = n - 1;
+        else if (t == 2) i = m - 1;
+        else if (t == 3) i = m - 1, j = n - 1;
+        else if (t > 3) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            i = static_cast<int64_t>((s >> 33) % static_cast<uint64_t>(m));
+            j = static_cast<int64_t>((s >> 13) % static_cast<uint64_t>(n));
+        }
+        double exact = 0.0, sum_abs = 0.0, sum_inputs = 0.0;
+        for (int64_t kk = 0; kk < k; ++kk) {
+            const double x = a[static_cast<std::size_t>(i * k + kk)], y = b[static_cast<std::size_t>(kk * n + j)];
+            exact += x * y;
+            sum_abs += std::fabs(x * y);
+            sum_inputs += std::fabs(x) + std::fabs(y);
+        }
+        const double bound = margin * matmul_error_bound(p, k, sum_abs, sum_inputs) +
+                             1.2 * static_cast<double>(k) * std::ldexp(sum_abs, -53);
+        const double err = std::fabs(static_cast<double>(c[static_cast<std::size_t>(i * n + j)]) - exact);
+        if (!(err == err)) return std::numeric_limits<double>::infinity();  // NaN: certainly wrong
+        worst = std::max(worst, bound > 0 ? err / bound : (err > 0 ? std::numeric_limits<double>::infinity() : 0.0));
+    }
+    return worst;
 }
 
 }  // namespace gpulab::core

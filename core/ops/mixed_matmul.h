@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fp_formats.h"
 
@@ -45,5 +46,14 @@ void matmul_fp64(const float* a, const float* b, double* c, int64_t m, int64_t n
 // section 3.1). Infinity when K u_acc >= 1: the sum can then lose everything (FP16 accumulation of
 // 2,048 or more terms). A worst case: random signs usually stay far below it.
 double matmul_error_bound(MatmulPrecision p, int64_t k, double sum_abs, double sum_abs_inputs);
+
+// The worst |C - exact| / bound over `outputs` outputs of C = A x B (row-major, m x k times k x n,
+// FP32 results): the four corners, then pseudo-random ones from a fixed generator, so every run
+// checks the same outputs. The bound is matmul_error_bound(p, ...) times `margin`, plus the FP64
+// reference's own rounding (K 2^-53 S); a NaN output counts as infinitely wrong. The speed tables
+// check their products this way (core/workloads/tensor_speed.cpp, the cuBLAS rows in kernels/).
+double sampled_matmul_error_ratio(MatmulPrecision p, double margin, const std::vector<float>& a,
+                                  const std::vector<float>& b, const std::vector<float>& c, int64_t m, int64_t n,
+                                  int64_t k, int outputs = 64);
 
 }  // namespace gpulab::core

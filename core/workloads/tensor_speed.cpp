@@ -19,38 +19,13 @@ namespace {
 
 constexpr int kCheckedOutputs = 64;
 
-
-// The largest |C - exact| / bound over kCheckedOutputs outputs (corners and pseudo-random ones); `ra` and
-// `rb` are the inputs as the product saw them (rounded for BF16), so the bound is the FP32 sum's alone.
-double worst_ratio(const std::vector<float>& ra, const std::vector<float>& rb, const std::vector<float>& c, int64_t size) {
-    double worst = 0.0;
-    uint64_t s = 12345;
-    for (int t = 0; t < kCheckedOutputs; ++t) {
-        int64_t i = 0, j = 0;
-        if (t == 1) j = size - 1;
-        else if (t == 2) i = size - 1;
-        else if (t == 3) i = j = size - 1;
-        else if (t > 3) {
-            s = s * 6364136223846793005ull + 1442695040888963407ull;
-            i = static_cast<int64_t>((s >> 33) % static_cast<uint64_t>(size));
-            j = static_cast<int64_t>((s >> 13) % static_cast<uint64_t>(size));
-        }
-        double exact = 0.0, sum_abs = 0.0, sum_inputs = 0.0;
-        for (int64_t kk = 0; kk < size; ++kk) {
-            const double x = ra[static_cast<std::size_t>(i * size + kk)], y = rb[static_cast<std::size_t>(kk * size + j)];
-            exact += x * y;
-            sum_abs += std::fabs(x * y);
-            sum_inputs += std::fabs(x) + std::fabs(y);
-        }
-        // FP32 "inputs" to the bound: the rounding of the inputs is already in ra / rb. The FP64
-        // reference's own rounding (K 2^-53 S) is added so that the bound is strict.
-        const double bound = matmul_error_bound({FpFormat::Fp32, FpFormat::Fp32}, size, sum_abs, sum_inputs) +
-                             1.2 * static_cast<double>(size) * std::ldexp(sum_abs, -53);
-        const double err = std::fabs(static_cast<double>(c[static_cast<std::size_t>(i * size + j)]) - exact);
-        worst = std::max(worst, bound > 0 ? err / bound : (err > 0 ? INFINITY : 0.0));
-    }
-    return worst;
+// `ra` and `rb` are the inputs as the product saw them (rounded for BF16), so the bound is the FP32
+// sum's alone: FP32 "inputs" to core::sampled_matmul_error_ratio.
+double checked(const std::vector<float>& ra, const std::vector<float>& rb, const std::vector<float>& c, int64_t size) {
+    return sampled_matmul_error_ratio({FpFormat::Fp32, FpFormat::Fp32}, 1.0, ra, rb, c, size, size, size,
+                                      kCheckedOutputs);
 }
+
 
 // Warm-up, then samples of `run` (which returns "" or an error) as MeasureConfig says.
 void time_row(GemmSpeedRow& row, const MeasureConfig& config, int64_t size, const std::function<std::string()>& run) {
@@ -120,7 +95,7 @@ GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
 
     auto finish = [&](GemmSpeedRow& row) {
         if (row.ran) {
-            row.worst_error_ratio = row.inputs == FpFormat::Bf16 ? worst_ratio(ra, rb, c, size) : worst_ratio(a, b, c, size);
+            row.worst_error_ratio = row.inputs == FpFormat::Bf16 ? checked(ra, rb, c, size) : checked(a, b, c, size);
             row.check_pass = row.worst_error_ratio <= 1.0;
         }
         run.rows.push_back(row);

@@ -48,34 +48,8 @@ std::vector<core::GemmSpeedRow> cublas_gemm_not_run(const std::string& why, bool
 // truncation instead of round-to-nearest would cost (u doubles). Still far below a wrong result.
 double cublas_gemm_worst_ratio(core::FpFormat inputs, const std::vector<float>& a, const std::vector<float>& b,
                                const std::vector<float>& c, int64_t m, int64_t n, int64_t k) {
-    double worst = 0.0;
-    uint64_t s = 12345;
-    for (int t = 0; t < kCheckedOutputs; ++t) {
-        int64_t i = 0, j = 0;
-        if (t == 1) j = n - 1;
-        else if (t == 2) i = m - 1;
-        else if (t == 3) i = m - 1, j = n - 1;
-        else if (t > 3) {
-            s = s * 6364136223846793005ull + 1442695040888963407ull;
-            i = static_cast<int64_t>((s >> 33) % static_cast<uint64_t>(m));
-            j = static_cast<int64_t>((s >> 13) % static_cast<uint64_t>(n));
-        }
-        double exact = 0.0, sum_abs = 0.0, sum_inputs = 0.0;
-        for (int64_t kk = 0; kk < k; ++kk) {
-            const double x = a[static_cast<std::size_t>(i * k + kk)], y = b[static_cast<std::size_t>(kk * n + j)];
-            exact += x * y;
-            sum_abs += std::fabs(x * y);
-            sum_inputs += std::fabs(x) + std::fabs(y);
-        }
-        // Plus the FP64 reference's own rounding (K 2^-53 S), as the CPU rows do.
-        const double bound =
-            kCublasGemmMargin * core::matmul_error_bound({inputs, core::FpFormat::Fp32}, k, sum_abs, sum_inputs) +
-            1.2 * static_cast<double>(k) * std::ldexp(sum_abs, -53);
-        const double err = std::fabs(static_cast<double>(c[static_cast<std::size_t>(i * n + j)]) - exact);
-        if (!(err == err)) return INFINITY;  // NaN: certainly wrong
-        worst = std::max(worst, bound > 0 ? err / bound : (err > 0 ? INFINITY : 0.0));
-    }
-    return worst;
+    return core::sampled_matmul_error_ratio({inputs, core::FpFormat::Fp32}, kCublasGemmMargin, a, b, c, m, n, k,
+                                            kCheckedOutputs);
 }
 
 void cublas_gemm_fill_times(core::GemmSpeedRow& row, std::vector<int64_t> samples_ns, int64_t m, int64_t n, int64_t k) {

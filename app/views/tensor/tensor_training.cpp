@@ -151,15 +151,21 @@ void draw_precision_sentences(const train::PrecisionRace& r) {
 
 // [SECTION] the view's panel and its run
 
-void TensorView::draw_training_panel() {
+// Both panels start alike: nothing yet (the view's note says why), or the sentence of a failed run.
+bool TensorView::training_race_shown() {
     if (!race_) {
         draw_result_note();
-        return;
+        return false;
     }
     if (!race_->ok) {
         text_status(Status::Error, ("the training did not run: " + race_->error).c_str());
-        return;
+        return false;
     }
+    return true;
+}
+
+void TensorView::draw_training_panel() {
+    if (!training_race_shown()) return;
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float fs = ImGui::GetFontSize();
     draw_precision_loss_plot(*race_, {room.x, std::max(room.y - fs * 0.5f, fs * 10.0f)});
@@ -168,14 +174,7 @@ void TensorView::draw_training_panel() {
 bool TensorView::updates_prompt() const { return predict_ && predict_->reveal == train::kUpdatesLostReveal; }
 
 void TensorView::draw_training_timing() {
-    if (!race_) {
-        draw_result_note();
-        return;
-    }
-    if (!race_->ok) {
-        text_status(Status::Error, ("the training did not run: " + race_->error).c_str());
-        return;
-    }
+    if (!training_race_shown()) return;
     const bool hide = updates_prompt() && pick_ < 0 && !reveal_now_;
     draw_precision_table(*race_, hide);
     if (hide) ImGui::TextColored(kMutedColour, "The counts appear when you answer.");

@@ -181,6 +181,7 @@ class TensorView : public LessonView {
     void draw_gradients_panel();
     void draw_master_panel();
     void draw_training_panel();
+    bool training_race_shown();  // false, with the reason drawn, when there is no race to show
     void draw_training_timing();
     void draw_speed_panel();
     const train::WeightWalk& weight_walk();  // for weight_step_, computed when it changes
