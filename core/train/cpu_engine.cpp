@@ -54,9 +54,9 @@ public:
                              std::to_string(max_batch_));
         n_ = n;
         std::memcpy(input_.data(), images, static_cast<std::size_t>(n * model_.input.size()) * sizeof(float));
-        if (narrow()) {
-            // The BF16 copy of the weights this batch multiplies with (of the FP32 master, or the
-            // BF16 weights themselves, which it leaves unchanged).
+        if (precision_ == ComputePrecision::Bf16Mixed) {
+            // The BF16 copy of the FP32 master weights this batch multiplies with. BF16 weights
+            // (pure) need none: they are BF16 already (rounded at setup and by every update).
             narrow_params_ = params_;
             round_bf16_in_place(narrow_params_.data(), static_cast<std::int64_t>(narrow_params_.size()));
         }
@@ -203,9 +203,11 @@ private:
 
     float* layer_input(std::size_t i) { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
     bool narrow() const { return precision_ != ComputePrecision::Fp32; }
-    // The weights products read: the BF16 copy when the precision is not FP32. Biases are added to
-    // the FP32 sum and stay as they are.
-    const float* weights(const Layer& l) const { return (narrow() ? narrow_params_ : params_).data() + l.weight_offset; }
+    // The weights products read: the BF16 copy of the master weights in mixed precision, else the
+    // weights themselves (FP32, or BF16 already). Biases are added to the FP32 sum as they are.
+    const float* weights(const Layer& l) const {
+        return (precision_ == ComputePrecision::Bf16Mixed ? narrow_params_ : params_).data() + l.weight_offset;
+    }
     const float* biases(const Layer& l) const { return params_.data() + l.bias_offset; }
     static ConvShape conv_shape(const Layer& l, std::int64_t n) { return {n, l.in.c, l.in.h, l.in.w, l.out.c, l.kernel}; }
 
@@ -216,7 +218,7 @@ private:
     bool slice_batch_ = false;
     std::vector<std::vector<float>> slice_grads_;  // one weight-gradient buffer per slice
     ComputePrecision precision_ = ComputePrecision::Fp32;
-    std::vector<float> narrow_params_;  // the BF16 weights of this batch (not FP32 only)
+    std::vector<float> narrow_params_;  // mixed precision: the BF16 copy of the weights for this batch
     UpdateCounts counts_;
 };
 
