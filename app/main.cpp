@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
     bench->add_option("--op", bench_options.ops, "Only these ops: relu, leaky-relu, sigmoid, tanh, gelu");
     bench->add_option("--backend", bench_options.backends, "Only these backends, e.g. cpu-parallel");
     bench->add_option("--suite", bench_options.suite, "activation, latency (size sweep, GPU fixed costs), simd (SIMD, MIMD, divergence), conv (convolution), train (training steps), "
-                      "tensor (CPU matrix products, FP32 vs BF16: our VDPBF16PS kernel and oneDNN, the native or emulated path named), "
+                      "tensor (CPU matrix products, FP32 vs BF16: our AMX and VDPBF16PS kernels and oneDNN, the native or emulated path named), "
                       "all, sim (the kernel simulator's own speed; not in all) or puzzles (a kernel puzzle checked: compile and run times, simulated threads per CPU-second; not in all)")
         ->capture_default_str();
     bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")

@@ -67,6 +67,7 @@ int bench_tensor(const BenchOptions& o, bool& first) {
                                        ", \"accumulate\": \"fp32\", \"size\": " + std::to_string(n) +
                                        ", \"ran\": " + (r.ran ? "true" : "false") +
                                        ", \"native\": " + (r.native ? "true" : "false") +
+                                       ", \"instruction\": " + json_string(r.instruction) +
                                        ", \"path\": " + json_string(r.ran ? r.path : "not run: " + r.path) +
                                        ", \"median_ns\": " + std::to_string(r.time.median_ns) +
                                        ", \"min_ns\": " + std::to_string(r.time.min_ns) +

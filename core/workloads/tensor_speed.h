@@ -1,8 +1,9 @@
 // Speed, honestly labelled (issue 29 part 4, CPU side): matrix-product GFLOP/s per precision and
-// backend, C = A x B with square m = n = k, four rows:
+// backend, C = A x B with square m = n = k, five rows:
 //
 //   cpu-parallel FP32   the training GEMM (backends/simd/train_gemm.h) on all cores
-//   cpu-parallel BF16   our VDPBF16PS kernel (backends/simd/gemm_bf16.h), inputs rounded while packed
+//   cpu-parallel BF16   our AMX kernel (backends/simd/gemm_bf16.h), inputs rounded while packed
+//   cpu-parallel BF16   our VDPBF16PS kernel, the same
 //   cpu-onednn FP32     oneDNN's matmul primitive
 //   cpu-onednn BF16     oneDNN's matmul with BF16 inputs (rounded before the clock starts), FP32 output
 //
@@ -29,6 +30,7 @@ struct GemmSpeedRow {
     FpFormat inputs = FpFormat::Fp32;  // Fp32 or Bf16; the sums are FP32 in every row
     bool ran = false;
     bool native = false;            // BF16 rows: the CPU multiplied BF16 numbers (FP32 rows: true)
+    std::string instruction;        // our BF16 rows: "AMX" or "VDPBF16PS", the kernel's instruction; else ""
     std::string path;               // what ran, or (ran == false) why not: a sentence
     Stats time;                     // one product
     double gflops = 0.0;            // 2 m n k / median time
@@ -42,14 +44,16 @@ struct GemmSpeedRow {
 struct GemmSpeedRun {
     int64_t size = 0;  // m = n = k
     std::vector<GemmSpeedRow> rows;
-    // The ratios the targets are about (0 when a row did not run): BF16 / FP32 of each backend, ours / oneDNN's BF16.
+    // The ratios the targets are about (0 when a row did not run): BF16 / FP32 of each backend, ours / oneDNN's BF16;
+    // "ours" in BF16 is the faster of our two kernels that ran.
     double ours_bf16_over_fp32() const;
     double onednn_bf16_over_fp32() const;
     double ours_over_onednn_bf16() const;
+    // The first row of that backend and precision that ran (else the first of them, else nullptr).
     const GemmSpeedRow* row(const std::string& backend, FpFormat inputs) const;
 };
 
-// Measures the four rows at size^3. Inputs are fixed pseudo-random numbers in [-1, 1).
+// Measures the five rows at size^3. Inputs are fixed pseudo-random numbers in [-1, 1).
 GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config);
 
 }  // namespace gpulab::core

@@ -174,7 +174,7 @@ template <class A> void serialize(A& a, WarpStep& s) { archive_members(a, s, s.p
 template <class A> void serialize(A& a, DotSweepConfig& c) { archive_members(a, c, c.min_k, c.max_k, c.trials, c.seed); }
 template <class A> void serialize(A& a, DotSweepLine& l) { archive_members(a, l, l.inputs, l.accumulate, l.error); }
 template <class A> void serialize(A& a, GemmSpeedRow& r) {
-    archive_members(a, r, r.backend, r.inputs, r.ran, r.native, r.path, r.time, r.gflops, r.gflops_min, r.gflops_max,
+    archive_members(a, r, r.backend, r.inputs, r.ran, r.native, r.instruction, r.path, r.time, r.gflops, r.gflops_min, r.gflops_max,
                     r.check_pass, r.worst_error_ratio, r.error);
 }
 template <class A> void serialize(A& a, GemmSpeedRun& r) { archive_members(a, r, r.size, r.rows); }

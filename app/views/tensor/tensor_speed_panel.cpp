@@ -25,7 +25,8 @@ std::string gflops_text(double g) {
 }
 
 std::string row_name(const core::GemmSpeedRow& r) {
-    return r.backend + (r.backend == "cpu-parallel" ? " (ours)" : "") + ", " + core::format_label(r.inputs) + " inputs";
+    const std::string ours = r.instruction.empty() ? " (ours)" : " (ours, " + r.instruction + ")";
+    return r.backend + (r.backend == "cpu-parallel" ? ours : "") + ", " + core::format_label(r.inputs) + " inputs";
 }
 
 }  // namespace

@@ -143,8 +143,8 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(
 }
 
 TensorView::TensorView(ViewHost& host) : host_(host) {
-    // Payload format 3: the batch's gradients (2) and the matrix products' speed (3) joined it.
-    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 3, tensor_measurement_bytes);
+    // Payload format 4: the batch's gradients (2), the matrix products' speed (3), our AMX row (4) joined it.
+    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 4, tensor_measurement_bytes);
     // The training panel's race (format 1: lanes of FP32, BF16 mixed and BF16 weights).
     back_with_stored_results<const train::PrecisionRace>(race_cache_, "tensor-training", 1, precision_race_bytes);
 }

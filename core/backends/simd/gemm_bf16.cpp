@@ -1,5 +1,5 @@
-// Picks our BF16 kernel for this CPU and says why when there is none (see gemm_bf16.h); the FP32
-// product it is compared with, on the same blocks and threads.
+// Picks our BF16 kernels for this CPU (AMX tiles, VDPBF16PS) and says why when one cannot run (see
+// gemm_bf16.h); the FP32 product they are compared with, on the VDPBF16PS kernel's blocks and threads.
 // Verified by tests/test_gemm_bf16.cpp.
 #include "gemm_bf16.h"
 
@@ -20,10 +20,12 @@ constexpr const char* kWhySlower =
     "multiplied with the same FP32 FMAs, so a BF16 product does the FP32 work plus the conversions and is "
     "slower, not faster (BF16 then only halves the memory the matrices take)";
 
-const bf16_detail::Bf16Kernel* usable_kernel() {
-    static const bf16_detail::Bf16Kernel* k =
-        gemm_bf16_availability().ok ? bf16_detail::avx512bf16_kernel() : nullptr;
-    return k;
+const bf16_detail::Bf16Kernel* usable_kernel(Bf16Instruction which) {
+    static const bf16_detail::Bf16Kernel* const amx =
+        gemm_bf16_availability(Bf16Instruction::Amx).ok ? bf16_detail::amx_kernel() : nullptr;
+    static const bf16_detail::Bf16Kernel* const vdp =
+        gemm_bf16_availability(Bf16Instruction::Vdpbf16ps).ok ? bf16_detail::avx512bf16_kernel() : nullptr;
+    return which == Bf16Instruction::Amx ? amx : vdp;
 }
 
 }  // namespace
@@ -58,26 +60,62 @@ core::Availability gemm_bf16_availability_for(bool built, bool cpu_has_bf16, con
     if (choice.forced && choice.isa != SimdIsa::Avx512)
         return {false, "GPULAB_ISA=" + choice.request + " caps this run at " + std::string(simd_isa_name(choice.isa)) +
                            ", which has no AVX512_BF16 (VDPBF16PS is an AVX-512 instruction); " + kWhySlower};
-    return {true, gemm_bf16_path()};
+    return {true, gemm_bf16_path(Bf16Instruction::Vdpbf16ps)};
+}
+
+core::Availability gemm_amx_availability_for(bool built, bool cpu_has_amx, bool os_permits, const IsaChoice& choice) {
+    if (!built)
+        return {false, "this build of gpulab has no AMX kernel (its compiler could not produce tile instructions)"};
+    if (!cpu_has_amx)
+        return {false, "this CPU has no AMX (the tile unit of Intel Xeons since Sapphire Rapids), so no TDPBF16PS: "
+                       "the instruction that multiplies a 16 x 32 BF16 tile by a 32 x 16 one, 8,192 multiply-adds at once"};
+    if (choice.forced && choice.isa != SimdIsa::Avx512)
+        return {false, "GPULAB_ISA=" + choice.request + " caps this run at " + std::string(simd_isa_name(choice.isa)) +
+                           ", so the AMX tiles are not used"};
+    if (!os_permits)
+        return {false, "this CPU has AMX, but Linux did not let gpulab use the tiles (arch_prctl "
+                       "ARCH_REQ_XCOMP_PERM refused; Linux grants them from version 5.16)"};
+    return {true, gemm_bf16_path(Bf16Instruction::Amx)};
+}
+
+core::Availability gemm_bf16_availability(Bf16Instruction which) {
+    if (which == Bf16Instruction::Amx) {
+        static const core::Availability a = [] {
+            const bool built = bf16_detail::amx_kernel() != nullptr, cpu = cpu_has_amx_bf16();
+            // Linux is asked only where the rest allows the tiles: the request changes the process.
+            const core::Availability before = gemm_amx_availability_for(built, cpu, true, isa_choice());
+            return before.ok ? gemm_amx_availability_for(built, cpu, bf16_detail::tiles_permitted(), isa_choice()) : before;
+        }();
+        return a;
+    }
+    static const core::Availability v =
+        gemm_bf16_availability_for(bf16_detail::avx512bf16_kernel() != nullptr, cpu_has_avx512_bf16(), isa_choice());
+    return v;
 }
 
 core::Availability gemm_bf16_availability() {
-    static const core::Availability a =
-        gemm_bf16_availability_for(bf16_detail::avx512bf16_kernel() != nullptr, cpu_has_avx512_bf16(), isa_choice());
-    return a;
+    const core::Availability amx = gemm_bf16_availability(Bf16Instruction::Amx);
+    return amx.ok ? amx : gemm_bf16_availability(Bf16Instruction::Vdpbf16ps);
 }
 
-const char* gemm_bf16_path() { return "native VDPBF16PS (AVX512_BF16)"; }
+const char* gemm_bf16_path(Bf16Instruction which) {
+    return which == Bf16Instruction::Amx ? "native AMX tiles (TDPBF16PS)" : "native VDPBF16PS (AVX512_BF16)";
+}
 
-bool gemm_bf16(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
-    const bf16_detail::Bf16Kernel* kernel = usable_kernel();
+bool gemm_bf16(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, Bf16Instruction which) {
+    const bf16_detail::Bf16Kernel* kernel = usable_kernel(which);
     if (kernel == nullptr) return false;
     kernel->gemm(a, b, c, m, n, k);
     return true;
 }
 
+bool gemm_bf16(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+    return gemm_bf16(a, b, c, m, n, k,
+                     gemm_bf16_availability(Bf16Instruction::Amx).ok ? Bf16Instruction::Amx : Bf16Instruction::Vdpbf16ps);
+}
+
 void round_to_bf16_bits(const float* in, uint16_t* out, int64_t count) {
-    const bf16_detail::Bf16Kernel* kernel = usable_kernel();
+    const bf16_detail::Bf16Kernel* kernel = usable_kernel(Bf16Instruction::Vdpbf16ps);
     if (kernel != nullptr) {
         kernel->round_bits(in, out, count);
         return;

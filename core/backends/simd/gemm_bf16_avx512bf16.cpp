@@ -30,11 +30,9 @@
 // Edges: rows past m are zero rows of A that are never stored; columns past n are masked loads and
 // stores; k past the end is a zero pair.
 //
-// Rounding: x's FP32 bits + 0x7FFF + (bit 16 of x), keep the top 16 bits: round to nearest, ties to
-// even, subnormals and overflow to infinity included; NaN keeps its top bits and gets the quiet bit.
-// That is core::round_to(Bf16, x) bit for bit (tests/test_gemm_bf16.cpp checks every top half with
-// the bottom halves that decide a rounding). VCVTNEPS2BF16, the instruction for it, would treat FP32
-// subnormals as zero, so it is not used.
+// Rounding: round to nearest, ties to even, as core::round_to(Bf16, x), bit for bit
+// (bf16_avx512_inline.h; tests/test_gemm_bf16.cpp checks every top half with the bottom halves that
+// decide a rounding).
 // Verified by tests/test_gemm_bf16.cpp against core::matmul_reduced({Bf16, Fp32}).
 #include "gemm_bf16_isa.h"
 
@@ -43,10 +41,10 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include "bf16_avx512_inline.h"
 #include "runtime/thread_pool.h"
 
 // GCC 12's AVX-512 headers build their "undefined" registers from an uninitialised variable and then
@@ -62,42 +60,6 @@ constexpr int kNr = 32;                // columns of C per micro-tile: two regis
 constexpr std::int64_t kKcPairs = 128;  // pairs of k per block
 constexpr std::int64_t kMcPanels = 8;   // row panels per task (96 rows)
 constexpr std::int64_t kNcPanels = 8;   // column panels per task (256 columns)
-
-// A grow-only, 64-byte aligned buffer of 32-bit words, one per calling thread (a measurement loop
-// packs into the same memory every time: no page faults inside the timing).
-struct Words {
-    std::uint32_t* data = nullptr;
-    std::size_t capacity = 0;
-    ~Words() { std::free(data); }
-    std::uint32_t* get(std::size_t count) {
-        if (count > capacity) {
-            std::free(data);
-            const std::size_t bytes = (count * sizeof(std::uint32_t) + 63) / 64 * 64;
-            data = static_cast<std::uint32_t*>(std::aligned_alloc(64, bytes));
-            capacity = data != nullptr ? count : 0;
-        }
-        return data;
-    }
-};
-
-// The BF16 rounding of 16 floats, the result in the high half of each 32-bit lane.
-inline __m512i rne_high(__m512 x) {
-    const __m512i bits = _mm512_castps_si512(x);
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
-    const __m512i rounded = _mm512_add_epi32(bits, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb));
-    const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
-    return _mm512_mask_mov_epi32(rounded, nan, _mm512_or_si512(bits, _mm512_set1_epi32(0x00400000)));
-}
-
-// Lane l = bf16(lo[l]) | bf16(hi[l]) << 16: B's pair layout.
-inline __m512i pair_words(__m512 lo, __m512 hi) {
-    return _mm512_or_si512(_mm512_srli_epi32(rne_high(lo), 16),
-                           _mm512_and_si512(rne_high(hi), _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))));
-}
-
-inline __mmask16 first_lanes(std::int64_t count) {
-    return count >= 16 ? static_cast<__mmask16>(0xFFFF) : count <= 0 ? 0 : static_cast<__mmask16>((1u << count) - 1);
-}
 
 void round_bits(const float* in, std::uint16_t* out, std::int64_t count) {
     for (std::int64_t i = 0; i < count; i += 16) {
@@ -142,8 +104,7 @@ void pack_a_panel(const float* a, std::int64_t m, std::int64_t k, std::int64_t p
             const std::int64_t e = 2 * p0;
             const __m512 x0 = _mm512_maskz_loadu_ps(first_lanes(k - e), row + e);
             const __m512 x1 = _mm512_maskz_loadu_ps(first_lanes(k - e - 16), row + e + 16);
-            const __m256i h0 = _mm512_cvtepi32_epi16(_mm512_srli_epi32(rne_high(x0), 16));
-            const __m256i h1 = _mm512_cvtepi32_epi16(_mm512_srli_epi32(rne_high(x1), 16));
+            const __m256i h0 = bf16_halves(x0), h1 = bf16_halves(x1);
             _mm512_store_si512(words, _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1));
             const std::int64_t count = std::min<std::int64_t>(16, pairs - p0);
             for (std::int64_t t = 0; t < count; ++t) out[(p0 + t) * kMr + r] = words[t];
@@ -190,7 +151,7 @@ void gemm(const float* a, const float* b, float* c, std::int64_t m, std::int64_t
     }
     const std::int64_t pairs = (k + 1) / 2;
     const std::int64_t row_panels = (m + kMr - 1) / kMr, col_panels = (n + kNr - 1) / kNr;
-    thread_local Words a_buf, b_buf;
+    thread_local PackBuffer a_buf, b_buf;
     std::uint32_t* ap = a_buf.get(static_cast<std::size_t>(row_panels * pairs * kMr));
     std::uint32_t* bp = b_buf.get(static_cast<std::size_t>(col_panels * pairs * kNr));
     if (ap == nullptr || bp == nullptr) throw std::bad_alloc();
