@@ -243,14 +243,15 @@ if(GPULAB_PYTHON3)
     set_tests_properties(cli.apply_matmul_too_big PROPERTIES FIXTURES_REQUIRED cli_matmul_big)
 endif()
 
-# `bench --suite tensor` (issue 29 part 4): the four matrix-product rows, each with its path or why
-# it did not run; GPULAB_ISA=avx2 (--isa avx2) makes our BF16 kernel say it cannot run, and why.
+# `bench --suite tensor` (issue 29 part 4): the five matrix-product rows (ours in BF16 twice: AMX and
+# VDPBF16PS), each with its path or why it did not run; GPULAB_ISA=avx2 (--isa avx2) makes our BF16
+# kernels say they cannot run, and why.
 gpulab_cli_test(bench_tensor_quick 0
-                "128 x 128 x 128.*cpu-parallel +FP32 .*cpu-parallel +BF16 .*cpu-onednn +FP32 .*cpu-onednn +BF16 .*BF16 / FP32: cpu-parallel"
+                "128 x 128 x 128.*cpu-parallel +FP32 .*cpu-parallel +BF16 .*cpu-parallel +BF16 .*cpu-onednn +FP32 .*cpu-onednn +BF16 .*BF16 / FP32: cpu-parallel"
                 bench --quick --suite tensor)
 gpulab_cli_test(bench_tensor_quick_json 0
-                "\"op\": \"gemm\", \"backend\": \"cpu-parallel\", \"inputs\": \"bf16\", \"accumulate\": \"fp32\", \"size\": 128, \"ran\": (true|false), \"native\": (true|false), \"path\": .*\"op\": \"gemm-ratios\""
+                "\"op\": \"gemm\", \"backend\": \"cpu-parallel\", \"inputs\": \"bf16\", \"accumulate\": \"fp32\", \"size\": 128, \"ran\": (true|false), \"native\": (true|false), \"instruction\": \"AMX\", \"path\": .*\"instruction\": \"VDPBF16PS\", \"path\": .*\"op\": \"gemm-ratios\""
                 bench --quick --json --suite tensor)
 gpulab_cli_test(bench_tensor_isa_avx2 0
-                "cpu-parallel +BF16 +not run: GPULAB_ISA=avx2 caps this run at AVX2\\+FMA, which has no AVX512_BF16 .*slower, not faster"
+                "cpu-parallel +BF16 +not run: GPULAB_ISA=avx2 caps this run at AVX2\\+FMA, so the AMX tiles are not used.*cpu-parallel +BF16 +not run: GPULAB_ISA=avx2 caps this run at AVX2\\+FMA, which has no AVX512_BF16 .*slower, not faster"
                 bench --quick --suite tensor --isa avx2)

@@ -273,9 +273,12 @@ TEST_CASE("the race of three precisions - same batches - BF16 weights lose updat
     CHECK(a.text.find(core::format_count(pure.updates.lost) + " of " + core::format_count(pure.updates.nonzero)) !=
           std::string::npos);
     const std::vector<std::string> lines = describe_precision_race(r);
-    REQUIRE(lines.size() == 3);
+    REQUIRE(lines.size() == 4);
     CHECK(lines[0].find("the same 12 batches of 16 (synthetic) on cpu-parallel") != std::string::npos);
     CHECK(lines[1].find("BF16 weights: " + core::format_count(pure.updates.lost) + " of ") == 0);
+    // The times are the model's, said with the lanes' own numbers.
+    CHECK(lines[3].find("a model of the arithmetic, not BF16 hardware") != std::string::npos);
+    CHECK(lines[3].find(core::format_duration(r.lanes[0].train_ns)) != std::string::npos);
     // A stop request ends it with "cancelled", and the prompt then says nothing ran.
     const PrecisionRace stopped = run_precision_race(d, "synthetic", c, [](float f) { return f < 0.5f; });
     CHECK_FALSE(stopped.ok);

@@ -147,6 +147,16 @@ std::vector<std::string> describe_precision_race(const PrecisionRace& race) {
                         ") left the weight's BF16 copy as it was; the FP32 master copy kept them, and they add up (" +
                         core::format_count(mixed->updates.lost) + " lost even in FP32).");
     }
+    // The time column would otherwise read as "BF16 is slower": the lanes model BF16 by rounding, on
+    // the FP32 instructions (compute_precision.h), so they pay for the rounding and gain nothing.
+    const PrecisionLane* fp32 = race.lane(ComputePrecision::Fp32);
+    const PrecisionLane* mixed = race.lane(ComputePrecision::Bf16Mixed);
+    if (fp32 && mixed && fp32->ran && mixed->ran)
+        lines.push_back("Training times: the BF16 lanes round each number to BF16 and multiply it with the same FP32 "
+                        "instructions (a model of the arithmetic, not BF16 hardware), so they took " +
+                        core::format_duration(mixed->train_ns) + " against FP32's " +
+                        core::format_duration(fp32->train_ns) +
+                        ". The next step times BF16 products on instructions built for them.");
     return lines;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "libraries/cublas_gemm_precision.h"
 #include "measure/format.h"
@@ -29,6 +30,40 @@ std::string row_name(const core::GemmSpeedRow& r) {
     return r.backend + (r.backend == "cpu-parallel" ? ours : "") + ", " + core::format_label(r.inputs) + " inputs";
 }
 
+// Rows drawn as one: a row that ran, or consecutive rows of one backend that did not run for the
+// same reason (the four gpu-cublas rows without a GPU), so a reason is said once, not four times.
+struct SpeedLine {
+    std::size_t first = 0, count = 1;
+    std::string name;
+};
+
+std::vector<SpeedLine> speed_lines(const core::GemmSpeedRun& run) {
+    std::vector<SpeedLine> lines;
+    for (std::size_t i = 0; i < run.rows.size(); ++i) {
+        const core::GemmSpeedRow& r = run.rows[i];
+        if (!lines.empty()) {
+            SpeedLine& last = lines.back();
+            const core::GemmSpeedRow& prev = run.rows[last.first];
+            if (!r.ran && !prev.ran && r.backend == prev.backend && r.path == prev.path && r.instruction.empty() &&
+                prev.instruction.empty()) {
+                ++last.count;
+                continue;
+            }
+        }
+        lines.push_back({i, 1, row_name(r)});
+    }
+    for (SpeedLine& l : lines) {
+        if (l.count == 1) continue;
+        std::string formats;
+        for (std::size_t k = 0; k < l.count; ++k) {
+            formats += k == 0 ? "" : k + 1 == l.count ? " and " : ", ";
+            formats += core::format_label(run.rows[l.first + k].inputs);
+        }
+        l.name = run.rows[l.first].backend + ", " + formats + " inputs";
+    }
+    return lines;
+}
+
 }  // namespace
 
 void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
@@ -36,17 +71,19 @@ void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
     double top = 1.0;
     for (const core::GemmSpeedRow& r : run.rows)
         if (r.ran) top = std::max(top, r.gflops_max);
+    const std::vector<SpeedLine> lines = speed_lines(run);
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     float label_w = 0.0f;
-    for (const core::GemmSpeedRow& r : run.rows) label_w = std::max(label_w, ImGui::CalcTextSize(row_name(r).c_str()).x);
+    for (const SpeedLine& l : lines) label_w = std::max(label_w, ImGui::CalcTextSize(l.name.c_str()).x);
     label_w += lh * 0.6f;
     const float value_w = ImGui::CalcTextSize("8888 GFLOP/s").x + lh * 0.6f;
     const float bar_max = std::max(width - label_w - value_w, lh * 4.0f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    for (const core::GemmSpeedRow& r : run.rows) {
+    for (const SpeedLine& line : lines) {
+        const core::GemmSpeedRow& r = run.rows[line.first];
         const ImVec2 o = ImGui::GetCursorScreenPos();
         const ImU32 colour = backend_color(r.backend);
-        dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), row_name(r).c_str());
+        dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), line.name.c_str());
         if (r.ran) {
             const auto x_of = [&](double g) { return o.x + label_w + static_cast<float>(g / top) * bar_max; };
             // BF16 rows hatched as well as lighter, so FP32 and BF16 differ without colour.
@@ -60,15 +97,17 @@ void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
             dl->AddLine({x_of(r.gflops_min), mid}, {x_of(r.gflops_max), mid}, ImGui::GetColorU32(ImGuiCol_Text));
             dl->AddText({o.x + label_w + bar_max + lh * 0.3f, o.y}, ImGui::GetColorU32(ImGuiCol_Text),
                         gflops_text(r.gflops).c_str());
-        } else {
-            dl->AddText({o.x + label_w, o.y}, ImGui::GetColorU32(kMutedColour), "not run (below)");
+            ImGui::Dummy({width, lh});
         }
-        ImGui::Dummy({width, lh});
-        // The path that ran (or why not), muted and wrapped under the bar.
+        // The path that ran (or why not), muted and wrapped under the bar; a row that did not run says
+        // so on its own line.
         ImGui::Indent(label_w);
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(kMutedColour, "%s%s", r.path.c_str(),
-                           r.ran && !r.check_pass ? "  (the check against the exact sum FAILED)" : "");
+        if (r.ran)
+            ImGui::TextColored(kMutedColour, "%s%s", r.path.c_str(),
+                               r.check_pass ? "" : "  (the check against the exact sum FAILED)");
+        else
+            ImGui::TextColored(kMutedColour, "not run: %s", r.path.c_str());
         ImGui::PopTextWrapPos();
         ImGui::Unindent(label_w);
     }
@@ -86,7 +125,7 @@ void draw_speed_gpu_note(const core::GemmSpeedRun& run) {
                                  "units, TF32, FP16 and BF16 on tensor cores, FP32 sums in each; timed with CUDA events "
                                  "around the product alone, the matrices already on the GPU."
                                : "The gpu-cublas rows (cuBLAS in FP32, and TF32, FP16 and BF16 on tensor cores) need an "
-                                 "NVIDIA GPU: not run here, each row says why.");
+                                 "NVIDIA GPU: not run here (the reason above).");
     ImGui::PopTextWrapPos();
 }
 
