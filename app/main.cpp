@@ -193,7 +193,8 @@ int main(int argc, char** argv) {
                       "(planes, P, Q) for one filter, else (planes, K, P, Q)")->required();
     auto* apply_backend = apply->add_option("--backend", apply_options.backend,
                                             "cpu-scalar | cpu-parallel | cuda-kernel | cudnn; matmul: cpu-scalar "
-                                            "(default, every precision) | cuda-sim | cuda-kernel (the tensor-core "
+                                            "(default, every precision) | cpu-parallel | cpu-onednn (fp32 or bf16 "
+                                            "inputs, fp32 accumulation) | cuda-sim | cuda-kernel (the tensor-core "
                                             "kernel: fp16 or bf16 inputs, fp32 accumulation)")
                               ->capture_default_str();
     apply->add_option("--a", apply_options.a_path, "matmul: A, a 2-D .npy (m x k), row-major");

@@ -176,7 +176,8 @@ unset(GPULAB_CLI_EXTRA)
 # the tensor-core kernel simulated (cuda-sim); every refusal is one line.
 set(GPULAB_MATMUL_DATA ${CMAKE_CURRENT_LIST_DIR}/data/matmul)
 foreach(combo "fp32|fp32|cpu-scalar" "tf32|fp32|cpu-scalar" "bf16|fp32|cpu-scalar" "fp16|fp32|cpu-scalar"
-              "fp16|fp16|cpu-scalar" "tf32|tf32|cpu-scalar" "fp16|fp32|cuda-sim" "bf16|fp32|cuda-sim")
+              "fp16|fp16|cpu-scalar" "tf32|tf32|cpu-scalar" "fp16|fp32|cuda-sim" "bf16|fp32|cuda-sim"
+              "fp32|fp32|cpu-parallel")
     string(REPLACE "|" ";" fields "${combo}")
     list(GET fields 0 precision)
     list(GET fields 1 accumulate)
@@ -218,9 +219,14 @@ gpulab_cli_test(apply_matmul_sim_refuses_tf32 1 "cuda-sim runs the mma.sync tens
 gpulab_cli_test(apply_matmul_sim_refuses_fp16_sum 1 "not FP16 inputs, FP16 accumulation: use --backend cpu-scalar"
                 apply matmul --backend cuda-sim --precision fp16 --accumulate fp16 --a ${GPULAB_MATMUL_DATA}/a_3x5.npy
                 --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
-gpulab_cli_test(apply_matmul_backend_without_matmul 1 "backend cpu-parallel has no reduced-precision matrix product"
-                apply matmul --backend cpu-parallel --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy
+gpulab_cli_test(apply_matmul_backend_without_matmul 1 "backend cudnn has no matrix product: use cpu-scalar"
+                apply matmul --backend cudnn --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy
                 --output ${GPULAB_CLI_OUT}/m.npy)
+# cpu-parallel and cpu-onednn multiply FP32, and BF16 with FP32 sums where the CPU can (our AMX and
+# VDPBF16PS kernels, oneDNN's; tests/test_gemm_bf16.cpp checks them): FP16 is refused in one line.
+gpulab_cli_test(apply_matmul_parallel_refuses_fp16 1 "cpu-parallel multiplies FP32 numbers, or BF16 ones with FP32 sums.*not FP16 inputs"
+                apply matmul --backend cpu-parallel --precision fp16 --a ${GPULAB_MATMUL_DATA}/a_3x5.npy
+                --b ${GPULAB_MATMUL_DATA}/b_5x4.npy --output ${GPULAB_CLI_OUT}/m.npy)
 gpulab_cli_test(apply_matmul_bad_precision 2 "--precision must be fp32, tf32, bf16 or fp16, got 'fp8'" apply matmul
                 --precision fp8 --a ${GPULAB_MATMUL_DATA}/a_3x5.npy --b ${GPULAB_MATMUL_DATA}/b_5x4.npy
                 --output ${GPULAB_CLI_OUT}/m.npy)

@@ -1,13 +1,16 @@
 // `gpulab apply matmul --a A.npy --b B.npy --output C.npy [--precision fp32|tf32|bf16|fp16]
-// [--accumulate fp32|tf32|bf16|fp16] [--backend cpu-scalar|cuda-sim|cuda-kernel]`: C = A x B with the
+// [--accumulate fp32|tf32|bf16|fp16] [--backend cpu-scalar|cpu-parallel|cpu-onednn|cuda-sim|cuda-kernel]`:
+// C = A x B with the
 // inputs rounded to --precision (round to nearest even, core/ops/fp_formats.h) and the running sum
 // kept in --accumulate, so the result can be checked against NumPy or PyTorch. A and B are 2-D
 // float32 .npy files (other dtypes NumPy writes are converted), row-major; C is float32 (m, n).
 //
-// Backends: cpu-scalar runs every combination (core::matmul_reduced, k from 0 upwards); cuda-sim
-// (the tensor-core kernel on the SIMT simulator) and cuda-kernel (the same kernel on a GPU) run
-// FP16 or BF16 inputs with FP32 accumulation, the mma.sync instruction the kernel is built on; any
-// other combination or backend is refused with one sentence. After the product, the result is
+// Backends: cpu-scalar runs every combination (core::matmul_reduced, k from 0 upwards); cpu-parallel
+// (our threaded FP32 GEMM, and our BF16 kernels on AMX tiles or VDPBF16PS, core/backends/simd/gemm_bf16.h)
+// and cpu-onednn (oneDNN's matmul) run FP32 or BF16 inputs with FP32 accumulation; cuda-sim (the
+// tensor-core kernel on the SIMT simulator) and cuda-kernel (the same kernel on a GPU) run FP16 or
+// BF16 inputs with FP32 accumulation, the mma.sync instruction the kernel is built on; any other
+// combination or backend is refused with one sentence. After the product, the result is
 // compared with the FP64 product of the unrounded inputs and the error printed beside the bound
 // the formats predict (core::matmul_error_bound). NaN and infinity in the inputs, and inputs past
 // the format's largest number (infinity in FP16), are said in a note and propagate as IEEE
@@ -19,10 +22,13 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu_onednn_matmul.h"
+#include "backends/simd/gemm_bf16.h"
 #include "cli.h"
 #include "cli_apply_common.h"
 #include "gpu_backends.h"
 #include "io/image_io.h"
+#include "measure/clock.h"
 #include "measure/format.h"
 #include "ops/mixed_matmul.h"
 #include "runtime/memory.h"
@@ -41,6 +47,8 @@ constexpr double kMaxFmaFp32Sum = 8589934592.0;  // 2^33
 constexpr double kMaxFmaNarrowSum = 1073741824.0;  // 2^30
 constexpr double kMaxFmaSim = 4294967296.0;  // 2^32
 constexpr double kMaxFmaGpu = 1099511627776.0;  // 2^40: memory runs out first
+// cpu-parallel and cpu-onednn: ~50-300 G/s in FP32 on 2 cores, several times that in BF16 with AMX.
+constexpr double kMaxFmaCpuFast = 137438953472.0;  // 2^37
 // Past this the FP64 comparison (as long again as cpu-scalar's product) is skipped, with a note.
 constexpr double kMaxCompared = 2147483648.0;  // 2^31
 
@@ -60,6 +68,42 @@ Specials count_specials(const core::Tensor& t, core::FpFormat f) {
     return s;
 }
 
+// cpu-parallel or cpu-onednn, FP32 or BF16 inputs (checked by the caller): "" or why it failed;
+// `timing` says what ran and how long the call took (one run, its set-up included: packing, rounding,
+// oneDNN building its kernel).
+std::string run_cpu_matmul(const std::string& backend, core::FpFormat inputs, const core::Tensor& a,
+                           const core::Tensor& b, core::Tensor& c, int64_t m, int64_t n, int64_t k, std::string& timing) {
+    const int64_t t0 = core::now_ns();
+    std::string path;
+    if (backend == "cpu-parallel") {
+        if (inputs == core::FpFormat::Fp32) {
+            cpu::gemm_fp32_parallel(a.ptr(), b.ptr(), c.ptr(), m, n, k);
+            path = "our FP32 GEMM";
+        } else {
+            if (!cpu::gemm_bf16(a.ptr(), b.ptr(), c.ptr(), m, n, k)) return cpu::gemm_bf16_availability().reason;
+            path = "our BF16 kernel, " + cpu::gemm_bf16_availability().reason;
+        }
+    } else {
+        cpu::OnednnMatmul mm(inputs, m, n, k);
+        if (!mm.availability().ok) return mm.availability().reason;
+        std::string error;
+        if (inputs == core::FpFormat::Bf16) {
+            // oneDNN takes BF16 bits: rounded here, the same rounding as every other backend's.
+            std::vector<uint16_t> a16(a.data.size()), b16(b.data.size());
+            cpu::round_to_bf16_bits(a.ptr(), a16.data(), static_cast<int64_t>(a16.size()));
+            cpu::round_to_bf16_bits(b.ptr(), b16.data(), static_cast<int64_t>(b16.size()));
+            error = mm.run(a16.data(), b16.data(), c.ptr());
+        } else {
+            error = mm.run(a.ptr(), b.ptr(), c.ptr());
+        }
+        if (!error.empty()) return error;
+        path = mm.path();
+    }
+    timing = path + ": " + core::format_duration(core::now_ns() - t0) +
+             " (one run with its set-up, no warm-up: `gpulab bench --suite tensor` times it properly)";
+    return "";
+}
+
 }  // namespace
 
 int cmd_apply_matmul(const ApplyOptions& o) {
@@ -77,18 +121,30 @@ int cmd_apply_matmul(const ApplyOptions& o) {
     // Without --backend: cpu-scalar, the one that runs every combination.
     const std::string backend = o.backend_given ? o.backend : "cpu-scalar";
     const bool tensor_kernel = backend == "cuda-sim" || backend == "cuda-kernel";
-    if (!tensor_kernel && backend != "cpu-scalar") {
+    const bool cpu_fast = backend == "cpu-parallel" || backend == "cpu-onednn";
+    if (!tensor_kernel && !cpu_fast && backend != "cpu-scalar") {
         std::string names;
         for (const auto& b : make_all_backends()) names += (names.empty() ? "" : ", ") + std::string(b->name());
         if (names.find(backend) == std::string::npos)
             return apply_usage_error("unknown backend '" + backend + "' (expected one of: " + names + ")");
-        return apply_failure("backend " + backend + " has no reduced-precision matrix product: use cpu-scalar (every "
-                       "precision), cuda-sim or cuda-kernel (the tensor-core kernel: FP16 or BF16 inputs, FP32 accumulation)");
+        return apply_failure("backend " + backend + " has no matrix product: use cpu-scalar (every precision), "
+                             "cpu-parallel or cpu-onednn (FP32 or BF16 inputs, FP32 accumulation), cuda-sim or "
+                             "cuda-kernel (the tensor-core kernel: FP16 or BF16 inputs, FP32 accumulation)");
     }
     if (tensor_kernel && ((p.inputs != core::FpFormat::Fp16 && p.inputs != core::FpFormat::Bf16) ||
                           p.accumulate != core::FpFormat::Fp32)) {
         return apply_failure(backend + " runs the mma.sync tensor-core kernel, which is built for FP16 or BF16 inputs with "
                        "FP32 accumulation, not " + core::precision_label(p) + ": use --backend cpu-scalar for that");
+    }
+    if (cpu_fast && ((p.inputs != core::FpFormat::Fp32 && p.inputs != core::FpFormat::Bf16) ||
+                     p.accumulate != core::FpFormat::Fp32)) {
+        return apply_failure(backend + " multiplies FP32 numbers, or BF16 ones with FP32 sums where the CPU has an "
+                             "instruction for them, not " + core::precision_label(p) +
+                             ": use --backend cpu-scalar for that");
+    }
+    if (backend == "cpu-parallel" && p.inputs == core::FpFormat::Bf16) {
+        if (const core::Availability av = cpu::gemm_bf16_availability(); !av.ok)
+            return apply_failure("cpu-parallel cannot multiply BF16 here: " + av.reason);
     }
     if (backend == "cuda-kernel") {
         const gpu::GpuProbe& g = gpu::probe();
@@ -110,6 +166,7 @@ int cmd_apply_matmul(const ApplyOptions& o) {
         const double fmas = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
         const double limit = backend == "cuda-sim"    ? kMaxFmaSim
                              : backend == "cuda-kernel" ? kMaxFmaGpu
+                             : cpu_fast                 ? kMaxFmaCpuFast
                              : p.accumulate == core::FpFormat::Fp32 ? kMaxFmaFp32Sum
                                                                     : kMaxFmaNarrowSum;
         if (fmas > limit) {
@@ -129,6 +186,9 @@ int cmd_apply_matmul(const ApplyOptions& o) {
         std::string timing;
         if (backend == "cpu-scalar") {
             core::matmul_reduced(a.ptr(), b.ptr(), c.ptr(), m, n, k, p);
+        } else if (cpu_fast) {
+            if (std::string why = run_cpu_matmul(backend, p.inputs, a, b, c, m, n, k, timing); !why.empty())
+                return apply_failure(backend + " failed: " + why);
         } else if (backend == "cuda-sim") {
             const kern::MmaInput in = p.inputs == core::FpFormat::Fp16 ? kern::MmaInput::Fp16 : kern::MmaInput::Bf16;
             const sim::Result r = sim::run_mma_gemm(in, a.ptr(), b.ptr(), nullptr, c.ptr(), m, n, k);
