@@ -9,8 +9,9 @@
 //     (2026-11-26) VDPBF16PS issues once every 2 cycles and FMA twice per cycle, so BF16 through it has
 //     half FP32's peak (32 vs 64 FLOP per cycle per core).
 //   AMX's TDPBF16PS: C[16 x 16] += A[16 x 32] x B[32 x 16] on tile registers, 8,192 multiply-adds in
-//     one instruction, one every 16 cycles on that Xeon: 1,024 FLOP per cycle per core. The CPU's
-//     tensor core, and what oneDNN's BF16 uses where it is fast.
+//     one instruction; one core of that Xeon issued 3.25 TFLOP/s of them (about 1,000 FLOP per cycle
+//     near 3 GHz, some 16 times its FP32 FMAs). The CPU's tensor core, and what oneDNN's BF16 uses
+//     where it is fast.
 //
 // On a CPU without either (AVX2, or AVX-512 without BF16) there is no BF16 arithmetic at all: BF16
 // numbers would be widened to FP32 and multiplied with ordinary FP32 FMAs, the same work as FP32 plus
