@@ -70,12 +70,12 @@ std::string fit_line(const std::string& text, float width) {
 
 ImU32 backend_color(std::string_view backend, float alpha) {
     if (colour_blind_palette()) return okabe_ito_backend_color(backend, alpha);
-    // Fixed colours for the backends a student meets first; a stable hash for the rest.
+    // Fixed colours for the backends a student meets first (CPU warm, GPU cool); a stable hash for the rest.
     struct Entry { std::string_view name; ImVec4 c; };
     static const Entry kKnown[] = {
         {"cpu-scalar", {0.95f, 0.60f, 0.20f, 1}},   {"cpu-parallel", {0.95f, 0.85f, 0.30f, 1}},
         {"cpu-onednn", {0.80f, 0.50f, 0.90f, 1}},   {"cuda-kernel", {0.30f, 0.85f, 0.45f, 1}},
-        {"cudnn", {0.35f, 0.70f, 1.00f, 1}},
+        {"cudnn", {0.35f, 0.70f, 1.00f, 1}},        {"gpu-cublas", {0.25f, 0.85f, 0.85f, 1}},
     };
     for (const auto& e : kKnown)
         if (e.name == backend) return ImGui::ColorConvertFloat4ToU32({e.c.x, e.c.y, e.c.z, alpha});

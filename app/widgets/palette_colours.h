@@ -41,8 +41,10 @@ inline constexpr BackendColour kColourBlindBackends[] = {
     {"cpu-scalar", kOkabeVermillion}, {"cpu-parallel", kOkabeYellow}, {"cpu-onednn", kOkabeReddishPurple},
     {"cuda-kernel", kOkabeSkyBlue},   {"cudnn", kOkabeBlue},
 };
-// Any other name (cuda-sim, whose time is never plotted, and backends added later): these two.
-inline constexpr Rgb8 kColourBlindOtherBackends[] = {kOkabeBluishGreen, kOkabeOrange};
+// Any other name: bluish green on the GPU side (gpu-cublas, cuda-sim, whose time is never plotted),
+// orange on the CPU side, so the warm / cool split holds for backends added later too.
+inline constexpr Rgb8 kColourBlindOtherGpuBackend = kOkabeBluishGreen;
+inline constexpr Rgb8 kColourBlindOtherCpuBackend = kOkabeOrange;
 
 // The training lesson's layer kinds (train_draw.cpp: convolution, ReLU, max pool, dense), which the
 // "where the time goes" bars and the model panel colour: four light Okabe-Ito colours, at least

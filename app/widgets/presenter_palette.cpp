@@ -30,9 +30,8 @@ ImVec4 to_vec4(Rgb8 c, float alpha) {
 ImU32 okabe_ito_backend_color(std::string_view backend, float alpha) {
     for (const auto& e : kColourBlindBackends)
         if (e.backend == backend) return to_u32(e.colour, alpha);
-    uint32_t h = 2166136261u;
-    for (char ch : backend) h = (h ^ static_cast<uint8_t>(ch)) * 16777619u;
-    return to_u32(kColourBlindOtherBackends[h % 2], alpha);
+    const bool gpu_side = backend.rfind("gpu-", 0) == 0 || backend.rfind("cuda", 0) == 0;
+    return to_u32(gpu_side ? kColourBlindOtherGpuBackend : kColourBlindOtherCpuBackend, alpha);
 }
 
 // [SECTION] shapes
