@@ -24,6 +24,7 @@
 #include "sim/sim_kernels.h"
 #include "tensor/mma_fragment.h"
 #include "tensor/mma_launch.h"
+#include "tensor/mma_gemm_rows.h"
 #include "tensor/tensor_gemm.h"
 
 // Last: the device environment defines CUDA's keywords as macros for the kernels below.
@@ -276,6 +277,36 @@ TEST_SUITE("tensor") {
         CHECK(r.stats.wall_ns > 0);
         CHECK(bit_differences(d, reference(MmaInput::Bf16, a, b, nullptr, 256, 256, 256)) == 0);
         MESSAGE("simulated 256x256x256 mma.sync GEMM: " << r.stats.wall_ns / 1e6 << " ms of simulation (not a GPU time)");
+    }
+}
+
+TEST_SUITE("tensor") {
+    // The kernel's two speed rows beside cuBLAS's: named as ours, FP16 then BF16; on a GPU (cc 8.0+)
+    // timed and checked, elsewhere one reason for both, starting "no GPU here" where the device is missing.
+    TEST_CASE("the mma.sync speed rows - timed and checked on a GPU - one reason without one") {
+        core::MeasureConfig config;
+        config.warmup = 1;
+        config.min_samples = config.max_samples = 2;
+        config.time_budget_ns = 0;
+        const std::vector<core::GemmSpeedRow> rows = gpu::measure_mma_gemm_rows(64, 48, 80, config);
+        REQUIRE(rows.size() == 2);
+        CHECK(rows[0].inputs == core::FpFormat::Fp16);
+        CHECK(rows[1].inputs == core::FpFormat::Bf16);
+        for (const core::GemmSpeedRow& r : rows) {
+            CAPTURE(r.path);
+            CHECK(r.backend == "cuda-kernel");
+            CHECK(r.instruction == "mma.sync");
+            CHECK(r.error.empty());
+            if (r.ran) {
+                CHECK(r.check_pass);
+                CHECK(r.gflops > 0);
+                CHECK(contains(r.path, "mma.sync.m16n8k16"));
+            } else {
+                CHECK(r.path == rows[0].path);
+                if (!gpu::probe().device_ok) CHECK(r.path.rfind("no GPU here: ", 0) == 0);
+            }
+        }
+        if (gpu::probe().device_ok && gpu::probe().cc_major >= 8) CHECK(rows[0].ran);
     }
 }
 

@@ -15,6 +15,7 @@
 
 #include "json_out.h"
 #include "libraries/cublas_gemm_precision.h"
+#include "tensor/mma_gemm_rows.h"
 #include "measure/format.h"
 #include "workloads/tensor_speed.h"
 
@@ -47,6 +48,8 @@ int bench_tensor(const BenchOptions& o, bool& first) {
         // Then cuBLAS on the GPU in FP32, TF32, FP16 and BF16: four rows, "not run: no GPU here: ..."
         // without one. Printed like the CPU rows; a GPU row that ran and misses its bound fails too.
         for (core::GemmSpeedRow& r : gpu::measure_cublas_gemm(n, n, n, config)) run.rows.push_back(std::move(r));
+        // And our own tensor-core kernel (mma.sync), FP16 and BF16: the "30 % of cuBLAS FP16" is read here.
+        for (core::GemmSpeedRow& r : gpu::measure_mma_gemm_rows(n, n, n, config)) run.rows.push_back(std::move(r));
         if (!o.json) {
             std::printf("\n%lld x %lld x %lld\n", static_cast<long long>(n), static_cast<long long>(n),
                         static_cast<long long>(n));
@@ -90,15 +93,24 @@ int bench_tensor(const BenchOptions& o, bool& first) {
         }
         const double ours = run.ours_bf16_over_fp32(), onednn = run.onednn_bf16_over_fp32(),
                      versus = run.ours_over_onednn_bf16();
+        // The GPU target: our tensor-core kernel at >= 30 % of cuBLAS FP16 (0 where either did not run).
+        const core::GemmSpeedRow* mma = run.row(gpu::kMmaGemmBackend, core::FpFormat::Fp16);
+        const core::GemmSpeedRow* cublas = run.row(gpu::kCublasGemmBackend, core::FpFormat::Fp16);
+        const double mma_over_cublas = mma && cublas && mma->ran && cublas->ran && cublas->gflops > 0
+                                           ? mma->gflops / cublas->gflops
+                                           : 0.0;
         if (o.json) {
             json_record(first, "\"op\": \"gemm-ratios\", \"size\": " + std::to_string(n) +
                                    ", \"ours_bf16_over_fp32\": " + ratio_json(ours) +
                                    ", \"onednn_bf16_over_fp32\": " + ratio_json(onednn) +
-                                   ", \"ours_bf16_over_onednn_bf16\": " + ratio_json(versus));
+                                   ", \"ours_bf16_over_onednn_bf16\": " + ratio_json(versus) +
+                                   ", \"mma_sync_over_cublas_fp16\": " + ratio_json(mma_over_cublas));
         } else {
             auto text = [](double r) { return r > 0 ? core::format_ratio(r) : std::string("-"); };
             std::printf("  BF16 / FP32: cpu-parallel %s, cpu-onednn %s; our BF16 / oneDNN's BF16: %s\n",
                         text(ours).c_str(), text(onednn).c_str(), text(versus).c_str());
+            if (mma_over_cublas > 0)
+                std::printf("  our mma.sync kernel / cuBLAS, FP16 inputs: %s\n", text(mma_over_cublas).c_str());
         }
     }
     return failures;

@@ -25,10 +25,13 @@ std::string gflops_text(double g) {
     return buf;
 }
 
-std::string row_name(const core::GemmSpeedRow& r) {
-    const std::string ours = r.instruction.empty() ? " (ours)" : " (ours, " + r.instruction + ")";
-    return r.backend + (r.backend == "cpu-parallel" ? ours : "") + ", " + core::format_label(r.inputs) + " inputs";
+// "cpu-parallel (ours, AMX)", "cuda-kernel (ours, mma.sync)", "cpu-onednn": who ran the row.
+std::string row_owner(const core::GemmSpeedRow& r) {
+    if (!r.instruction.empty()) return r.backend + " (ours, " + r.instruction + ")";
+    return r.backend + (r.backend == "cpu-parallel" ? " (ours)" : "");
 }
+
+std::string row_name(const core::GemmSpeedRow& r) { return row_owner(r) + ", " + core::format_label(r.inputs) + " inputs"; }
 
 // Rows drawn as one: a row that ran, or consecutive rows of one backend that did not run for the
 // same reason (the four gpu-cublas rows without a GPU), so a reason is said once, not four times.
@@ -44,8 +47,7 @@ std::vector<SpeedLine> speed_lines(const core::GemmSpeedRun& run) {
         if (!lines.empty()) {
             SpeedLine& last = lines.back();
             const core::GemmSpeedRow& prev = run.rows[last.first];
-            if (!r.ran && !prev.ran && r.backend == prev.backend && r.path == prev.path && r.instruction.empty() &&
-                prev.instruction.empty()) {
+            if (!r.ran && !prev.ran && row_owner(r) == row_owner(prev) && r.path == prev.path) {
                 ++last.count;
                 continue;
             }
@@ -59,7 +61,7 @@ std::vector<SpeedLine> speed_lines(const core::GemmSpeedRun& run) {
             formats += k == 0 ? "" : k + 1 == l.count ? " and " : ", ";
             formats += core::format_label(run.rows[l.first + k].inputs);
         }
-        l.name = run.rows[l.first].backend + ", " + formats + " inputs";
+        l.name = row_owner(run.rows[l.first]) + ", " + formats + " inputs";
     }
     return lines;
 }
@@ -79,8 +81,18 @@ void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
     const float value_w = ImGui::CalcTextSize("8888 GFLOP/s").x + lh * 0.6f;
     const float bar_max = std::max(width - label_w - value_w, lh * 4.0f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    for (const SpeedLine& line : lines) {
+    for (std::size_t li = 0; li < lines.size(); ++li) {
+        const SpeedLine& line = lines[li];
         const core::GemmSpeedRow& r = run.rows[line.first];
+        // Lines of different backends that did not run for the same reason (cuBLAS and our kernel
+        // without a GPU) stand one under the other with the reason said once, under the last.
+        if (!r.ran && li + 1 < lines.size()) {
+            const core::GemmSpeedRow& next = run.rows[lines[li + 1].first];
+            if (!next.ran && next.path == r.path) {
+                ImGui::TextUnformatted(line.name.c_str());
+                continue;
+            }
+        }
         const ImVec2 o = ImGui::GetCursorScreenPos();
         const ImU32 colour = backend_color(r.backend);
         dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), line.name.c_str());
@@ -122,10 +134,12 @@ void draw_speed_gpu_note(const core::GemmSpeedRun& run) {
     // said here so nobody reads the gap as the cost of a copy-in, copy-out product.
     ImGui::TextColored(kMutedColour, "%s",
                        gpu_ran ? "The gpu-cublas rows are cuBLAS on this computer's NVIDIA GPU: FP32 on the ordinary "
-                                 "units, TF32, FP16 and BF16 on tensor cores, FP32 sums in each; timed with CUDA events "
-                                 "around the product alone, the matrices already on the GPU."
-                               : "The gpu-cublas rows (cuBLAS in FP32, and TF32, FP16 and BF16 on tensor cores) need an "
-                                 "NVIDIA GPU: not run here (the reason above).");
+                                 "units, TF32, FP16 and BF16 on tensor cores, FP32 sums in each; the cuda-kernel rows are "
+                                 "gpulab's own tensor-core kernel (mma.sync). Both timed with CUDA events around the "
+                                 "product alone, the matrices already on the GPU."
+                               : "The gpu-cublas rows (cuBLAS in FP32, and TF32, FP16 and BF16 on tensor cores) and the "
+                                 "cuda-kernel rows (gpulab's own mma.sync kernel) need an NVIDIA GPU: not run here (why: "
+                                 "above).");
     ImGui::PopTextWrapPos();
 }
 

@@ -18,6 +18,7 @@
 
 #include "views/stored_results.h"
 #include "libraries/cublas_gemm_precision.h"
+#include "tensor/mma_gemm_rows.h"
 #include "measure/format.h"
 #include "ops/mixed_matmul.h"
 #include "ops/pseudo_random.h"
@@ -139,11 +140,13 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(
     if (!go(0.97f, "the same matrix products with cuBLAS on the GPU")) return nullptr;
     for (core::GemmSpeedRow& r : gpu::measure_cublas_gemm(kSpeedSide, kSpeedSide, kSpeedSide, speed))
         m->speed.rows.push_back(std::move(r));
+    for (core::GemmSpeedRow& r : gpu::measure_mma_gemm_rows(kSpeedSide, kSpeedSide, kSpeedSide, speed))
+        m->speed.rows.push_back(std::move(r));
     return m;
 }
 
 TensorView::TensorView(ViewHost& host) : host_(host) {
-    // Payload format 4: the batch's gradients (2), the matrix products' speed (3), our AMX row (4) joined it.
+    // Payload format 4: the batch's gradients (2), the matrix products' speed (3), our AMX and mma.sync rows (4).
     back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 4, tensor_measurement_bytes);
     // The training panel's race (format 1: lanes of FP32, BF16 mixed and BF16 weights).
     back_with_stored_results<const train::PrecisionRace>(race_cache_, "tensor-training", 1, precision_race_bytes);
