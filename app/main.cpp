@@ -15,6 +15,8 @@
 #include "cli/cli.h"
 #include "cli/strict_number.h"
 #include "backends/simd/simd_math.h"
+#include "io/image_io.h"  // core::InputError
+#include "train/compute_precision.h"
 #include "train/learning_knobs.h"
 
 using namespace gpulab::app;
@@ -231,6 +233,21 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0.0, 0.999))->capture_default_str();
     train->add_flag("--json", train_options.json, "Print one JSON array of per-epoch records");
     train->add_flag("--layers", train_options.layers, "Also print where the time goes: each layer's forward and backward");
+    // Checked here, so a misspelt precision is refused like any bad option (exit 2) with the list.
+    train->add_option("--precision", train_options.precision,
+                      "fp32 | tf32 (TF32 products: real on cudnn with a GPU of compute capability 8.0+, modelled by "
+                      "rounding on cpu-scalar and cpu-parallel) | bf16-mixed | bf16-pure (cpu-scalar and cpu-parallel)")
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+                try {
+                    gpulab::train::parse_compute_precision(s);
+                    return "";
+                } catch (const gpulab::core::InputError& e) {
+                    return e.what();
+                }
+            },
+            "PRECISION", "compute precision"))
+        ->capture_default_str();
 
     auto* puzzle = cli.add_subcommand("puzzle", "Kernel puzzles: list them, or grade submissions (.cu files)");
     puzzle->require_subcommand(1, 1);

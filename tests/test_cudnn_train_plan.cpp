@@ -92,6 +92,52 @@ TEST_CASE("cudnn plan: the fastest FP32 algorithm that ran and fits is kept - el
                            1000) == 2);
 }
 
+TEST_CASE("cudnn plan: in TF32 the fastest algorithm that ran and fits is kept - whatever its math - never an FP16 conversion") {
+    // Default math (TF32 permitted on sm_80+) first and fastest: kept, where FP32 would pass it over.
+    CHECK(choose_algorithm({algo(1, true, false, 0), algo(0, true, true, 0)}, 1000, true) == 0);
+    CHECK(choose_algorithm({algo(1, true, false, 0), algo(0, true, true, 0)}, 1000, false) == 1);
+    // An FMA result that is fastest is kept too: TF32 is permitted, not forced.
+    CHECK(choose_algorithm({algo(0, true, true, 0), algo(1, true, false, 0)}, 1000, true) == 0);
+    // Failures, oversize workspaces and FP16-converting results are passed over.
+    AlgoResult converting = algo(2, true, false, 0);
+    converting.converts = true;
+    CHECK(choose_algorithm({algo(1, false, false, 0), algo(1, true, false, 5000), converting, algo(0, true, true, 0)},
+                           1000, true) == 3);
+    CHECK(choose_algorithm({converting}, 1000, true) == -1);
+    CHECK(choose_algorithm({}, 1000, true) == -1);
+}
+
+TEST_CASE("cudnn plan: precisions - FP32 and TF32 run - BF16 refused with a sentence - what precision() says for TF32") {
+    CHECK_NOTHROW(check_cudnn_precision(train::ComputePrecision::Fp32));
+    CHECK_NOTHROW(check_cudnn_precision(train::ComputePrecision::Tf32));
+    CHECK_THROWS_WITH_AS(check_cudnn_precision(train::ComputePrecision::Bf16Mixed),
+                         doctest::Contains("cudnn multiplies in FP32 or TF32 only: BF16 mixed (BF16 products, FP32 master "
+                                           "weights) runs on cpu-scalar and cpu-parallel"),
+                         core::InputError);
+    CHECK_THROWS_AS(check_cudnn_precision(train::ComputePrecision::Bf16Pure), core::InputError);
+    CHECK_FALSE(has_tf32_tensor_cores(7));  // Volta 7.0, Turing 7.5: tensor cores, but no TF32
+    CHECK(has_tf32_tensor_cores(8));        // Ampere 8.0 / 8.6 (the article's RTX 3070), Hopper 9.0
+    // The race's precision column shows the first word: TF32 where it is permitted, FP32 where not.
+    const std::string h100 = tf32_precision_text(9, 0, 8, 5);
+    CHECK(h100.rfind("TF32 permitted on compute capability 9.0", 0) == 0);
+    CHECK(h100.find("in 5 of 8 convolution directions") != std::string::npos);
+    CHECK(h100.find("cuBLAS sgemm in TF32 tensor-op math") != std::string::npos);
+    CHECK(h100.find("FP32 sums and weights") != std::string::npos);
+    CHECK(tf32_precision_text(8, 6, 0, 0).find("no convolutions") != std::string::npos);
+    const std::string turing = tf32_precision_text(7, 5, 8, 0);
+    CHECK(turing.rfind("FP32 ", 0) == 0);
+    CHECK(turing.find("compute capability 7.5 has no TF32 tensor cores") != std::string::npos);
+    CHECK(tf32_precision_text(-1, 0, 0, 0).rfind("TF32 asked for", 0) == 0);
+    // The engine (built or absent) takes the same rule, before any device is touched.
+    auto e = gpu::make_cudnn_train_engine();
+    CHECK_NOTHROW(e->set_compute_precision(train::ComputePrecision::Tf32));
+    CHECK(e->precision().rfind("TF32 asked for", 0) == 0);
+    CHECK_THROWS_WITH_AS(e->set_compute_precision(train::ComputePrecision::Bf16Pure),
+                         doctest::Contains("cudnn multiplies in FP32 or TF32 only"), core::InputError);
+    CHECK_NOTHROW(e->set_compute_precision(train::ComputePrecision::Fp32));
+    CHECK(e->precision().rfind("FP32", 0) == 0);
+}
+
 TEST_CASE("cudnn plan: the dense layers' cublasSgemm arguments compute what cpu-scalar's dense layers do") {
     const std::int64_t n = 5, in = 7, out = 3;
     const std::vector<float> x = random_floats(n * in, 1), w = random_floats(out * in, 2), dy = random_floats(n * out, 3);

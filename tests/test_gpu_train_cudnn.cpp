@@ -1,6 +1,7 @@
 // The cudnn training engine (kernels/train/cudnn_train_engine.h) against cpu-scalar on a CUDA device:
 // forward, backward and three SGD steps on the article's model, a smaller batch after a larger one
-// (new descriptors and a second Find), and a few steps that reduce the loss. Skipped, with the
+// (new descriptors and a second Find), a few steps that reduce the loss, and TF32 (issue 29)
+// against cpu-scalar's TF32 rounding model. Skipped, with the
 // reason, where there is no device or no cuDNN/cuBLAS: the host side is in
 // tests/test_cudnn_train_plan.cpp.
 #include <doctest/doctest.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "train/cudnn_train_engine.h"
+#include "gpu_backends.h"
 #include "gpu_test_support.h"
 #include "io/image_io.h"
 #include "train/engine.h"
@@ -127,6 +129,63 @@ TEST_CASE("cudnn: a few SGD steps reduce the loss - and a batch over the engine'
     CHECK(last < 0.8 * first);
     CHECK_THROWS_WITH_AS(e->forward(images.data(), 17), doctest::Contains("does not fit the engine's 16"),
                          core::InputError);
+}
+
+TEST_CASE("cudnn in TF32 trains like cpu-scalar's TF32 model - within a TF32 tolerance - and says what it ran") {
+    auto gpu_engine = cudnn_engine_or_skip();
+    if (!gpu_engine) return;
+    // Tolerance: TF32 keeps 11 significant bits (unit roundoff u = 2^-11, about 4.9e-4). cpu-scalar
+    // rounds each product's inputs to nearest; how a tensor core converts FP32 inputs is not
+    // documented (nearest or truncation: up to one TF32 step, 2u, apart), and cuDNN keeps an FMA
+    // algorithm for a direction where Find timed that fastest, so any product may differ from the
+    // model by up to about (2u + 2u) = 2e-3 of the sum of its terms' magnitudes. Over the model's
+    // five product layers, with cancellation in the sums, that allows logits and loss within 1e-2
+    // relative (plus 1e-2 absolute for logits near 0) and gradients within 2e-2 relative plus 2e-3
+    // of the largest: ten to twenty times the FP32 test's bounds above, still far below what a
+    // wrong layer gives.
+    const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
+    std::vector<float> images;
+    std::vector<std::uint8_t> labels;
+    toy_batch(8, 5, images, labels);
+    const std::vector<float> params = init_params(m, 9);
+    auto scalar = make_train_engine("cpu-scalar");
+    for (auto* e : {scalar.get(), gpu_engine.get()}) e->set_compute_precision(ComputePrecision::Tf32);
+    for (auto* e : {scalar.get(), gpu_engine.get()}) e->setup(m, params, 8);
+    const gpu::GpuProbe& device = gpu::probe();
+    const std::string precision = gpu_engine->precision();
+    INFO(precision);
+    if (device.cc_major >= 8) {
+        CHECK(precision.rfind("TF32 permitted on compute capability " + std::to_string(device.cc_major) + ".", 0) == 0);
+        CHECK(gpu_engine->implementation().find("sgemm (TF32 tensor-op math permitted)") != std::string::npos);
+    } else {
+        CHECK(precision.rfind("FP32 (FMA math: no TF32): TF32 was asked for", 0) == 0);
+    }
+    for (int step = 0; step < 3; ++step) {
+        CAPTURE(step);
+        scalar->forward(images.data(), 8);
+        gpu_engine->forward(images.data(), 8);
+        const std::vector<float> l1 = scalar->logits(), l2 = gpu_engine->logits();
+        REQUIRE(l2.size() == l1.size());
+        for (std::size_t i = 0; i < l1.size(); ++i) CHECK(l2[i] == doctest::Approx(l1[i]).epsilon(1e-2).scale(1.0));
+        const BatchResult r1 = scalar->backward(labels.data()), r2 = gpu_engine->backward(labels.data());
+        CHECK(r2.loss == doctest::Approx(r1.loss).epsilon(1e-2));
+        const std::vector<float> g1 = scalar->gradients(), g2 = gpu_engine->gradients();
+        REQUIRE(g2.size() == g1.size());
+        const double floor = 2e-3 * max_abs(g1);
+        int bad = 0;
+        for (std::size_t i = 0; i < g1.size(); ++i)
+            if (std::abs(g2[i] - g1[i]) > 2e-2 * std::abs(g1[i]) + floor) ++bad;
+        CHECK(bad == 0);
+        scalar->step(Sgd{});
+        gpu_engine->step(Sgd{});
+    }
+    const std::vector<float> p1 = scalar->params(), p2 = gpu_engine->params();
+    for (std::size_t i = 0; i < p1.size(); i += 97) CHECK(p2[i] == doctest::Approx(p1[i]).epsilon(1e-2).scale(1e-2));
+    // Back to FP32 for the next setup: FMA math again, exactly as before TF32 was asked for.
+    gpu_engine->set_compute_precision(ComputePrecision::Fp32);
+    gpu_engine->setup(m, params, 8);
+    CHECK(gpu_engine->precision().rfind("FP32", 0) == 0);
+    CHECK(gpu_engine->implementation().find("sgemm (FP32)") != std::string::npos);
 }
 
 }  // TEST_SUITE("gpu")

@@ -13,10 +13,28 @@ gpulab_cli_test(train_truncated_data 1 "train-images-idx3-ubyte: is truncated: 1
                 train --data ${CMAKE_CURRENT_LIST_DIR}/data/idx-truncated)
 gpulab_cli_test(train_bad_model 1 "^gpulab train: model 'conv32,lstm,dense10': unknown layer 'lstm'"
                 train --limit 10 --model conv32,lstm,dense10)
+# --precision (issue 29): a misspelt one lists every id; an engine that cannot run it refuses with
+# its sentence, exit 2, in every build (before availability: cuda-kernel and cudnn answer the same
+# without a GPU).
+gpulab_cli_test(train_precision_unknown 2 "^gpulab: --precision: 'bf8' is not a compute precision: write fp32, tf32 .*bf16-mixed .*bf16-pure"
+                train --precision bf8)
+gpulab_cli_test(train_precision_onednn_tf32 2 "^gpulab train: cpu-onednn multiplies in FP32 only: TF32 \\(TF32 products"
+                train --backend cpu-onednn --precision tf32)
+gpulab_cli_test(train_precision_cuda_kernel_tf32 2 "^gpulab train: cuda-kernel runs our kernels, which multiply FP32 on the ordinary FP32 units"
+                train --backend cuda-kernel --precision tf32)
+gpulab_cli_test(train_precision_cudnn_bf16 2 "^gpulab train: cudnn multiplies in FP32 or TF32 only: BF16 pure \\(BF16 products, BF16 weights\\)"
+                train --backend cudnn --precision bf16-pure)
 unset(GPULAB_CLI_EXTRA)
 if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
     gpulab_cli_test(train_short_run_above_chance 0 "\"epoch\": 1, \"loss\": [0-9.]+, \"train_accuracy\": [0-9.]+, \"test_accuracy\": 0\\.[3-9]"
                     train --limit 1000 --batch 32 --epochs 1 --json)
+endif()
+# TF32 modelled on cpu-parallel, 100 images: the header and the JSON record name it.
+if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
+    gpulab_cli_test(train_tf32_short_run 0 "\nprecision: TF32 products \\(inputs rounded to 10 mantissa bits\\), FP32 sums and weights\n"
+                    train --limit 100 --batch 32 --precision tf32)
+    gpulab_cli_test(train_tf32_short_run_json 0 "\"backend\": \"cpu-parallel\", \"precision\": \"TF32 products [^\"]*\", \"epoch\": 1"
+                    train --limit 100 --batch 32 --precision TF32 --json)
 endif()
 # cuda-sim: the GPU training kernels simulated, on 200 images of a small model (about 2 s here);
 # says its time is not a GPU's. cuda-kernel without a usable device: the probe's reason, exit 1.

@@ -60,6 +60,8 @@ struct TrainOptions {
     double momentum = 0.9;
     bool json = false;
     bool layers = false;  // print each layer's forward and backward time per epoch
+    // fp32 | tf32 | bf16-mixed | bf16-pure (train::parse_compute_precision; checked by the parser).
+    std::string precision = "fp32";
 };
 int cmd_train(const TrainOptions& options);
 

@@ -2,8 +2,10 @@
 // Fashion-MNIST unless --data), builds the model, trains it on one backend for --epochs and prints
 // per epoch the mean loss, train accuracy (while the weights moved, as Keras prints it), test
 // accuracy, images per second and time; --json prints the same as records. The machine's load
-// average is printed beside the speed, since the CPU may be shared. Bad input is one sentence:
-// tests/cli_tests.cmake (train_*) checks the messages.
+// average is printed beside the speed, since the CPU may be shared. --precision sets the engine's
+// arithmetic before its setup (an engine that cannot do it refuses with its sentence, exit 2), and
+// the header and every JSON record name what the engine says it runs (precision()). Bad input is
+// one sentence: tests/cli_tests.cmake and tests/train_cli_tests.cmake (train_*) check the messages.
 #include "cli.h"
 
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include "gpu_train_engines.h"
 #include "io/image_io.h"
 #include "json_out.h"
+#include "train/compute_precision.h"
 #include "train/dataset.h"
 #include "train/engine.h"
 #include "train/trainer.h"
@@ -55,6 +58,13 @@ int cmd_train(const TrainOptions& o) {
                      train::train_engine_names().c_str(), gpu::gpu_train_engine_names().c_str());
         return kExitUsage;
     }
+    // Before availability: a precision the engine can never run is a usage error wherever it runs.
+    try {
+        engine->set_compute_precision(train::parse_compute_precision(o.precision));
+    } catch (const core::InputError& e) {
+        std::fprintf(stderr, "gpulab train: %s\n", e.what());
+        return kExitUsage;
+    }
     if (const core::Availability a = engine->availability(); !a.ok) {
         std::fprintf(stderr, "gpulab train: %s cannot run here: %s\n", o.backend.c_str(), a.reason.c_str());
         return kExitFailure;
@@ -83,6 +93,8 @@ int cmd_train(const TrainOptions& o) {
             std::printf("batch %lld, SGD learning rate %g, momentum %g, seed %llu\n", o.batch, o.learning_rate,
                         o.momentum, o.seed);
             std::printf("%s: %s\n", std::string(engine->name()).c_str(), engine->implementation().c_str());
+            // After setup (in the Trainer): cudnn knows by then whether the GPU can do TF32.
+            std::printf("precision: %s\n", engine->precision().c_str());
             if (!core::kind_is_timed(engine->kind()))
                 std::printf("note: %s runs the GPU kernels on the SIMT simulator, on this CPU: its images/s and times "
                             "are the simulation's, never a GPU speed; keep it to a small --limit and --model\n",
@@ -104,6 +116,7 @@ int cmd_train(const TrainOptions& o) {
             if (o.json) {
                 json_record(first,
                             "\"backend\": " + json_string(std::string(engine->name())) +
+                                ", \"precision\": " + json_string(engine->precision()) +
                                 ", \"epoch\": " + std::to_string(r.epoch) + ", \"loss\": " + json_number(r.loss) +
                                 ", \"train_accuracy\": " + json_number(r.train_accuracy) +
                                 ", \"test_accuracy\": " + json_number(r.test_accuracy) +

@@ -26,7 +26,9 @@ std::string article_step_sentence() {
 std::string article_precision_sentence() {
     return "Precision: the article does not say. TensorFlow's documentation has TF32 on by default on Ampere GPUs "
            "such as the RTX 3070 (since TensorFlow 2.4), so its convolutions and matrix products most likely ran in "
-           "TF32 on tensor cores (an inference, not the article's words); every engine here multiplies in FP32.";
+           "TF32 on tensor cores (an inference, not the article's words). This race runs every engine in FP32 (the "
+           "precision column says what each ran); gpulab train --backend cudnn --precision tf32 trains in TF32 on a GPU "
+           "of compute capability 8.0 or newer.";
 }
 
 }  // namespace gpulab::train

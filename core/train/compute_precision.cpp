@@ -1,4 +1,4 @@
-// Names, the BF16 rounding of a buffer and the counted update of compute_precision.h.
+// Names, the BF16 and TF32 rounding of a buffer and the counted update of compute_precision.h.
 #include "compute_precision.h"
 
 #include <atomic>
@@ -16,6 +16,7 @@ namespace gpulab::train {
 const char* precision_id(ComputePrecision p) {
     switch (p) {
         case ComputePrecision::Fp32: return "fp32";
+        case ComputePrecision::Tf32: return "tf32";
         case ComputePrecision::Bf16Mixed: return "bf16-mixed";
         case ComputePrecision::Bf16Pure: return "bf16-pure";
     }
@@ -25,6 +26,7 @@ const char* precision_id(ComputePrecision p) {
 const char* precision_label(ComputePrecision p) {
     switch (p) {
         case ComputePrecision::Fp32: return "FP32";
+        case ComputePrecision::Tf32: return "TF32 products (inputs rounded to 10 mantissa bits), FP32 sums and weights";
         case ComputePrecision::Bf16Mixed: return "BF16 products, FP32 master weights";
         case ComputePrecision::Bf16Pure: return "BF16 products, BF16 weights";
     }
@@ -34,6 +36,7 @@ const char* precision_label(ComputePrecision p) {
 const char* precision_short_label(ComputePrecision p) {
     switch (p) {
         case ComputePrecision::Fp32: return "FP32";
+        case ComputePrecision::Tf32: return "TF32";
         case ComputePrecision::Bf16Mixed: return "BF16 mixed";
         case ComputePrecision::Bf16Pure: return "BF16 pure";
     }
@@ -43,11 +46,11 @@ const char* precision_short_label(ComputePrecision p) {
 ComputePrecision parse_compute_precision(std::string_view text) {
     std::string lower(text);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const ComputePrecision p : kAllComputePrecisions)
+    for (const ComputePrecision p : kEveryComputePrecision)
         if (lower == precision_id(p)) return p;
     throw core::InputError("'" + std::string(text) +
-                           "' is not a compute precision: write fp32, bf16-mixed (BF16 products, FP32 master weights) "
-                           "or bf16-pure (BF16 weights too)");
+                           "' is not a compute precision: write fp32, tf32 (TF32 products, FP32 sums and weights), "
+                           "bf16-mixed (BF16 products, FP32 master weights) or bf16-pure (BF16 weights too)");
 }
 
 void round_bf16_in_place(float* x, std::int64_t n) {
@@ -62,6 +65,22 @@ void round_bf16_in_place(float* x, std::int64_t n) {
             const std::uint32_t word = static_cast<std::uint32_t>(bits[i]) << 16;
             std::memcpy(x + at + i, &word, sizeof word);
         }
+    }
+}
+
+void round_tf32_in_place(float* x, std::int64_t n) {
+    // No packer rounds to TF32 (a format of the GPU's tensor cores, kept in 32-bit words): the one
+    // rounding of fp_formats.h, on the calling thread like round_bf16_in_place (cpu-scalar stays on
+    // one core; cpu-parallel calls it from each slice's thread).
+    for (std::int64_t i = 0; i < n; ++i) x[i] = core::round_tf32(x[i]);
+}
+
+void round_product_inputs_in_place(ComputePrecision p, float* x, std::int64_t n) {
+    switch (p) {
+        case ComputePrecision::Fp32: return;
+        case ComputePrecision::Tf32: round_tf32_in_place(x, n); return;
+        case ComputePrecision::Bf16Mixed:
+        case ComputePrecision::Bf16Pure: round_bf16_in_place(x, n); return;
     }
 }
 
@@ -84,7 +103,8 @@ void sgd_step_counted(ComputePrecision p, std::int64_t count, const Sgd& sgd, fl
             if (v[i] == 0.0f) continue;
             ++n;
             l += w[i] == before;
-            bl += core::round_bf16(w[i]) == core::round_bf16(before);
+            bl += p == ComputePrecision::Tf32 ? core::round_tf32(w[i]) == core::round_tf32(before)
+                                              : core::round_bf16(w[i]) == core::round_bf16(before);
         }
         nonzero += n;
         lost += l;

@@ -1,9 +1,10 @@
 // The CPU training engines: one class runs a ModelDesc layer by layer with a set of layer
 // functions, cpu-scalar's (the reference loops) or cpu-parallel's (threads + SIMD); see
 // cpu_layers.h. It keeps every layer's output of the last forward pass for the backward pass, the
-// gradients, and the momentum. Set to BF16 (compute_precision.h), it rounds each convolution's and
-// dense layer's inputs, weights and incoming gradient to BF16 where they enter a product, keeps the
-// sums FP32, and updates FP32 master weights (mixed) or BF16 weights (pure).
+// gradients, and the momentum. Set to BF16 or TF32 (compute_precision.h), it rounds each
+// convolution's and dense layer's inputs, weights and incoming gradient to that format where they
+// enter a product, keeps the sums FP32, and updates FP32 master weights (BF16 mixed, TF32) or BF16
+// weights (BF16 pure).
 // Verified by tests/test_train_engines.cpp and tests/test_mixed_precision_train.cpp.
 #include <algorithm>
 #include <cstring>
@@ -54,11 +55,11 @@ public:
                              std::to_string(max_batch_));
         n_ = n;
         std::memcpy(input_.data(), images, static_cast<std::size_t>(n * model_.input.size()) * sizeof(float));
-        if (precision_ == ComputePrecision::Bf16Mixed) {
-            // The BF16 copy of the FP32 master weights this batch multiplies with. BF16 weights
-            // (pure) need none: they are BF16 already (rounded at setup and by every update).
+        if (has_narrow_copy()) {
+            // The BF16 (TF32) copy of the FP32 master weights this batch multiplies with. BF16
+            // weights (pure) need none: they are BF16 already (rounded at setup and by every update).
             narrow_params_ = params_;
-            round_bf16_in_place(narrow_params_.data(), static_cast<std::int64_t>(narrow_params_.size()));
+            round_product_inputs_in_place(precision_, narrow_params_.data(), static_cast<std::int64_t>(narrow_params_.size()));
         }
         run_slices([&](const Slice& sl, std::vector<LayerTime>& times) {
             for (std::size_t i = 0; i < model_.layers.size(); ++i) {
@@ -67,10 +68,10 @@ public:
                 if (core::cancel_requested()) throw core::Cancelled();
                 const Layer& l = model_.layers[i];
                 float* x = layer_input(i) + sl.first * l.in.size();
-                // The activations a product reads are stored in BF16: rounded in place, so the
-                // backward pass reads the same numbers (ReLU's test y > 0 and pooling's maximum are
-                // unchanged by rounding, except values below BF16's smallest, which become 0).
-                if (narrow() && l.has_params()) round_bf16_in_place(x, sl.n * l.in.size());
+                // The activations a product reads are stored in BF16 (TF32): rounded in place, so
+                // the backward pass reads the same numbers (ReLU's test y > 0 and pooling's maximum
+                // are unchanged by rounding, except values below BF16's smallest, which become 0).
+                if (narrow() && l.has_params()) round_product_inputs_in_place(precision_, x, sl.n * l.in.size());
                 float* y = outputs_[i].data() + sl.first * l.out.size();
                 const std::int64_t t0 = core::now_ns();
                 switch (l.kind) {
@@ -110,8 +111,8 @@ public:
                 const Layer& l = model_.layers[i];
                 const float* x = layer_input(i) + sl.first * l.in.size();
                 // The gradient arriving from above enters two products (weights and input gradient):
-                // BF16, like the activations. It is not read again after this layer.
-                if (narrow() && l.has_params()) round_bf16_in_place(dy, sl.n * l.out.size());
+                // BF16 (TF32), like the activations. It is not read again after this layer.
+                if (narrow() && l.has_params()) round_product_inputs_in_place(precision_, dy, sl.n * l.out.size());
                 const std::int64_t t0 = core::now_ns();
                 switch (l.kind) {
                     case LayerKind::Conv:
@@ -203,10 +204,12 @@ private:
 
     float* layer_input(std::size_t i) { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
     bool narrow() const { return precision_ != ComputePrecision::Fp32; }
-    // The weights products read: the BF16 copy of the master weights in mixed precision, else the
-    // weights themselves (FP32, or BF16 already). Biases are added to the FP32 sum as they are.
+    // FP32 master weights multiplied through a rounded copy: BF16 mixed and TF32.
+    bool has_narrow_copy() const { return precision_ == ComputePrecision::Bf16Mixed || precision_ == ComputePrecision::Tf32; }
+    // The weights products read: the BF16 (TF32) copy of the master weights in BF16 mixed (TF32),
+    // else the weights themselves (FP32, or BF16 already). Biases are added to the FP32 sum as they are.
     const float* weights(const Layer& l) const {
-        return (precision_ == ComputePrecision::Bf16Mixed ? narrow_params_ : params_).data() + l.weight_offset;
+        return (has_narrow_copy() ? narrow_params_ : params_).data() + l.weight_offset;
     }
     const float* biases(const Layer& l) const { return params_.data() + l.bias_offset; }
     static ConvShape conv_shape(const Layer& l, std::int64_t n) { return {n, l.in.c, l.in.h, l.in.w, l.out.c, l.kernel}; }
@@ -218,7 +221,7 @@ private:
     bool slice_batch_ = false;
     std::vector<std::vector<float>> slice_grads_;  // one weight-gradient buffer per slice
     ComputePrecision precision_ = ComputePrecision::Fp32;
-    std::vector<float> narrow_params_;  // mixed precision: the BF16 copy of the weights for this batch
+    std::vector<float> narrow_params_;  // BF16 mixed, TF32: the rounded copy of the weights for this batch
     UpdateCounts counts_;
 };
 
@@ -226,8 +229,11 @@ private:
 
 void TrainEngine::set_compute_precision(ComputePrecision p) {
     if (p == ComputePrecision::Fp32) return;
-    throw InputError(std::string(name()) + " multiplies in FP32 only: " + precision_label(p) +
-                     " runs on cpu-scalar and cpu-parallel");
+    // cudnn overrides this for TF32 (the real thing on the GPU's tensor cores); cpu-scalar and
+    // cpu-parallel model every precision by rounding.
+    throw InputError(std::string(name()) + " multiplies in FP32 only: " + precision_short_label(p) + " (" +
+                     precision_label(p) + ") runs on cpu-scalar and cpu-parallel" +
+                     (p == ComputePrecision::Tf32 ? " (modelled by rounding) and on cudnn (for real, on a GPU of compute capability 8.0 or newer)" : ""));
 }
 
 void check_setup_arguments(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) {

@@ -73,8 +73,9 @@ public:
     // multiplies FP32 today; one that lets TF32 or BF16 in says so, since that changes the speed.
     virtual std::string precision() const { return "FP32"; }
     // The arithmetic of the following setup() and run (compute_precision.h): cpu-scalar and
-    // cpu-parallel round to BF16 where asked; the others multiply in FP32 only and throw
-    // core::InputError with a sentence for anything else.
+    // cpu-parallel round to BF16 or TF32 where asked; cudnn does TF32 for real on the GPU (FP32
+    // where the GPU predates Ampere, and precision() says so); the others multiply in FP32 only
+    // and throw core::InputError with a sentence for anything else.
     virtual void set_compute_precision(ComputePrecision p);
     // What the SGD updates did to the stored weights since setup(), counted where the precision is
     // not FP32 (all zero otherwise): the lesson's "updates a BF16 weight lost".

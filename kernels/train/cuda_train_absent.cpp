@@ -18,6 +18,11 @@ public:
     std::string_view description() const override { return "our own CUDA kernels for every layer (not built)"; }
     core::Availability availability() const override { return {false, kNotCompiled}; }
     core::BackendKind kind() const override { return core::BackendKind::Gpu; }
+    // The built engine's rule, so `gpulab train --precision` answers the same in every build.
+    void set_compute_precision(train::ComputePrecision p) override {
+        check_kernel_engine_precision(*this, p);
+        train::TrainEngine::set_compute_precision(p);
+    }
     void setup(const train::ModelDesc&, const std::vector<float>&, std::int64_t) override { refuse(); }
     void forward(const float*, std::int64_t) override { refuse(); }
     train::BatchResult backward(const std::uint8_t*) override { refuse(); }

@@ -3,6 +3,7 @@
 // the same sentence, and check_cublas_library answers it too (cublas_library.cpp is not built).
 // GPULAB_CUDNN_TRAIN_WHY comes from kernels/CMakeLists.txt.
 #include "cudnn_train_engine.h"
+#include "cudnn_train_plan.h"
 #include "gpu_backends.h"
 #include "io/image_io.h"
 
@@ -16,6 +17,15 @@ public:
     core::BackendKind kind() const override { return core::BackendKind::Gpu; }
     std::string_view description() const override { return "NVIDIA's cuDNN and cuBLAS (not built)"; }
     core::Availability availability() const override { return {false, GPULAB_CUDNN_TRAIN_WHY}; }
+    // The built engine's rule (FP32 and TF32; BF16 refused with its sentence), so the command line
+    // answers the same in every build; setup() then says why cudnn cannot run here.
+    void set_compute_precision(train::ComputePrecision p) override {
+        cuda::train_plan::check_cudnn_precision(p);
+        asked_ = p;
+    }
+    std::string precision() const override {
+        return asked_ == train::ComputePrecision::Tf32 ? cuda::train_plan::tf32_precision_text(-1, 0, 0, 0) : "FP32";
+    }
     void setup(const train::ModelDesc&, const std::vector<float>&, std::int64_t) override {
         throw core::InputError(std::string("cudnn is not available: ") + GPULAB_CUDNN_TRAIN_WHY);
     }
@@ -26,6 +36,9 @@ public:
     std::vector<float> gradients() const override { return {}; }
     std::vector<float> params() const override { return {}; }
     std::vector<train::LayerTime> layer_times() const override { return {}; }
+
+private:
+    train::ComputePrecision asked_ = train::ComputePrecision::Fp32;
 };
 
 }  // namespace

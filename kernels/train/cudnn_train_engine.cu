@@ -25,10 +25,24 @@
 //   update   ours: sgd_momentum_kernel (kernels/train/sgd_kernel.cuh) over the flat parameters
 //
 // alpha = 1 and beta = 0 everywhere (write, never accumulate), except the bias adds (beta = 1: add
-// to what the convolution or gemm just wrote) and the fused call (alpha1 = 1, alpha2 = 0). FP32 throughout: convolutions ask for
+// to what the convolution or gemm just wrote) and the fused call (alpha1 = 1, alpha2 = 0).
+//
+// Precision (set_compute_precision, before setup). FP32, the default: convolutions ask for
 // CUDNN_FMA_MATH (no TF32, so results match cpu-scalar within an FP32 tolerance, as in the
 // convolution lesson's cudnn backend); cuBLAS runs in CUBLAS_DEFAULT_MATH, which for sgemm is FP32
 // (TF32 only when asked for with CUBLAS_TF32_TENSOR_OP_MATH).
+// TF32 (issue 29: what TensorFlow does by default on Ampere, so most likely what the source
+// article's RTX 3070 ran), on a GPU of compute capability 8.0 or newer: the convolution descriptors
+// start in CUDNN_DEFAULT_MATH, which permits TF32 tensor-core kernels for FP32 data there; Find
+// times the algorithms and the fastest that runs, fits and does not convert to FP16 is kept,
+// whatever its math type (plan::choose_algorithm with allow_tf32); each direction's descriptor is
+// set to its choice's math type. The cuBLAS handle is put in CUBLAS_TF32_TENSOR_OP_MATH, which
+// lets the same cublasSgemm calls use TF32 tensor cores. Why the handle's mode and not cublasGemmEx
+// with CUBLAS_COMPUTE_32F_FAST_TF32 (the speed step's TF32 row): the three host-tested sgemm
+// argument sets stay the one code path for both precisions, and the mode is one checked call per
+// setup. Sums, weights and the update stay FP32 either way (our SGD kernel). On an older GPU TF32
+// falls back to exactly the FP32 path, and precision() says so. BF16 is refused
+// (plan::check_cudnn_precision).
 //
 // Algorithms: the three cuDNN Find calls time every convolution algorithm for each conv layer and
 // batch size once, when that batch size is first seen (setup() does the largest), before any
@@ -164,7 +178,8 @@ std::vector<plan::AlgoResult> results_of(const std::vector<Perf>& perf) {
     std::vector<plan::AlgoResult> out;
     for (const Perf& p : perf)
         out.push_back({static_cast<int>(p.algo), p.status == CUDNN_STATUS_SUCCESS, p.mathType == CUDNN_FMA_MATH,
-                       p.determinism == CUDNN_DETERMINISTIC, p.memory, p.time});
+                       p.determinism == CUDNN_DETERMINISTIC, p.memory, p.time,
+                       p.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION});
     return out;
 }
 
@@ -194,6 +209,8 @@ struct Net {
     std::size_t workspace = 0;  // the largest chosen algorithm's need
     std::string algorithms;     // per conv layer, for implementation()
     bool tf32_possible = false; // a direction's chosen algorithm runs without FMA math
+    int directions = 0;         // convolution directions that run (backward-data only where needed)
+    int tf32_directions = 0;    // of those, the ones whose chosen math type is not FMA
 };
 
 class CudnnTrainEngine final : public train::TrainEngine {
@@ -217,6 +234,13 @@ public:
     }
     std::string implementation() const override { return implementation_; }
     std::string precision() const override { return precision_; }
+    // FP32 or TF32 for the following setup(); BF16 refused with a sentence. Until setup the text
+    // says only what was asked for: whether the GPU can do TF32 is read there.
+    void set_compute_precision(train::ComputePrecision p) override {
+        plan::check_cudnn_precision(p);
+        asked_ = p;
+        precision_ = p == train::ComputePrecision::Tf32 ? plan::tf32_precision_text(-1, 0, 0, 0) : kFp32Text;
+    }
 
     void setup(const train::ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
         train::check_setup_arguments(model, params, max_batch);
@@ -228,6 +252,11 @@ public:
         n_ = 0;
         nets_.clear();
         open_handles();
+        // TF32 only where the tensor cores take it (compute capability 8.0+); elsewhere the FP32 path
+        // exactly, so the math type and mode asked for are the ones that run.
+        const gpu::GpuProbe& device = gpu::probe();
+        tf32_ = asked_ == train::ComputePrecision::Tf32 && plan::has_tf32_tensor_cores(device.cc_major);
+        GPULAB_CUBLAS_CHECK(cublas_api().cublasSetMathMode(cublas_, tf32_ ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
         allocate(params);
         times_.assign(model_.layers.size(), {});
         fwd_marks_.clear();
@@ -509,7 +538,10 @@ private:
                                    cudnn_api().cudnnDestroyConvolutionDescriptor);
                     GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolution2dDescriptor(
                         c->desc.get(), 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(c->desc.get(), CUDNN_FMA_MATH));
+                    // Find times in this math type (and in default math): FMA keeps TF32 out; default
+                    // math permits it on sm_80+.
+                    GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(
+                        c->desc.get(), tf32_ ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
                 }
                 check_conv_output(st, d, l);
                 find_algorithms(st, l, n, nt);
@@ -528,7 +560,11 @@ private:
             if (!room.ok) throw CudaError("cuDNN workspace: " + room.reason);
             workspace_.reserve(nt.workspace);
         }
-        precision_ = nt.tf32_possible ? "FP32; TF32 possible in a convolution" : "FP32 (FMA math: no TF32)";
+        if (asked_ == train::ComputePrecision::Tf32)
+            precision_ = plan::tf32_precision_text(gpu::probe().cc_major, gpu::probe().cc_minor, nt.directions,
+                                                   nt.tf32_directions);
+        else
+            precision_ = nt.tf32_possible ? "FP32; TF32 possible in a convolution" : kFp32Text;
         algorithms_ = nt.algorithms;
         describe();
         return nets_.emplace(n, std::move(nt)).first->second;
@@ -543,7 +579,9 @@ private:
                            : fusion_refused_ ? "bias and ReLU as separate calls: cuDNN refused the fused call here"
                                              : "bias and ReLU as separate calls") +
                           "), cuBLAS " + load_cublas().version +
-                          " sgemm (FP32) for dense layers; loss and SGD update: our kernels";
+                          (tf32_ ? " sgemm (TF32 tensor-op math permitted) for dense layers"
+                                 : " sgemm (FP32) for dense layers") +
+                          "; loss and SGD update: our kernels";
     }
 
     void check_conv_output(const LayerState& st, const plan::LayerDescs& d, const Layer& l) const {
@@ -568,7 +606,7 @@ private:
     Choice choose(const std::vector<Perf>& perf, int returned, const Layer& l, const char* direction,
                   const char* (*name)(int), std::int64_t n) {
         std::vector<Perf> got(perf.begin(), perf.begin() + std::clamp(returned, 0, static_cast<int>(perf.size())));
-        const int pick = plan::choose_algorithm(results_of(got), workspace_room());
+        const int pick = plan::choose_algorithm(results_of(got), workspace_room(), tf32_);
         if (pick < 0) {
             std::string why = "cuDNN has no " + std::string(direction) + " algorithm for " + l.name + " at batch " +
                               std::to_string(n) + " that runs and fits in GPU memory:";
@@ -622,9 +660,12 @@ private:
         for (ConvDirection* c : {&st.fwd, &st.bwd_data, &st.bwd_filter}) {
             GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(c->desc.get(), c->choice.math));
             nt.workspace = std::max(nt.workspace, c->choice.workspace);
+            const bool runs = c != &st.bwd_data || l.needs_input_gradient;
+            nt.directions += runs;
             if (c->choice.math != CUDNN_FMA_MATH) {
-                label += " (one direction without FMA math: TF32 possible)";
+                label += tf32_ ? " (one direction in TF32-permitting math)" : " (one direction without FMA math: TF32 possible)";
                 nt.tf32_possible = true;
+                nt.tf32_directions += runs;
             }
             if (!c->choice.deterministic) label += " (one direction non-deterministic: sums vary in the last bits)";
         }
@@ -783,7 +824,10 @@ private:
     std::map<std::int64_t, Net> nets_;
     std::string implementation_;
     std::string algorithms_;  // the last net's conv algorithms, for describe()
-    std::string precision_ = "FP32 (FMA math: no TF32)";
+    static constexpr const char* kFp32Text = "FP32 (FMA math: no TF32)";
+    std::string precision_ = kFp32Text;
+    train::ComputePrecision asked_ = train::ComputePrecision::Fp32;  // set_compute_precision's
+    bool tf32_ = false;  // TF32 asked for and the device has TF32 tensor cores: what setup() configured
 };
 
 }  // namespace

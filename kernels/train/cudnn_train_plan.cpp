@@ -59,13 +59,42 @@ std::vector<LayerDescs> describe_layers(const ModelDesc& model, std::int64_t n) 
     return out;
 }
 
-int choose_algorithm(const std::vector<AlgoResult>& results, std::size_t room) {
-    const auto fits = [room](const AlgoResult& r) { return r.ok && r.workspace <= room; };
-    for (std::size_t i = 0; i < results.size(); ++i)
-        if (fits(results[i]) && results[i].fma_math) return static_cast<int>(i);
+int choose_algorithm(const std::vector<AlgoResult>& results, std::size_t room, bool allow_tf32) {
+    // FP32 keeps its rule as it was (an FP16-converting result is not excluded there: Find with an
+    // FMA descriptor has not been seen to return one); TF32 never takes one.
+    const auto fits = [room, allow_tf32](const AlgoResult& r) {
+        return r.ok && r.workspace <= room && !(allow_tf32 && r.converts);
+    };
+    if (!allow_tf32)
+        for (std::size_t i = 0; i < results.size(); ++i)
+            if (fits(results[i]) && results[i].fma_math) return static_cast<int>(i);
     for (std::size_t i = 0; i < results.size(); ++i)
         if (fits(results[i])) return static_cast<int>(i);
     return -1;
+}
+
+void check_cudnn_precision(train::ComputePrecision p) {
+    if (p == train::ComputePrecision::Fp32 || p == train::ComputePrecision::Tf32) return;
+    throw core::InputError(std::string("cudnn multiplies in FP32 or TF32 only: ") + train::precision_short_label(p) +
+                           " (" + train::precision_label(p) + ") runs on cpu-scalar and cpu-parallel (modelled by rounding)");
+}
+
+std::string tf32_precision_text(int cc_major, int cc_minor, int directions, int tf32_directions) {
+    if (cc_major < 0)
+        return "TF32 asked for (cuDNN default math, cuBLAS TF32 tensor-op math); whether the GPU has TF32 tensor "
+               "cores (compute capability 8.0 or newer) is known at setup";
+    const std::string cc = std::to_string(cc_major) + "." + std::to_string(cc_minor);
+    if (!has_tf32_tensor_cores(cc_major))
+        return "FP32 (FMA math: no TF32): TF32 was asked for, but compute capability " + cc +
+               " has no TF32 tensor cores (8.0 or newer), so cuDNN and cuBLAS run FP32";
+    std::string convs = directions == 0 ? "no convolutions"
+                                        : "cuDNN in default math (TF32 permitted) in " + std::to_string(tf32_directions) +
+                                              " of " + std::to_string(directions) +
+                                              " convolution directions, where Find timed that fastest, FMA (FP32) in "
+                                              "the rest";
+    return "TF32 permitted on compute capability " + cc +
+           "'s tensor cores (the libraries choose per call): cuBLAS sgemm in TF32 tensor-op math for the dense "
+           "layers; " + convs + "; FP32 sums and weights";
 }
 
 Gemm dense_forward(std::int64_t n, std::int64_t in, std::int64_t out) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "train/compute_precision.h"
 #include "train/model.h"
 
 namespace gpulab::cuda::train_plan {
@@ -75,12 +76,32 @@ struct AlgoResult {
     bool deterministic = false;
     std::size_t workspace = 0;  // bytes
     float time_ms = 0.0f;
+    // mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION: cuDNN may convert FP32 data down to FP16,
+    // which no precision of the engine asks for. (Last, so the older fields keep their places.)
+    bool converts = false;
 };
 
 // The index of the algorithm to use, or -1. Find returns results fastest first; we keep the first
 // that succeeded, runs in FP32 FMA math (so results match cpu-scalar within an FP32 tolerance) and
 // whose workspace fits in `room` bytes; failing FMA, the first that succeeded and fits.
-int choose_algorithm(const std::vector<AlgoResult>& results, std::size_t room);
+// With allow_tf32 (the engine asked for TF32): the first that succeeded, fits and does not convert
+// to FP16, whatever its math type: the fastest, TF32 or FMA, as a framework with TF32 on would run.
+int choose_algorithm(const std::vector<AlgoResult>& results, std::size_t room, bool allow_tf32 = false);
+
+// TF32 products need tensor cores that take TF32: compute capability 8.0 (Ampere) or newer.
+inline bool has_tf32_tensor_cores(int cc_major) { return cc_major >= 8; }
+
+// The precisions the cudnn engine runs: FP32 (the default, FMA math) and TF32. Throws
+// core::InputError with one sentence for the BF16 ones.
+void check_cudnn_precision(train::ComputePrecision p);
+
+// What the cudnn engine's precision() says when it was asked for TF32 (FP32 has its own two
+// sentences in the engine). cc_major < 0: the device is not known yet (no setup, or no device).
+// directions: convolution directions set up (forward, backward-filter, backward-data per conv
+// layer); tf32_directions: of those, the ones whose chosen algorithm's math type is not FMA.
+// Starts with "TF32 " where the device can do it and "FP32 " where it cannot, since the race's
+// precision column shows the first word.
+std::string tf32_precision_text(int cc_major, int cc_minor, int directions, int tf32_directions);
 
 // One cublasSgemm call, column-major as BLAS defines it: C (m x n, ldc) = alpha * op(A) * op(B) +
 // beta * C, op(A) m x k, op(B) k x n.

@@ -3,6 +3,7 @@
 #include "gpu_train_engines.h"
 
 #include "cudnn_train_engine.h"
+#include "io/image_io.h"
 #include "sim_train_engine.h"
 
 namespace gpulab::gpu {
@@ -23,5 +24,13 @@ std::unique_ptr<train::TrainEngine> make_gpu_train_engine(std::string_view name)
 }
 
 std::string gpu_train_engine_names() { return "cuda-kernel, cudnn, cuda-sim"; }
+
+void check_kernel_engine_precision(const train::TrainEngine& engine, train::ComputePrecision p) {
+    if (p == train::ComputePrecision::Tf32)
+        throw core::InputError(std::string(engine.name()) +
+                               " runs our kernels, which multiply FP32 on the ordinary FP32 units, not on tensor cores "
+                               "(TF32 is a tensor-core format): TF32 runs on cudnn (compute capability 8.0 or newer) "
+                               "and, modelled by rounding, on cpu-scalar and cpu-parallel");
+}
 
 }  // namespace gpulab::gpu

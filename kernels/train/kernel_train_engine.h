@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "gpu_train_engines.h"
 #include "io/image_io.h"  // core::InputError
 #include "train/engine.h"
 #include "train_launch.h"
@@ -67,6 +68,12 @@ public:
     core::Availability availability() const override { return id_.availability(); }
     core::BackendKind kind() const override { return id_.kind; }
     std::string implementation() const override { return id_.implementation; }
+    // FP32 only (the base class refuses BF16). TF32 gets a sentence of its own: it is a tensor-core
+    // format, and our kernels multiply on the ordinary FP32 units, so there is nothing to switch.
+    void set_compute_precision(train::ComputePrecision p) override {
+        gpu::check_kernel_engine_precision(*this, p);
+        train::TrainEngine::set_compute_precision(p);
+    }
 
     void setup(const train::ModelDesc& model, const std::vector<float>& params, int64_t max_batch) override {
         train::check_setup_arguments(model, params, max_batch);

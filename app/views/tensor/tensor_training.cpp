@@ -45,6 +45,11 @@ PlotSeries lane_series(train::ComputePrecision p) {
             s.marker = Marker::TriangleUp;
             s.thickness = 2.0f;
             break;
+        case train::ComputePrecision::Tf32:  // not one of this race's lanes; here for completeness
+            s.colour = format_colour(core::FpFormat::Tf32);
+            s.marker = Marker::Diamond;
+            s.thickness = 2.0f;
+            break;
     }
     return s;
 }
