@@ -17,6 +17,7 @@ const char* precision_id(ComputePrecision p) {
     switch (p) {
         case ComputePrecision::Fp32: return "fp32";
         case ComputePrecision::Tf32: return "tf32";
+        case ComputePrecision::Fp16Mixed: return "fp16-mixed";
         case ComputePrecision::Bf16Mixed: return "bf16-mixed";
         case ComputePrecision::Bf16Pure: return "bf16-pure";
     }
@@ -27,6 +28,7 @@ const char* precision_label(ComputePrecision p) {
     switch (p) {
         case ComputePrecision::Fp32: return "FP32";
         case ComputePrecision::Tf32: return "TF32 products (inputs rounded to 10 mantissa bits), FP32 sums and weights";
+        case ComputePrecision::Fp16Mixed: return "FP16 products, FP32 master weights, loss scaling";
         case ComputePrecision::Bf16Mixed: return "BF16 products, FP32 master weights";
         case ComputePrecision::Bf16Pure: return "BF16 products, BF16 weights";
     }
@@ -37,6 +39,7 @@ const char* precision_short_label(ComputePrecision p) {
     switch (p) {
         case ComputePrecision::Fp32: return "FP32";
         case ComputePrecision::Tf32: return "TF32";
+        case ComputePrecision::Fp16Mixed: return "FP16 mixed";
         case ComputePrecision::Bf16Mixed: return "BF16 mixed";
         case ComputePrecision::Bf16Pure: return "BF16 pure";
     }
@@ -50,7 +53,8 @@ ComputePrecision parse_compute_precision(std::string_view text) {
         if (lower == precision_id(p)) return p;
     throw core::InputError("'" + std::string(text) +
                            "' is not a compute precision: write fp32, tf32 (TF32 products, FP32 sums and weights), "
-                           "bf16-mixed (BF16 products, FP32 master weights) or bf16-pure (BF16 weights too)");
+                           "bf16-mixed (BF16 products, FP32 master weights), bf16-pure (BF16 weights too) or fp16-mixed "
+                           "(FP16 products, FP32 master weights, loss scaling)");
 }
 
 void round_bf16_in_place(float* x, std::int64_t n) {
@@ -75,10 +79,17 @@ void round_tf32_in_place(float* x, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = core::round_tf32(x[i]);
 }
 
+void round_fp16_in_place(float* x, std::int64_t n) {
+    // The one rounding of fp_formats.h (F16C where the CPU has it), on the calling thread like
+    // round_tf32_in_place.
+    for (std::int64_t i = 0; i < n; ++i) x[i] = core::round_fp16(x[i]);
+}
+
 void round_product_inputs_in_place(ComputePrecision p, float* x, std::int64_t n) {
     switch (p) {
         case ComputePrecision::Fp32: return;
         case ComputePrecision::Tf32: round_tf32_in_place(x, n); return;
+        case ComputePrecision::Fp16Mixed: round_fp16_in_place(x, n); return;
         case ComputePrecision::Bf16Mixed:
         case ComputePrecision::Bf16Pure: round_bf16_in_place(x, n); return;
     }
@@ -103,8 +114,9 @@ void sgd_step_counted(ComputePrecision p, std::int64_t count, const Sgd& sgd, fl
             if (v[i] == 0.0f) continue;
             ++n;
             l += w[i] == before;
-            bl += p == ComputePrecision::Tf32 ? core::round_tf32(w[i]) == core::round_tf32(before)
-                                              : core::round_bf16(w[i]) == core::round_bf16(before);
+            bl += p == ComputePrecision::Tf32        ? core::round_tf32(w[i]) == core::round_tf32(before)
+                  : p == ComputePrecision::Fp16Mixed ? core::round_fp16(w[i]) == core::round_fp16(before)
+                                                     : core::round_bf16(w[i]) == core::round_bf16(before);
         }
         nonzero += n;
         lost += l;

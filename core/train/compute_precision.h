@@ -3,7 +3,8 @@
 // Ampere or newer GPU's tensor cores do with FP32 data when TF32 is allowed: TensorFlow's default
 // there, so most likely how the source article's RTX 3070 trained); BF16 products with FP32 sums and FP32 master weights
 // (mixed precision, what a BF16 tensor core or oneDNN's bf16 path computes up to the order of the
-// sums); or BF16 weights as well, with their update done in BF16 (to show what goes wrong).
+// sums); or BF16 weights as well, with their update done in BF16 (to show what goes wrong); or FP16
+// products with FP32 master weights and loss scaling (mixed precision on GPUs before BF16).
 //
 // How the engines model it (cpu_engine.cpp), for every convolution and dense layer, forward and
 // backward: the layer's input activations, its weights and the gradient arriving from above are
@@ -18,6 +19,10 @@
 //   BF16 mixed        master copy; the next forward pass rounds a copy of it to BF16 or TF32)
 //   BF16 pure         g, v and w are BF16: v = round(mu v - rate g); w = round(w + v). An update
 //                     smaller than half the BF16 step at w rounds back to w: it is lost.
+//   FP16 mixed        as BF16 mixed, with FP16's rounding, and loss scaling (loss_scaling.h): the
+//                     loss gradient is multiplied by the scale S before the backward pass, the
+//                     weight gradients divided by S before the update, and a batch whose scaled
+//                     gradients overflowed FP16 (infinity or NaN) is not applied at all.
 // Verified by tests/test_mixed_precision_train.cpp.
 #pragma once
 
@@ -29,21 +34,22 @@ namespace gpulab::train {
 
 struct Sgd;
 
-// Tf32 comes last so that the values the three older ones had stay as they were.
-enum class ComputePrecision { Fp32, Bf16Mixed, Bf16Pure, Tf32 };
+// New values come last so that the older ones keep their numbers.
+enum class ComputePrecision { Fp32, Bf16Mixed, Bf16Pure, Tf32, Fp16Mixed };
 // The tensor lesson's BF16 race trains one lane per entry: FP32 and the two BF16 ways (no TF32 lane:
 // that race is about BF16's 8 mantissa bits; TF32 keeps 10 and belongs to the GPU training race).
 inline constexpr ComputePrecision kAllComputePrecisions[] = {ComputePrecision::Fp32, ComputePrecision::Bf16Mixed,
                                                              ComputePrecision::Bf16Pure};
 // Every precision an engine can be asked for, in the order the command line lists them.
 inline constexpr ComputePrecision kEveryComputePrecision[] = {ComputePrecision::Fp32, ComputePrecision::Tf32,
-                                                              ComputePrecision::Bf16Mixed, ComputePrecision::Bf16Pure};
+                                                              ComputePrecision::Bf16Mixed, ComputePrecision::Bf16Pure,
+                                                              ComputePrecision::Fp16Mixed};
 
-// "fp32", "tf32", "bf16-mixed", "bf16-pure": how the command line and lesson files spell it.
+// "fp32", "tf32", "bf16-mixed", "bf16-pure", "fp16-mixed": how the command line and lesson files spell it.
 const char* precision_id(ComputePrecision p);
 // What the race's precision column says: "FP32", "TF32 products (...), FP32 sums and weights", ...
 const char* precision_label(ComputePrecision p);
-// A legend's short name: "FP32", "TF32", "BF16 mixed", "BF16 pure".
+// A legend's short name: "FP32", "TF32", "BF16 mixed", "BF16 pure", "FP16 mixed".
 const char* precision_short_label(ComputePrecision p);
 // The precision an id names (case-insensitive). Throws core::InputError with one sentence that
 // lists every id otherwise.
@@ -66,8 +72,11 @@ void round_bf16_in_place(float* x, std::int64_t n);
 // x[0..n) replaced by its TF32 rounding (core::round_to(Tf32, x): 10 mantissa bits, round to nearest
 // even, FP32's exponent range).
 void round_tf32_in_place(float* x, std::int64_t n);
-// The rounding a product's inputs get in precision p: BF16 for both BF16 ways, TF32 for Tf32,
-// nothing for Fp32.
+// x[0..n) replaced by its FP16 rounding (core::round_to(Fp16, x): 10 mantissa bits, round to nearest
+// even; past 65,504 infinity, below 2^-14 subnormal, below 2^-25 zero).
+void round_fp16_in_place(float* x, std::int64_t n);
+// The rounding a product's inputs get in precision p: BF16 for both BF16 ways, TF32 for Tf32, FP16
+// for Fp16Mixed, nothing for Fp32.
 void round_product_inputs_in_place(ComputePrecision p, float* x, std::int64_t n);
 
 // One SGD-with-momentum update of `count` parameters in precision `p` (see above), threaded over

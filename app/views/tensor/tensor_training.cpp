@@ -50,6 +50,11 @@ PlotSeries lane_series(train::ComputePrecision p) {
             s.marker = Marker::Diamond;
             s.thickness = 2.0f;
             break;
+        case train::ComputePrecision::Fp16Mixed:  // likewise
+            s.colour = format_colour(core::FpFormat::Fp16);
+            s.marker = Marker::Cross;
+            s.thickness = 2.0f;
+            break;
     }
     return s;
 }
