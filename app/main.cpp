@@ -17,6 +17,7 @@
 #include "backends/simd/simd_math.h"
 #include "io/image_io.h"  // core::InputError
 #include "train/compute_precision.h"
+#include "train/loss_scaling.h"
 #include "train/learning_knobs.h"
 
 using namespace gpulab::app;
@@ -236,7 +237,9 @@ int main(int argc, char** argv) {
     // Checked here, so a misspelt precision is refused like any bad option (exit 2) with the list.
     train->add_option("--precision", train_options.precision,
                       "fp32 | tf32 (TF32 products: real on cudnn with a GPU of compute capability 8.0+, modelled by "
-                      "rounding on cpu-scalar and cpu-parallel) | bf16-mixed | bf16-pure (cpu-scalar and cpu-parallel)")
+                      "rounding on cpu-scalar and cpu-parallel) | bf16-mixed | bf16-pure (cpu-scalar and cpu-parallel) | "
+                      "fp16-mixed (FP16 products with loss scaling: real on cudnn with a GPU of compute capability "
+                      "7.0+, modelled on cpu-scalar and cpu-parallel)")
         ->check(CLI::Validator(
             [](std::string& s) -> std::string {
                 try {
@@ -247,6 +250,23 @@ int main(int argc, char** argv) {
                 }
             },
             "PRECISION", "compute precision"))
+        ->capture_default_str();
+
+    train->add_option("--loss-scale", train_options.loss_scale,
+                      "With --precision fp16-mixed: 0 (default) scales the loss dynamically (start 2^16, halve on "
+                      "overflow, double after 200 good steps); a power of two from 1 to 2^24 keeps that scale (1: none)")
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+                try {
+                    gpulab::train::check_loss_scale(std::stof(s));
+                    return "";
+                } catch (const gpulab::core::InputError& e) {
+                    return e.what();
+                } catch (const std::exception&) {
+                    return "the loss scale must be a number: 0 (dynamic) or a power of two from 1 to 16,777,216";
+                }
+            },
+            "SCALE", "loss scale"))
         ->capture_default_str();
 
     auto* puzzle = cli.add_subcommand("puzzle", "Kernel puzzles: list them, or grade submissions (.cu files)");

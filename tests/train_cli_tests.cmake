@@ -36,6 +36,19 @@ if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
     gpulab_cli_test(train_tf32_short_run_json 0 "\"backend\": \"cpu-parallel\", \"precision\": \"TF32 products [^\"]*\", \"epoch\": 1"
                     train --limit 100 --batch 32 --precision TF32 --json)
 endif()
+# FP16 mixed with loss scaling, modelled on cpu-parallel: a fixed 2^24 overflows FP16 on every batch
+# of 32 (the loss gradient passes 65,504), so every update is skipped and the last line says so; a
+# fixed scale belongs to fp16-mixed only; a scale that is not a power of two is refused.
+if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
+    gpulab_cli_test(train_fp16_overflow_skips 0 "\nprecision: FP16 products, FP32 master weights, loss scaling: loss scale 2\\^24 \\(fixed\\).*\nafter training: .*loss scale 2\\^24 \\(fixed\\), 4 of 4 updates skipped"
+                    train --limit 100 --batch 32 --precision fp16-mixed --loss-scale 16777216)
+endif()
+set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
+gpulab_cli_test(train_loss_scale_needs_fp16 2 "^gpulab train: --loss-scale belongs to --precision fp16-mixed"
+                train --precision bf16-mixed --loss-scale 4)
+gpulab_cli_test(train_loss_scale_power_of_two 2 "the loss scale must be 0 \\(dynamic\\) or a power of two from 1 to 16,777,216"
+                train --precision fp16-mixed --loss-scale 3)
+unset(GPULAB_CLI_EXTRA)
 # cuda-sim: the GPU training kernels simulated, on 200 images of a small model (about 2 s here);
 # says its time is not a GPU's. cuda-kernel without a usable device: the probe's reason, exit 1.
 if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)

@@ -60,8 +60,10 @@ struct TrainOptions {
     double momentum = 0.9;
     bool json = false;
     bool layers = false;  // print each layer's forward and backward time per epoch
-    // fp32 | tf32 | bf16-mixed | bf16-pure (train::parse_compute_precision; checked by the parser).
+    // fp32 | tf32 | bf16-mixed | bf16-pure | fp16-mixed (train::parse_compute_precision; checked by the parser).
     std::string precision = "fp32";
+    // fp16-mixed only: 0 scales dynamically, a power of two keeps that loss scale (train::check_loss_scale).
+    double loss_scale = 0.0;
 };
 int cmd_train(const TrainOptions& options);
 

@@ -2,7 +2,8 @@
 // Fashion-MNIST unless --data), builds the model, trains it on one backend for --epochs and prints
 // per epoch the mean loss, train accuracy (while the weights moved, as Keras prints it), test
 // accuracy, images per second and time; --json prints the same as records. The machine's load
-// average is printed beside the speed, since the CPU may be shared. --precision sets the engine's
+// average is printed beside the speed, since the CPU may be shared. --precision (and, for fp16-mixed,
+// --loss-scale) sets the engine's
 // arithmetic before its setup (an engine that cannot do it refuses with its sentence, exit 2), and
 // the header and every JSON record name what the engine says it runs (precision()). Bad input is
 // one sentence: tests/cli_tests.cmake and tests/train_cli_tests.cmake (train_*) check the messages.
@@ -60,7 +61,12 @@ int cmd_train(const TrainOptions& o) {
     }
     // Before availability: a precision the engine can never run is a usage error wherever it runs.
     try {
-        engine->set_compute_precision(train::parse_compute_precision(o.precision));
+        const train::ComputePrecision precision = train::parse_compute_precision(o.precision);
+        engine->set_compute_precision(precision);
+        if (o.loss_scale != 0.0 && precision != train::ComputePrecision::Fp16Mixed)
+            throw core::InputError("--loss-scale belongs to --precision fp16-mixed (the only precision that scales "
+                                   "the loss), not " + o.precision);
+        engine->set_loss_scale(static_cast<float>(o.loss_scale));
     } catch (const core::InputError& e) {
         std::fprintf(stderr, "gpulab train: %s\n", e.what());
         return kExitUsage;
@@ -137,6 +143,9 @@ int cmd_train(const TrainOptions& o) {
         }
         if (o.json) std::printf("\n]\n");
         array_open = false;
+        // FP16 mixed's loss scale moves while it trains: where it ended, and how many updates it skipped.
+        if (!o.json && train::parse_compute_precision(o.precision) == train::ComputePrecision::Fp16Mixed)
+            std::printf("after training: %s\n", engine->precision().c_str());
     } catch (const core::InputError& e) {
         if (array_open) std::printf("\n]\n");
         std::fprintf(stderr, "gpulab train: %s\n", e.what());

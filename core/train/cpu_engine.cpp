@@ -18,6 +18,7 @@
 #include "cpu_layers.h"
 #include "compute_precision.h"
 #include "host_train_engine.h"
+#include "loss_scaling.h"
 #include "onednn_train_engine.h"
 #include "backends/simd/train_gemm.h"
 
@@ -36,14 +37,23 @@ public:
     std::string_view name() const override { return ops_.name; }
     std::string_view description() const override { return description_; }
     std::string implementation() const override { return implementation_; }
-    std::string precision() const override { return precision_label(precision_); }
+    std::string precision() const override {
+        if (precision_ != ComputePrecision::Fp16Mixed) return precision_label(precision_);
+        return std::string(precision_label(precision_)) + ": " + describe_loss_scale(scaler_);
+    }
     void set_compute_precision(ComputePrecision p) override { precision_ = p; }
+    void set_loss_scale(float fixed_scale) override { fixed_loss_scale_ = check_loss_scale(fixed_scale); }
     UpdateCounts update_counts() const override { return counts_; }
 
     void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
         setup_host_buffers(model, params, max_batch);
         dlogits_.assign(static_cast<std::size_t>(max_batch * model.classes), 0.0f);
         counts_ = {};
+        scaler_ = {};
+        if (fixed_loss_scale_ > 0.0f) {
+            scaler_.scale = fixed_loss_scale_;
+            scaler_.dynamic = false;
+        }
         // BF16 weights start as the BF16 rounding of the FP32 initial ones.
         if (precision_ == ComputePrecision::Bf16Pure) round_bf16_in_place(params_.data(), static_cast<std::int64_t>(params_.size()));
         narrow_params_.clear();
@@ -96,6 +106,10 @@ public:
         // The loss of the whole batch first: its gradient is divided by the whole batch's size.
         const BatchResult result =
             ops_.softmax_cross_entropy(n_, model_.classes, outputs_.back().data(), labels, dlogits_.data());
+        // FP16 mixed: the loss gradient times the loss scale, so that the gradients below it stay
+        // above FP16's smallest numbers while they are rounded to FP16; step() divides it out.
+        if (precision_ == ComputePrecision::Fp16Mixed)
+            scale_in_place(dlogits_.data(), n_ * model_.classes, scaler_.scale);
         const std::int64_t stride = model_.max_activation();
         run_slices([&](const Slice& sl, std::vector<LayerTime>& times) {
             // Each slice keeps its gradients in its own part of the two ping-pong buffers (room for
@@ -135,10 +149,20 @@ public:
                 dx = dx == b ? a : b;
             }
         }, /*forward=*/false);
+        if (precision_ == ComputePrecision::Fp16Mixed) {
+            // A scaled gradient that overflowed FP16 became infinity (or NaN) and reached the weight
+            // gradients: step() will skip this batch. Otherwise the scale is divided out here, so
+            // gradients() reads the true gradients, as in every other precision.
+            const auto count = static_cast<std::int64_t>(grads_.size());
+            grads_finite_ = all_finite(grads_.data(), count);
+            if (grads_finite_) scale_in_place(grads_.data(), count, 1.0f / scaler_.scale);
+        }
         return result;
     }
 
     void step(const Sgd& sgd) override {
+        // FP16 mixed: a batch whose scaled gradients overflowed is not applied (the scaler halves).
+        if (precision_ == ComputePrecision::Fp16Mixed && !scaler_.after_backward(grads_finite_)) return;
         if (narrow())
             sgd_step_counted(precision_, static_cast<std::int64_t>(params_.size()), sgd, params_.data(), velocity_.data(),
                              grads_.data(), counts_);
@@ -205,7 +229,10 @@ private:
     float* layer_input(std::size_t i) { return i == 0 ? input_.data() : outputs_[i - 1].data(); }
     bool narrow() const { return precision_ != ComputePrecision::Fp32; }
     // FP32 master weights multiplied through a rounded copy: BF16 mixed and TF32.
-    bool has_narrow_copy() const { return precision_ == ComputePrecision::Bf16Mixed || precision_ == ComputePrecision::Tf32; }
+    bool has_narrow_copy() const {
+        return precision_ == ComputePrecision::Bf16Mixed || precision_ == ComputePrecision::Tf32 ||
+               precision_ == ComputePrecision::Fp16Mixed;
+    }
     // The weights products read: the BF16 (TF32) copy of the master weights in BF16 mixed (TF32),
     // else the weights themselves (FP32, or BF16 already). Biases are added to the FP32 sum as they are.
     const float* weights(const Layer& l) const {
@@ -221,7 +248,10 @@ private:
     bool slice_batch_ = false;
     std::vector<std::vector<float>> slice_grads_;  // one weight-gradient buffer per slice
     ComputePrecision precision_ = ComputePrecision::Fp32;
-    std::vector<float> narrow_params_;  // BF16 mixed, TF32: the rounded copy of the weights for this batch
+    std::vector<float> narrow_params_;  // BF16 mixed, TF32, FP16 mixed: the rounded copy of the weights for this batch
+    LossScaler scaler_;                 // FP16 mixed
+    float fixed_loss_scale_ = 0.0f;     // 0: dynamic (set_loss_scale)
+    bool grads_finite_ = true;          // FP16 mixed: the last backward pass did not overflow
     UpdateCounts counts_;
 };
 
@@ -231,9 +261,20 @@ void TrainEngine::set_compute_precision(ComputePrecision p) {
     if (p == ComputePrecision::Fp32) return;
     // cudnn overrides this for TF32 (the real thing on the GPU's tensor cores); cpu-scalar and
     // cpu-parallel model every precision by rounding.
+    const bool on_gpu_too = p == ComputePrecision::Tf32 || p == ComputePrecision::Fp16Mixed;
     throw InputError(std::string(name()) + " multiplies in FP32 only: " + precision_short_label(p) + " (" +
                      precision_label(p) + ") runs on cpu-scalar and cpu-parallel" +
-                     (p == ComputePrecision::Tf32 ? " (modelled by rounding) and on cudnn (for real, on a GPU of compute capability 8.0 or newer)" : ""));
+                     (on_gpu_too ? std::string(" (modelled by rounding) and on cudnn (for real, on a GPU of compute "
+                                               "capability ") +
+                                       (p == ComputePrecision::Tf32 ? "8.0" : "7.0") + " or newer)"
+                                 : std::string()));
+}
+
+void TrainEngine::set_loss_scale(float fixed_scale) {
+    check_loss_scale(fixed_scale);
+    if (fixed_scale == 0.0f) return;  // dynamic: what every engine does when nothing is asked
+    throw InputError(std::string(name()) + " has no loss scaling (it is part of FP16 mixed precision, which runs on "
+                     "cpu-scalar, cpu-parallel and cudnn)");
 }
 
 void check_setup_arguments(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) {

@@ -77,6 +77,10 @@ public:
     // where the GPU predates Ampere, and precision() says so); the others multiply in FP32 only
     // and throw core::InputError with a sentence for anything else.
     virtual void set_compute_precision(ComputePrecision p);
+    // FP16 mixed precision's loss scale (loss_scaling.h): 0 (the default) scales dynamically; a
+    // power of two from 1 to 2^24 keeps that scale (1: no scaling, to see what FP16 loses). Engines
+    // without loss scaling throw core::InputError with a sentence.
+    virtual void set_loss_scale(float fixed_scale);
     // What the SGD updates did to the stored weights since setup(), counted where the precision is
     // not FP32 (all zero otherwise): the lesson's "updates a BF16 weight lost".
     virtual UpdateCounts update_counts() const { return {}; }

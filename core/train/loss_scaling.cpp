@@ -4,11 +4,14 @@
 #include <atomic>
 #include <cmath>
 
+#include "io/image_io.h"
+#include "measure/format.h"
 #include "runtime/thread_pool.h"
 
 namespace gpulab::train {
 
 bool LossScaler::after_backward(bool finite) {
+    ++steps;
     if (!finite) {
         ++skipped_steps;
         good_steps = 0;
@@ -21,6 +24,19 @@ bool LossScaler::after_backward(bool finite) {
         if (scale < kMaxScale) scale *= 2.0f;
     }
     return true;
+}
+
+std::string describe_loss_scale(const LossScaler& s) {
+    return "loss scale 2^" + std::to_string(std::ilogb(s.scale)) + (s.dynamic ? " (dynamic)" : " (fixed)") + ", " +
+           std::to_string(s.skipped_steps) + " of " + std::to_string(s.steps) + " updates skipped";
+}
+
+float check_loss_scale(float fixed_scale) {
+    const bool power_of_two = fixed_scale >= 1.0f && fixed_scale <= LossScaler::kMaxScale &&
+                              std::ldexp(1.0f, std::ilogb(fixed_scale)) == fixed_scale;
+    if (fixed_scale == 0.0f || power_of_two) return fixed_scale;
+    throw core::InputError("the loss scale must be 0 (dynamic) or a power of two from 1 to 16,777,216 (2^24), got " +
+                           core::format_fixed(fixed_scale, 3));
 }
 
 bool all_finite(const float* g, std::int64_t n) {

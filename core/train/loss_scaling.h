@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace gpulab::train {
 
@@ -27,11 +28,19 @@ struct LossScaler {
     bool dynamic = true;
     int good_steps = 0;              // since the last change
     std::int64_t skipped_steps = 0;  // updates dropped because a gradient overflowed
+    std::int64_t steps = 0;          // backward passes seen
 
     // After a backward pass: `finite` is whether every scaled weight gradient was finite. Returns
     // whether the update should be applied (false: skip it; the scale has halved if dynamic).
     bool after_backward(bool finite);
 };
+
+// "loss scale 2^16 (dynamic), 0 of 120 updates skipped": the scaler's state for a precision column.
+std::string describe_loss_scale(const LossScaler& s);
+
+// A fixed loss scale as the command line gives it: 0 (dynamic) or a power of two from 1 to 2^24.
+// Returns it; throws core::InputError with one sentence otherwise.
+float check_loss_scale(float fixed_scale);
 
 // Whether every value of g[0..n) is finite (no infinity, no NaN), threaded over the shared pool.
 bool all_finite(const float* g, std::int64_t n);
