@@ -101,7 +101,7 @@ CopyBandwidth measure_copy_bandwidth(std::size_t bytes, int) {
     return r;
 }
 
-MmaGemmRun run_mma_gemm(kern::MmaInput, const float*, const float*, float*, int64_t, int64_t, int64_t) {
+MmaGemmRun run_mma_gemm(kern::MmaInput, const float*, const float*, float*, int64_t, int64_t, int64_t, kern::MmaKernel) {
     MmaGemmRun r;
     r.error = kNotCompiled;
     return r;

@@ -1,12 +1,37 @@
 // core/gpu_model/gpu_model.h against the CUDA programming guide's per-compute-capability figures and the
-// occupancy arithmetic worked by hand.
+// occupancy arithmetic worked by hand; core/gpu_model/tensor_peaks.h's published figures and device names.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "gpu_model/gpu_model.h"
+#include "gpu_model/tensor_peaks.h"
 
 using namespace gpulab::core;
 
 TEST_SUITE("gpu-model") {
+    TEST_CASE("published tensor peaks: the device names the runtime reports - dense figures - labelled") {
+        const PublishedTensorPeaks* sxm = published_tensor_peaks("NVIDIA H100 80GB HBM3");
+        REQUIRE(sxm != nullptr);
+        CHECK(std::string(sxm->name) == "NVIDIA H100 SXM5");
+        CHECK(sxm->fp16_tflops == doctest::Approx(989.4));
+        CHECK(sxm->tf32_tflops == doctest::Approx(sxm->fp16_tflops / 2));  // TF32 at half FP16's rate
+        CHECK(sxm->bf16_tflops == sxm->fp16_tflops);
+        const PublishedTensorPeaks* pcie = published_tensor_peaks("NVIDIA H100 PCIe");
+        REQUIRE(pcie != nullptr);
+        CHECK(pcie->fp16_tflops < sxm->fp16_tflops);
+        CHECK(published_tensor_peaks("NVIDIA A100-SXM4-80GB") != nullptr);
+        CHECK(published_tensor_peaks("NVIDIA H100 NVL") == nullptr);
+        CHECK(published_tensor_peaks("NVIDIA GeForce RTX 3070") == nullptr);
+        CHECK(&example_tensor_peaks() == sxm);
+        const std::string text = describe_tensor_peaks(*sxm);
+        CHECK(text.find("published") != std::string::npos);
+        CHECK(text.find("not measured here") != std::string::npos);
+        CHECK(text.find("FP16 989.4") != std::string::npos);
+        // The session-14 H100's cuBLAS FP16 (706.3 TFLOP/s, docs/benchmarks.md) is below its published peak.
+        CHECK(706.3 < sxm->fp16_tflops);
+    }
+
     TEST_CASE("FP32 lanes per SM: 64 on 6.0 - 7.x and 8.0 - 128 on 8.6 and later") {
         CHECK(fp32_lanes_per_sm(7, 0) == 64);
         CHECK(fp32_lanes_per_sm(7, 5) == 64);

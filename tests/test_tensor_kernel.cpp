@@ -206,6 +206,37 @@ TEST_SUITE("tensor") {
         }
     }
 
+    TEST_CASE("the tiled kernel on cuda-sim equals cpu-scalar bit for bit - edges of blocks and slices - with C") {
+        // Shapes past one 64 x 64 block in each direction and not a multiple of it, K a multiple of
+        // 32 and K ending halfway through a slice (the second 16 skipped), and the smallest product.
+        struct Shape {
+            int64_t m, n, k;
+        };
+        for (Shape s : {Shape{64, 64, 64}, Shape{130, 72, 48}, Shape{1, 1, 1}, Shape{70, 136, 96}, Shape{16, 8, 16}}) {
+            for (MmaInput in : {MmaInput::Fp16, MmaInput::Bf16}) {
+                const auto a = random_matrix(s.m * s.k, 13), b = random_matrix(s.k * s.n, 14), c = random_matrix(s.m * s.n, 15);
+                std::vector<float> d(static_cast<std::size_t>(s.m * s.n), -1.0f);
+                sim::Options o;
+                o.count_bank_conflicts = s.m == 64 && s.n == 64;
+                const sim::Result r = sim::run_mma_gemm(in, a.data(), b.data(), c.data(), d.data(), s.m, s.n, s.k, o,
+                                                        kern::MmaKernel::Tiled);
+                REQUIRE_MESSAGE(r.ok, r.error);
+                INFO("shape " << s.m << " x " << s.n << " x " << s.k << ", " << kern::mma_input_label(in));
+                CHECK(bit_differences(d, reference(in, a, b, &c, s.m, s.n, s.k)) == 0);
+                if (o.count_bank_conflicts) {
+                    // The padded rows (20 words) put every warp's fragment reads in 32 different banks.
+                    MESSAGE("tiled kernel, 64 x 64 x 64: " << r.stats.shared_requests << " shared requests, "
+                                                           << r.stats.shared_wavefronts << " bank passes");
+                }
+            }
+        }
+        const kern::LaunchShape l = kern::mma_gemm_launch(kern::mma_gemm_padded(130, 72, 48), kern::MmaKernel::Tiled);
+        CHECK(l.block.x == 128);
+        CHECK(l.grid.x == 2);  // 72 columns: two blocks of 64
+        CHECK(l.grid.y == 3);  // 130 rows (144 padded): three
+        CHECK(std::string(kern::mma_kernel_label(kern::MmaKernel::Tiled)) == "64 x 64 tiles in shared memory");
+    }
+
     TEST_CASE("NaN and infinity propagate through the simulated instruction as IEEE arithmetic does") {
         auto a = random_matrix(16 * 16, 5), b = random_matrix(16 * 8, 6);
         a[3 * 16 + 4] = std::numeric_limits<float>::quiet_NaN();  // row 3 of D becomes NaN
@@ -324,7 +355,9 @@ TEST_SUITE("gpu") {
         const auto a = random_matrix(m * k, 31), b = random_matrix(k * n, 32);
         for (MmaInput in : {MmaInput::Fp16, MmaInput::Bf16}) {
             std::vector<float> d(static_cast<std::size_t>(m * n));
-            const gpu::MmaGemmRun r = gpu::run_mma_gemm(in, a.data(), b.data(), d.data(), m, n, k);
+          for (const kern::MmaKernel kernel : {kern::MmaKernel::Warp, kern::MmaKernel::Tiled}) {
+            CAPTURE(kern::mma_kernel_label(kernel));
+            const gpu::MmaGemmRun r = gpu::run_mma_gemm(in, a.data(), b.data(), d.data(), m, n, k, kernel);
             if (!r.ok && contains(r.error, "compute capability")) {
                 MESSAGE("SKIPPED: " << r.error);
                 return;
@@ -342,6 +375,7 @@ TEST_SUITE("gpu") {
                     CHECK(std::fabs(static_cast<double>(d[static_cast<std::size_t>(i * n + j)]) - ref[static_cast<std::size_t>(i * n + j)]) <= bound);
                 }
             }
+          }
         }
     }
 }

@@ -191,7 +191,8 @@ int cmd_apply_matmul(const ApplyOptions& o) {
                 return apply_failure(backend + " failed: " + why);
         } else if (backend == "cuda-sim") {
             const kern::MmaInput in = p.inputs == core::FpFormat::Fp16 ? kern::MmaInput::Fp16 : kern::MmaInput::Bf16;
-            const sim::Result r = sim::run_mma_gemm(in, a.ptr(), b.ptr(), nullptr, c.ptr(), m, n, k);
+            // The tiled kernel, as cuda-kernel runs it on a GPU (the same sums either way).
+            const sim::Result r = sim::run_mma_gemm(in, a.ptr(), b.ptr(), nullptr, c.ptr(), m, n, k, {}, kern::MmaKernel::Tiled);
             if (!r.ok) return apply_failure("cuda-sim failed: " + r.error);
             timing = "simulated in " + core::format_duration(r.stats.wall_ns) +
                      " (the simulator's time on this CPU, never a GPU time)";

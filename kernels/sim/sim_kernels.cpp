@@ -77,7 +77,7 @@ Result run_conv2d(kern::Conv2dKernel which, const kern::ConvShape& s, GlobalPtr<
 // [SECTION] the tensor-core kernel
 
 Result run_mma_gemm(kern::MmaInput in, const float* a, const float* b, const float* c, float* d, int64_t m, int64_t n,
-                    int64_t k, const Options& options) {
+                    int64_t k, const Options& options, kern::MmaKernel kernel) {
     if (const std::string why = kern::mma_gemm_problem(m, n, k); !why.empty()) return {false, why, {}};
     const kern::MmaOperands o = kern::pack_mma_operands(in, a, b, c, m, n, k);
     Buffer<uint32_t> da("A", o.a.size()), dbt("Bt", o.bt.size());
@@ -85,12 +85,19 @@ Result run_mma_gemm(kern::MmaInput in, const float* a, const float* b, const flo
     std::memcpy(da.data(), o.a.data(), o.a.size() * sizeof(uint32_t));
     std::memcpy(dbt.data(), o.bt.data(), o.bt.size() * sizeof(uint32_t));
     std::memcpy(dc.data(), o.c.data(), o.c.size() * sizeof(float));
-    const LaunchConfig cfg = config_of(kern::mma_gemm_launch(o.shape));
-    const Result r = in == kern::MmaInput::Fp16
-                         ? launch("mma_gemm_kernel<FP16>", cfg, options, &kern::mma_gemm_kernel<kern::MmaInput::Fp16>,
-                                  da.cptr(), dbt.cptr(), dc.cptr(), dd.ptr(), o.shape)
-                         : launch("mma_gemm_kernel<BF16>", cfg, options, &kern::mma_gemm_kernel<kern::MmaInput::Bf16>,
-                                  da.cptr(), dbt.cptr(), dc.cptr(), dd.ptr(), o.shape);
+    const LaunchConfig cfg = config_of(kern::mma_gemm_launch(o.shape, kernel));
+    const bool fp16 = in == kern::MmaInput::Fp16;
+    Result r;
+    if (kernel == kern::MmaKernel::Tiled)
+        r = fp16 ? launch("mma_gemm_tiled_kernel<FP16>", cfg, options, &kern::mma_gemm_tiled_kernel<kern::MmaInput::Fp16>,
+                          da.cptr(), dbt.cptr(), dc.cptr(), dd.ptr(), o.shape)
+                 : launch("mma_gemm_tiled_kernel<BF16>", cfg, options, &kern::mma_gemm_tiled_kernel<kern::MmaInput::Bf16>,
+                          da.cptr(), dbt.cptr(), dc.cptr(), dd.ptr(), o.shape);
+    else
+        r = fp16 ? launch("mma_gemm_kernel<FP16>", cfg, options, &kern::mma_gemm_kernel<kern::MmaInput::Fp16>,
+                          da.cptr(), dbt.cptr(), dc.cptr(), dd.ptr(), o.shape)
+                 : launch("mma_gemm_kernel<BF16>", cfg, options, &kern::mma_gemm_kernel<kern::MmaInput::Bf16>,
+                          da.cptr(), dbt.cptr(), dc.cptr(), dd.ptr(), o.shape);
     if (r.ok) kern::unpack_mma_result(o.shape, dd.data(), d, m, n);
     return r;
 }

@@ -41,8 +41,10 @@ std::string divergence_kernel_refusal();
 // and out, A and B rounded to `in` (FP16 or BF16, round to nearest even), FP32 accumulation; `c`
 // may be nullptr (zeros). Padded to whole tiles and launched with the grid of mma_gemm_launch, as
 // the CUDA launcher does. A size the kernel does not take is Result::error.
+// `kernel`: the warp kernel (one warp per 16 x 8 tile: the lane view's) or the tiled one (64 x 64
+// blocks through shared memory); the same sums in the same order, so the same results.
 Result run_mma_gemm(kern::MmaInput in, const float* a, const float* b, const float* c, float* d, int64_t m, int64_t n,
-                    int64_t k, const Options& options = {});
+                    int64_t k, const Options& options = {}, kern::MmaKernel kernel = kern::MmaKernel::Warp);
 
 // Which element of A, B, C and D each of the 32 lanes held at the instruction, read from the
 // simulated kernel itself: one 16 x 8 x 16 launch whose A, B and C hold their own coordinates

@@ -1,7 +1,7 @@
 // The tensor-core GEMM on the GPU (tensor_gemm.h): packs the operands on the host exactly as the
 // simulator does (mma_launch.h: padding, RNE to FP16 or BF16, 32-bit pairs), copies them over,
-// launches mma_gemm_kernel with the grid of mma_gemm_launch (the same function the simulator
-// calls), times the kernel alone with CUDA events, and copies D back. Every CUDA call is checked
+// launches mma_gemm_kernel or mma_gemm_tiled_kernel with the grid of mma_gemm_launch (the same
+// function the simulator calls), times the kernel alone with CUDA events, and copies D back. Every CUDA call is checked
 // (cuda_check.cuh); a GPU below compute capability 8.0, where mma.sync.m16n8k16 for FP16/BF16 does
 // not exist, is refused with a sentence before any work.
 //
@@ -30,7 +30,7 @@ namespace gpulab::cuda {
 namespace {
 
 void run(gpu::MmaGemmRun& r, kern::MmaInput in, const float* a, const float* b, float* d, int64_t m, int64_t n,
-         int64_t k, cudaStream_t s) {
+         int64_t k, kern::MmaKernel kernel, cudaStream_t s) {
     const kern::MmaOperands o = kern::pack_mma_operands(in, a, b, nullptr, m, n, k);
     DeviceBuffer<uint32_t> d_a(o.a.size()), d_bt(o.bt.size());
     DeviceBuffer<float> d_c(o.c.size()), d_d(o.c.size());
@@ -38,11 +38,16 @@ void run(gpu::MmaGemmRun& r, kern::MmaInput in, const float* a, const float* b, 
     GPULAB_CUDA_CHECK(
         cudaMemcpyAsync(d_bt.data(), o.bt.data(), o.bt.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
     GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_c.data(), o.c.data(), o.c.size() * sizeof(float), cudaMemcpyHostToDevice, s));
-    const kern::LaunchShape l = kern::mma_gemm_launch(o.shape);
+    const kern::LaunchShape l = kern::mma_gemm_launch(o.shape, kernel);
     const dim3 grid(l.grid.x, l.grid.y, l.grid.z), block(l.block.x, l.block.y, l.block.z);
     const Event start, stop;
     start.record(s);
-    if (in == kern::MmaInput::Fp16)
+    const bool fp16 = in == kern::MmaInput::Fp16;
+    if (kernel == kern::MmaKernel::Tiled && fp16)
+        kern::mma_gemm_tiled_kernel<kern::MmaInput::Fp16><<<grid, block, 0, s>>>(d_a.data(), d_bt.data(), d_c.data(), d_d.data(), o.shape);
+    else if (kernel == kern::MmaKernel::Tiled)
+        kern::mma_gemm_tiled_kernel<kern::MmaInput::Bf16><<<grid, block, 0, s>>>(d_a.data(), d_bt.data(), d_c.data(), d_d.data(), o.shape);
+    else if (fp16)
         kern::mma_gemm_kernel<kern::MmaInput::Fp16><<<grid, block, 0, s>>>(d_a.data(), d_bt.data(), d_c.data(), d_d.data(), o.shape);
     else
         kern::mma_gemm_kernel<kern::MmaInput::Bf16><<<grid, block, 0, s>>>(d_a.data(), d_bt.data(), d_c.data(), d_d.data(), o.shape);
@@ -61,7 +66,8 @@ void run(gpu::MmaGemmRun& r, kern::MmaInput in, const float* a, const float* b, 
 
 namespace gpulab::gpu {
 
-MmaGemmRun run_mma_gemm(kern::MmaInput in, const float* a, const float* b, float* d, int64_t m, int64_t n, int64_t k) {
+MmaGemmRun run_mma_gemm(kern::MmaInput in, const float* a, const float* b, float* d, int64_t m, int64_t n, int64_t k,
+                        kern::MmaKernel kernel) {
     MmaGemmRun r;
     std::unique_ptr<cuda::Stream> stream;
     try {
@@ -85,7 +91,7 @@ MmaGemmRun run_mma_gemm(kern::MmaInput in, const float* a, const float* b, float
             return r;
         }
         stream = std::make_unique<cuda::Stream>();
-        cuda::run(r, in, a, b, d, m, n, k, stream->get());
+        cuda::run(r, in, a, b, d, m, n, k, kernel, stream->get());
         r.ok = true;
     } catch (const std::exception& e) {
         r.ok = false;

@@ -60,8 +60,9 @@ std::vector<core::GemmSpeedRow> measure_mma_gemm_rows(int64_t m, int64_t n, int6
             continue;
         }
         r.ran = r.native = true;
-        r.path = std::string("our kernel: one mma.sync.m16n8k16 per 16 x 8 x 16 step, ") +
-                 kern::mma_input_label(in) + " inputs rounded on the host, FP32 sums";
+        r.path = std::string("our kernel: ") + kern::mma_kernel_label(kern::MmaKernel::Tiled) +
+                 ", one mma.sync.m16n8k16 per 16 x 8 x 16 step, " + kern::mma_input_label(in) +
+                 " inputs rounded on the host, FP32 sums";
         cublas_gemm_fill_times(r, std::move(samples), m, n, k);
         r.worst_error_ratio = cublas_gemm_worst_ratio(r.inputs, a, b, d, m, n, k);
         r.check_pass = r.worst_error_ratio <= 1.0;

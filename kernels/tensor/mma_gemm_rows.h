@@ -1,4 +1,5 @@
-// Our tensor-core kernel (mma_kernels.cuh, one mma.sync.m16n8k16 per 16 x 8 x 16 step) as two rows of
+// Our tensor-core kernel (mma_kernels.cuh, the tiled one: 64 x 64 blocks through shared memory, one
+// mma.sync.m16n8k16 per 16 x 8 x 16 step) as two rows of
 // the tensor lesson's speed table and of `gpulab bench --suite tensor`, beside cuBLAS: FP16 and BF16
 // inputs, FP32 sums, backend "cuda-kernel", instruction "mma.sync". Each sample is one
 // gpu::run_mma_gemm, timed by CUDA events around the kernel alone (the operands are packed and

@@ -30,11 +30,20 @@ MmaGemmShape mma_gemm_padded(int64_t m, int64_t n, int64_t k) {
             static_cast<int>(round_up(k, kMmaK))};
 }
 
-LaunchShape mma_gemm_launch(const MmaGemmShape& s) {
+LaunchShape mma_gemm_launch(const MmaGemmShape& s, MmaKernel kernel) {
     LaunchShape l;
     l.block.x = kMmaThreadsPerBlock;
+    if (kernel == MmaKernel::Tiled) {
+        l.grid.x = static_cast<unsigned>((s.n + kMmaBlockTile - 1) / kMmaBlockTile);
+        l.grid.y = static_cast<unsigned>((s.m + kMmaBlockTile - 1) / kMmaBlockTile);
+        return l;
+    }
     l.grid.x = static_cast<unsigned>((s.tiles() + kMmaWarpsPerBlock - 1) / kMmaWarpsPerBlock);
     return l;
+}
+
+const char* mma_kernel_label(MmaKernel kernel) {
+    return kernel == MmaKernel::Tiled ? "64 x 64 tiles in shared memory" : "one warp per 16 x 8 tile";
 }
 
 MmaOperands pack_mma_operands(MmaInput in, const float* a, const float* b, const float* c, int64_t m, int64_t n,

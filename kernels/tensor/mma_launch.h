@@ -8,7 +8,8 @@
 //   Bt B transposed, padded N x K, row-major, the same pairs: a lane's b0, b1 (rows 2t, 2t+1 of B,
 //      one column) are then one 32-bit load, as the .col qualifier of mma.sync describes B
 //   C, D padded M x N, row-major FP32
-// One warp per 16 x 8 tile of D, kMmaWarpsPerBlock warps per block, one block per that many tiles.
+// Warp: one warp per 16 x 8 tile of D, kMmaWarpsPerBlock warps per block, one block per that many
+// tiles. Tiled: one block of kMmaWarpsPerBlock warps per 64 x 64 tile of D (grid x over N, y over M).
 // Verified by tests/test_tensor_kernel.cpp (padding, packing, the grid).
 #pragma once
 
@@ -24,6 +25,19 @@ namespace gpulab::kern {
 inline constexpr unsigned kMmaWarpsPerBlock = 4;
 inline constexpr unsigned kMmaThreadsPerBlock = 32 * kMmaWarpsPerBlock;
 
+// Two kernels on the same operands (mma_kernels.cuh):
+//   Warp   one warp per 16 x 8 tile of D, its fragments read straight from global memory: the
+//          lesson's picture of one instruction (the lane view records its single mma.sync).
+//   Tiled  a block of 4 warps per 64 x 64 tile of D; each 64 x 32 slice of A and of Bt is staged in
+//          shared memory once and read by all four warps, each warp computing a 32 x 32 quarter as
+//          2 x 4 mma.sync per 16 values of k. Fewer global loads per product (each A pair serves 64
+//          columns instead of 8): the kernel the speed rows and `apply matmul` run.
+enum class MmaKernel { Warp, Tiled };
+inline constexpr int kMmaBlockTile = 64;     // rows and columns of D per block (Tiled)
+inline constexpr int kMmaBlockK = 32;        // values of k per shared-memory slice (16 pairs)
+inline constexpr int kMmaSmemStride = 20;    // words per staged row: 16 pairs + 4, so that the 32 lanes'
+                                             // fragment loads (row g, pair t) fall in 32 different banks
+
 // The padded problem the kernel sees.
 struct MmaGemmShape {
     int m = 0, n = 0, k = 0;  // multiples of 16, 8, 16
@@ -37,7 +51,8 @@ inline constexpr int64_t kMmaMaxSide = 1 << 14;
 // Empty when m x n x k (each >= 1) fits the kernel, else one sentence.
 std::string mma_gemm_problem(int64_t m, int64_t n, int64_t k);
 MmaGemmShape mma_gemm_padded(int64_t m, int64_t n, int64_t k);
-LaunchShape mma_gemm_launch(const MmaGemmShape& s);
+LaunchShape mma_gemm_launch(const MmaGemmShape& s, MmaKernel kernel = MmaKernel::Warp);
+const char* mma_kernel_label(MmaKernel kernel);  // "one warp per 16 x 8 tile", "64 x 64 tiles in shared memory"
 
 // The operands as the kernel reads them (see above), from row-major float A (m x k), B (k x n) and
 // C (m x n, or nullptr for zeros), each input rounded to `in` by core::encode.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mma_fragment.h"
+#include "mma_launch.h"
 
 namespace gpulab::gpu {
 
@@ -17,7 +18,9 @@ struct MmaGemmRun {
     int64_t kernel_ns = 0;  // CUDA events around the kernel alone
 };
 
-// Row-major floats: a (m x k), b (k x n), d (m x n) written.
-MmaGemmRun run_mma_gemm(kern::MmaInput in, const float* a, const float* b, float* d, int64_t m, int64_t n, int64_t k);
+// Row-major floats: a (m x k), b (k x n), d (m x n) written. `kernel`: the tiled kernel (64 x 64 blocks
+// through shared memory, the faster) unless the warp kernel is asked for (mma_launch.h).
+MmaGemmRun run_mma_gemm(kern::MmaInput in, const float* a, const float* b, float* d, int64_t m, int64_t n, int64_t k,
+                        kern::MmaKernel kernel = kern::MmaKernel::Tiled);
 
 }  // namespace gpulab::gpu

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu_backends.h"
+#include "gpu_model/tensor_peaks.h"
 #include "libraries/cublas_gemm_precision.h"
 #include "measure/format.h"
 #include "tensor_view.h"
@@ -140,6 +142,15 @@ void draw_speed_gpu_note(const core::GemmSpeedRun& run) {
                                : "The gpu-cublas rows (cuBLAS in FP32, and TF32, FP16 and BF16 on tensor cores) and the "
                                  "cuda-kernel rows (gpulab's own mma.sync kernel) need an NVIDIA GPU: not run here (why: "
                                  "above).");
+    // The device's published peaks beside what ran on it, or, without a GPU, an example's: labelled
+    // as the vendor's figures either way (core/gpu_model/tensor_peaks.h).
+    const gpu::GpuProbe& g = gpu::probe();
+    const core::PublishedTensorPeaks* peaks = g.device_ok ? core::published_tensor_peaks(g.name) : nullptr;
+    if (gpu_ran && peaks)
+        ImGui::TextColored(kMutedColour, "For this GPU: %s.", core::describe_tensor_peaks(*peaks).c_str());
+    else if (!g.device_ok)
+        ImGui::TextColored(kMutedColour, "For scale, an example: %s.",
+                           core::describe_tensor_peaks(core::example_tensor_peaks()).c_str());
     ImGui::PopTextWrapPos();
 }
 
