@@ -34,7 +34,7 @@ bool draw_run_row(JobRunner& jobs, const char* run_label, const char* tip, const
     return run;
 }
 
-void draw_busy_machine_warning(const JobRunner& jobs) {
+void draw_busy_machine_warning(const JobRunner& /*jobs: the quality of the last run is core's now*/) {
     // The last run shared the machine with other programs: say so once, here, beside Run.
     const core::RunQuality q = core::last_run_quality();
     if (!q.busy()) return;
