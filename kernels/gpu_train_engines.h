@@ -29,8 +29,9 @@ std::unique_ptr<train::TrainEngine> make_gpu_train_engine(std::string_view name)
 std::string gpu_train_engine_names();
 
 // The precision rule of our kernels' engines (cuda-kernel, built or absent, and cuda-sim): FP32
-// only. TF32 is refused with a sentence of its own (our kernels multiply on the ordinary FP32
-// units, never on tensor cores, so there is nothing to switch), BF16 with the base class's.
+// only. TF32 and FP16 mixed are refused with sentences of their own (our kernels multiply on the
+// ordinary FP32 units, never on tensor cores, so there is nothing to switch; they name where each
+// runs), BF16 with the base class's.
 void check_kernel_engine_precision(const train::TrainEngine& engine, train::ComputePrecision p);
 
 // cuda-kernel alone (the CUDA build's or the absent one).

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 #include <filesystem>
 #include <random>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "train/cudnn_train_engine.h"
 #include "train/cudnn_train_plan.h"
 #include "gpu_backends.h"
+#include "gpu_train_engines.h"
 #include "io/image_io.h"
 #include "train/cpu_layers.h"
 #include "train/model.h"
@@ -111,8 +113,8 @@ TEST_CASE("cudnn plan: precisions - FP32 and TF32 run - BF16 refused with a sent
     CHECK_NOTHROW(check_cudnn_precision(train::ComputePrecision::Fp32));
     CHECK_NOTHROW(check_cudnn_precision(train::ComputePrecision::Tf32));
     CHECK_THROWS_WITH_AS(check_cudnn_precision(train::ComputePrecision::Bf16Mixed),
-                         doctest::Contains("cudnn multiplies in FP32 or TF32 only: BF16 mixed (BF16 products, FP32 master "
-                                           "weights) runs on cpu-scalar and cpu-parallel"),
+                         doctest::Contains("cudnn multiplies in FP32, TF32 or FP16 (mixed) only: BF16 mixed (BF16 "
+                                           "products, FP32 master weights) runs on cpu-scalar and cpu-parallel"),
                          core::InputError);
     CHECK_THROWS_AS(check_cudnn_precision(train::ComputePrecision::Bf16Pure), core::InputError);
     CHECK_FALSE(has_tf32_tensor_cores(7));  // Volta 7.0, Turing 7.5: tensor cores, but no TF32
@@ -133,9 +135,83 @@ TEST_CASE("cudnn plan: precisions - FP32 and TF32 run - BF16 refused with a sent
     CHECK_NOTHROW(e->set_compute_precision(train::ComputePrecision::Tf32));
     CHECK(e->precision().rfind("TF32 asked for", 0) == 0);
     CHECK_THROWS_WITH_AS(e->set_compute_precision(train::ComputePrecision::Bf16Pure),
-                         doctest::Contains("cudnn multiplies in FP32 or TF32 only"), core::InputError);
+                         doctest::Contains("cudnn multiplies in FP32, TF32 or FP16 (mixed) only"), core::InputError);
     CHECK_NOTHROW(e->set_compute_precision(train::ComputePrecision::Fp32));
     CHECK(e->precision().rfind("FP32", 0) == 0);
+}
+
+TEST_CASE("cudnn plan: in FP16 mixed the fastest algorithm that converts to FP16 is kept - else the fastest that ran and fits") {
+    AlgoResult converting = algo(2, true, false, 0);
+    converting.converts = true;
+    // Find's results come fastest first: a converting one after faster FMA and default-math ones is
+    // still kept (FP16 is what was asked for), the fastest converting one among several.
+    AlgoResult slower_converting = converting;
+    slower_converting.algo = 6;
+    CHECK(choose_fp16_algorithm({algo(1, true, true, 0), algo(0, true, false, 0), converting, slower_converting}, 1000) ==
+          2);
+    // One that failed or does not fit is passed over, converting or not.
+    AlgoResult big = converting;
+    big.workspace = 5000;
+    AlgoResult failed = converting;
+    failed.ok = false;
+    CHECK(choose_fp16_algorithm({failed, big, algo(1, true, false, 0), converting}, 1000) == 3);
+    // None converts (cuDNN offered no FP16 kernel for this shape): the fastest that ran and fits,
+    // whatever its math type; FP16 is permitted, not forced.
+    CHECK(choose_fp16_algorithm({algo(1, false, false, 0), algo(0, true, false, 0), algo(1, true, true, 0)}, 1000) == 1);
+    CHECK(choose_fp16_algorithm({failed, big}, 1000) == -1);
+    CHECK(choose_fp16_algorithm({}, 1000) == -1);
+    // The FP32 and TF32 rules are unchanged by it: TF32 never takes a converting result.
+    CHECK(choose_algorithm({converting, algo(0, true, true, 0)}, 1000, true) == 1);
+}
+
+TEST_CASE("cudnn plan: FP16 mixed runs on cudnn - what precision() says - loss scale and skipped steps - FP32 below compute capability 7.0") {
+    CHECK_NOTHROW(check_cudnn_precision(train::ComputePrecision::Fp16Mixed));
+    CHECK_FALSE(has_fp16_tensor_cores(6));  // Pascal 6.x: FP16 arithmetic, but no tensor cores
+    CHECK(has_fp16_tensor_cores(7));        // Volta 7.0 and Turing 7.5: the first FP16 tensor cores
+    CHECK(has_fp16_tensor_cores(9));
+    CHECK(loss_scale_text(65536.0f) == "2^16");
+    CHECK(loss_scale_text(1.0f) == "2^0");
+    CHECK(loss_scale_text(0.5f) == "2^-1");
+    CHECK(loss_scale_text(16777216.0f) == "2^24");
+    CHECK(loss_scale_text(3.5f) == "3.5");
+    // The race's precision column shows the first word: FP16 where it is permitted, FP32 where not.
+    const std::string h100 = fp16_precision_text(9, 0, 8, 5, 65536.0f, 0);
+    CHECK(h100.rfind("FP16 permitted on compute capability 9.0's tensor cores", 0) == 0);
+    CHECK(h100.find("cuDNN down-converts FP32 data to FP16 in 5 of 8 convolution directions") != std::string::npos);
+    CHECK(h100.find("CUBLAS_COMPUTE_32F_FAST_16F") != std::string::npos);
+    CHECK(h100.find("FP32 sums and master weights") != std::string::npos);
+    CHECK(h100.find("loss scale 2^16, 0 steps skipped") != std::string::npos);
+    CHECK(fp16_precision_text(7, 0, 8, 8, 32768.0f, 1).find("loss scale 2^15, 1 step skipped") != std::string::npos);
+    CHECK(fp16_precision_text(8, 6, 0, 0, 65536.0f, 3).find("no convolutions") != std::string::npos);
+    const std::string pascal = fp16_precision_text(6, 1, 8, 0, 65536.0f, 0);
+    CHECK(pascal.rfind("FP32 ", 0) == 0);
+    CHECK(pascal.find("compute capability 6.1 has no FP16 tensor cores") != std::string::npos);
+    CHECK(pascal.find("without loss scaling") != std::string::npos);
+    const std::string before = fp16_precision_text(-1, 0, 0, 0, 65536.0f, 0);
+    CHECK(before.rfind("FP16 mixed asked for", 0) == 0);
+    CHECK(before.find("loss scaling from 2^16") != std::string::npos);
+    // The engine (built or absent) takes the same rule and says the same before any device is touched.
+    auto e = gpu::make_cudnn_train_engine();
+    CHECK_NOTHROW(e->set_compute_precision(train::ComputePrecision::Fp16Mixed));
+    CHECK(e->precision() == before);
+    CHECK_NOTHROW(e->set_compute_precision(train::ComputePrecision::Fp32));
+    CHECK(e->precision().rfind("FP32", 0) == 0);
+}
+
+TEST_CASE("our kernels' engines refuse FP16 mixed with a sentence that says where it runs") {
+    for (const char* name : {"cuda-kernel", "cuda-sim"}) {
+        CAPTURE(name);
+        auto kernels = gpu::make_gpu_train_engine(name);
+        REQUIRE(kernels);
+        const std::string refusal = std::string(name) +
+                                    " runs our kernels, which multiply FP32 on the ordinary FP32 units, not on tensor "
+                                    "cores: FP16 mixed precision (FP16 products, FP32 master weights, loss scaling) "
+                                    "runs on cudnn (compute capability 7.0 or newer) and, modelled by rounding, on "
+                                    "cpu-scalar and cpu-parallel";
+        CHECK_THROWS_WITH_AS(kernels->set_compute_precision(train::ComputePrecision::Fp16Mixed), refusal.c_str(),
+                             core::InputError);
+        CHECK_NOTHROW(kernels->set_compute_precision(train::ComputePrecision::Fp32));
+    }
 }
 
 TEST_CASE("cudnn plan: the dense layers' cublasSgemm arguments compute what cpu-scalar's dense layers do") {

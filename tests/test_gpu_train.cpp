@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <tuple>
@@ -33,6 +34,7 @@
 #include "io/image_io.h"  // core::InputError
 #include "train/cpu_layers.h"
 #include "train/engine.h"
+#include "train/loss_scaling.h"
 #include "train/sim_train_layers.h"
 
 using namespace gpulab;
@@ -255,6 +257,33 @@ TEST_SUITE("gpu-train") {
 
     TEST_CASE("cuda-sim: SGD-with-momentum kernel - v = m*v - lr*g - w += v - on every parameter") {
         check_sgd(&sim::sim_train_layer_ops());
+    }
+
+    TEST_CASE("cuda-sim: loss scaling kernels - x times the scale exactly as core's scale_in_place - one flag for any infinity or NaN") {
+        // 70,000 values: more than one block of 256, so the grid-stride loop and several writers of
+        // the flag are exercised.
+        std::vector<float> x = uniform(70000, -3.0f, 3.0f, 41);
+        x[5] = 1e-30f;  // tiny: scaled exactly, as everything by a power of two
+        std::vector<float> ref = x;
+        train::scale_in_place(ref.data(), static_cast<std::int64_t>(ref.size()), 65536.0f);
+        sim::sim_scale_in_place(x.data(), static_cast<std::int64_t>(x.size()), 65536.0f);
+        CHECK(x == ref);  // x * 2^16 is exact: bit for bit
+        sim::sim_scale_in_place(x.data(), static_cast<std::int64_t>(x.size()), 1.0f / 65536.0f);
+        train::scale_in_place(ref.data(), static_cast<std::int64_t>(ref.size()), 1.0f / 65536.0f);
+        CHECK(x == ref);
+        const auto n = static_cast<std::int64_t>(x.size());
+        CHECK(sim::sim_all_finite(x.data(), n));
+        CHECK(train::all_finite(x.data(), n));
+        x[n - 1] = std::numeric_limits<float>::max();  // the largest finite value is finite
+        CHECK(sim::sim_all_finite(x.data(), n));
+        for (const float bad : {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                                std::numeric_limits<float>::quiet_NaN()}) {
+            std::vector<float> y = x;
+            y[69999 - 300] = bad;
+            y[17] = bad;
+            CHECK_FALSE(sim::sim_all_finite(y.data(), n));
+            CHECK_FALSE(train::all_finite(y.data(), n));
+        }
     }
 
     TEST_CASE("cuda-sim: convolution kernels - forward - backward-data - backward-weights and bias gradient") {

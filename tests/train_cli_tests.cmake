@@ -22,7 +22,7 @@ gpulab_cli_test(train_precision_onednn_tf32 2 "^gpulab train: cpu-onednn multipl
                 train --backend cpu-onednn --precision tf32)
 gpulab_cli_test(train_precision_cuda_kernel_tf32 2 "^gpulab train: cuda-kernel runs our kernels, which multiply FP32 on the ordinary FP32 units"
                 train --backend cuda-kernel --precision tf32)
-gpulab_cli_test(train_precision_cudnn_bf16 2 "^gpulab train: cudnn multiplies in FP32 or TF32 only: BF16 pure \\(BF16 products, BF16 weights\\)"
+gpulab_cli_test(train_precision_cudnn_bf16 2 "^gpulab train: cudnn multiplies in FP32, TF32 or FP16 \\(mixed\\) only: BF16 pure \\(BF16 products, BF16 weights\\)"
                 train --backend cudnn --precision bf16-pure)
 unset(GPULAB_CLI_EXTRA)
 if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)

@@ -6,6 +6,7 @@
 #include "cudnn_train_plan.h"
 #include "gpu_backends.h"
 #include "io/image_io.h"
+#include "train/loss_scaling.h"
 
 namespace gpulab::gpu {
 
@@ -17,14 +18,18 @@ public:
     core::BackendKind kind() const override { return core::BackendKind::Gpu; }
     std::string_view description() const override { return "NVIDIA's cuDNN and cuBLAS (not built)"; }
     core::Availability availability() const override { return {false, GPULAB_CUDNN_TRAIN_WHY}; }
-    // The built engine's rule (FP32 and TF32; BF16 refused with its sentence), so the command line
-    // answers the same in every build; setup() then says why cudnn cannot run here.
+    // The built engine's rule (FP32, TF32 and FP16 mixed; BF16 refused with its sentence), and its
+    // sentences before setup, so the command line answers the same in every build; setup() then
+    // says why cudnn cannot run here.
     void set_compute_precision(train::ComputePrecision p) override {
         cuda::train_plan::check_cudnn_precision(p);
         asked_ = p;
     }
     std::string precision() const override {
-        return asked_ == train::ComputePrecision::Tf32 ? cuda::train_plan::tf32_precision_text(-1, 0, 0, 0) : "FP32";
+        if (asked_ == train::ComputePrecision::Tf32) return cuda::train_plan::tf32_precision_text(-1, 0, 0, 0);
+        if (asked_ == train::ComputePrecision::Fp16Mixed)
+            return cuda::train_plan::fp16_precision_text(-1, 0, 0, 0, train::LossScaler{}.scale, 0);
+        return "FP32";
     }
     void setup(const train::ModelDesc&, const std::vector<float>&, std::int64_t) override {
         throw core::InputError(std::string("cudnn is not available: ") + GPULAB_CUDNN_TRAIN_WHY);

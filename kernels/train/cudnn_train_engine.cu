@@ -43,6 +43,22 @@
 // setup. Sums, weights and the update stay FP32 either way (our SGD kernel). On an older GPU TF32
 // falls back to exactly the FP32 path, and precision() says so. BF16 is refused
 // (plan::check_cudnn_precision).
+// FP16 mixed (issue 29 part 5: mixed precision as GPUs did it before BF16), on compute capability
+// 7.0 or newer (FP16 tensor cores; below that exactly the FP32 path, and precision() says so). Every
+// tensor stays FP32 in memory, the weights too (the FP32 master copy); only the products may run in
+// FP16. Convolution descriptors start in CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, which lets cuDNN
+// convert FP32 data down to FP16 for the tensor cores; Find times the algorithms and the fastest
+// result that converts is kept, else the fastest at all (plan::choose_fp16_algorithm), and each
+// direction's descriptor is set to its choice's math type, as for TF32. The fused conv + bias + ReLU
+// call takes the forward descriptor, so its math type too. The dense layers call cublasGemmEx with
+// FP32 A, B and C and CUBLAS_COMPUTE_32F_FAST_16F (cuBLAS may down-convert the inputs to FP16, or
+// to TF32, and sums in FP32): the same three host-tested argument sets as cublasSgemm. Loss scaling,
+// the policy of core's LossScaler, kept on the host: the loss gradient (dlogits) is multiplied by
+// the scale S on the GPU before the backward pass (our scale_kernel, loss_scale_kernels.cuh); after
+// it, our nonfinite_flag_kernel raises one flag when any weight gradient is infinite or NaN, and
+// scale_kernel divides the gradients by S (exact: S is a power of two), so gradients() reads the
+// true gradients as in every other precision. The flag comes back with the losses (see host waits):
+// a raised flag makes step() skip the update and the scaler halve S; 200 good steps double it.
 //
 // Algorithms: the three cuDNN Find calls time every convolution algorithm for each conv layer and
 // batch size once, when that batch size is first seen (setup() does the largest), before any
@@ -55,7 +71,10 @@
 // fused forward, a ReLU layer's forward time is inside its conv's.
 //
 // Host waits: one per training step, at the end of backward(), where the loss must come back
-// (issue 30). The images and labels are copied into page-locked staging buffers (cudaMallocHost)
+// (issue 30). In FP16 mixed the overflow flag comes back at that same wait (a 4-byte copy queued
+// after the gradient check), so FP16 adds no wait of its own; what it does add is that the update
+// is decided on the host from that flag, after the whole backward pass has finished, which is where
+// the FP32 path also stands when step() is called. The images and labels are copied into page-locked staging buffers (cudaMallocHost)
 // and uploaded from there with cudaMemcpyAsync, which is asynchronous only from page-locked
 // memory; the per-image losses come back into page-locked memory the same way, queued before the
 // backward layers, and are summed after that one wait. forward() and step() queue work and return;
@@ -80,6 +99,7 @@
 #include "libraries/cudnn_library.h"
 #include "cudnn_train_engine.h"
 #include "cudnn_train_plan.h"
+#include "train/loss_scaling.h"
 #include "cuda/device_buffer.cuh"
 #include "measure/format.h"
 #include "gpu_backends.h"
@@ -91,6 +111,7 @@
 // and the simulator use.
 #include "cuda/cuda_device_env.cuh"
 #include "loss_kernels.cuh"
+#include "loss_scale_kernels.cuh"
 #include "sgd_kernel.cuh"
 #include "train_launch.h"
 
@@ -211,6 +232,7 @@ struct Net {
     bool tf32_possible = false; // a direction's chosen algorithm runs without FMA math
     int directions = 0;         // convolution directions that run (backward-data only where needed)
     int tf32_directions = 0;    // of those, the ones whose chosen math type is not FMA
+    int fp16_directions = 0;    // FP16 mixed: of those, the ones whose choice converts FP32 data to FP16
 };
 
 class CudnnTrainEngine final : public train::TrainEngine {
@@ -233,13 +255,22 @@ public:
         return {true, "cuDNN " + p.cudnn_version + " and cuBLAS " + b.version + " on " + p.name};
     }
     std::string implementation() const override { return implementation_; }
-    std::string precision() const override { return precision_; }
-    // FP32 or TF32 for the following setup(); BF16 refused with a sentence. Until setup the text
-    // says only what was asked for: whether the GPU can do TF32 is read there.
+    // FP16 mixed: written when asked, so it carries the loss scale and the updates skipped so far.
+    std::string precision() const override {
+        if (asked_ != train::ComputePrecision::Fp16Mixed) return precision_;
+        return plan::fp16_precision_text(cc_major_, cc_minor_, fp16_net_.directions, fp16_net_.fp16_directions,
+                                         scaler_.scale, scaler_.skipped_steps);
+    }
+    // FP32, TF32 or FP16 mixed for the following setup(); BF16 refused with a sentence. Until setup
+    // the text says only what was asked for: whether the GPU can do TF32 or FP16 is read there.
     void set_compute_precision(train::ComputePrecision p) override {
         plan::check_cudnn_precision(p);
         asked_ = p;
         precision_ = p == train::ComputePrecision::Tf32 ? plan::tf32_precision_text(-1, 0, 0, 0) : kFp32Text;
+        cc_major_ = -1;
+        cc_minor_ = 0;
+        scaler_ = {};
+        fp16_net_ = {};
     }
 
     void setup(const train::ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
@@ -256,6 +287,14 @@ public:
         // exactly, so the math type and mode asked for are the ones that run.
         const gpu::GpuProbe& device = gpu::probe();
         tf32_ = asked_ == train::ComputePrecision::Tf32 && plan::has_tf32_tensor_cores(device.cc_major);
+        // FP16 likewise only where the tensor cores take FP16 (7.0+). The handle stays in default
+        // math: the dense layers' cublasGemmEx names its compute type itself.
+        fp16_ = asked_ == train::ComputePrecision::Fp16Mixed && plan::has_fp16_tensor_cores(device.cc_major);
+        cc_major_ = device.cc_major;
+        cc_minor_ = device.cc_minor;
+        scaler_ = {};  // every setup starts at 2^16 with nothing skipped, as a new training run
+        fp16_net_ = {};
+        grads_finite_ = true;
         GPULAB_CUBLAS_CHECK(cublas_api().cublasSetMathMode(cublas_, tf32_ ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
         allocate(params);
         times_.assign(model_.layers.size(), {});
@@ -391,8 +430,25 @@ public:
             dy = dx;
             dx = dx == grad_a_.data() ? grad_b_.data() : grad_a_.data();
         }
-        // The step's one wait: the loss came back into staging_ memory, every layer's events are done.
-        bwd_marks_.front()->synchronize();
+        if (fp16_) {
+            // FP16 mixed: did any scaled weight gradient overflow (infinity or NaN)? One flag, cleared
+            // and then raised by any thread that finds one; then the gradients divided by the scale
+            // (an overflowed one stays infinite or NaN: that batch is not applied anyway). These two
+            // kernels lie outside the layer times. The flag's 4-byte copy back is queued here and
+            // read after the wait below, the step's one wait, so it costs no wait of its own.
+            const auto count = static_cast<std::int64_t>(count_);
+            GPULAB_CUDA_CHECK(cudaMemsetAsync(nonfinite_.data(), 0, sizeof(int), s));
+            launch(kern::elementwise_launch(count), kern::nonfinite_flag_kernel, static_cast<const float*>(grads_.data()),
+                   count, nonfinite_.data());
+            launch(kern::elementwise_launch(count), kern::scale_kernel, grads_.data(), count, 1.0f / backward_scale_);
+            GPULAB_CUDA_CHECK(
+                cudaMemcpyAsync(staged_flag_.data(), nonfinite_.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
+            stream_->synchronize();  // the step's one wait: the loss, every layer's events and the flag
+            grads_finite_ = staged_flag_.data()[0] == 0;
+        } else {
+            // The step's one wait: the loss came back into staging_ memory, every layer's events are done.
+            bwd_marks_.front()->synchronize();
+        }
         read_forward_times();
         read_backward_times();
         return sum_losses();
@@ -403,6 +459,9 @@ public:
 
     void step(const train::Sgd& sgd) override  try {
         if (count_ == 0) throw core::InputError("step needs setup first");
+        // FP16 mixed: a batch whose scaled gradients overflowed is not applied; the scaler halves
+        // the scale (or doubles it after a run of good steps) either way, as LossScaler says.
+        if (fp16_ && !scaler_.after_backward(grads_finite_)) return;
         launch(kern::elementwise_launch(static_cast<std::int64_t>(count_)), kern::sgd_momentum_kernel, params_.data(),
                velocity_.data(), static_cast<const float*>(grads_.data()), static_cast<std::int64_t>(count_),
                sgd.learning_rate, sgd.momentum);
@@ -477,13 +536,14 @@ private:
         const auto act = static_cast<std::size_t>(max_batch_ * model_.max_activation());
         // Parameters, gradients, momentum; images; two gradient buffers; dlogits; per-image loss and
         // hit (an int: counted as a float) and the labels (bytes, rounded up to floats).
+        // Plus one int (counted as a float): FP16 mixed's overflow flag.
         std::size_t floats = 3 * count_ + static_cast<std::size_t>(max_batch_ * model_.input.size()) + 2 * act +
-                             static_cast<std::size_t>(max_batch_ * (model_.classes + 3));
+                             static_cast<std::size_t>(max_batch_ * (model_.classes + 3)) + 1;
         for (const Layer& l : model_.layers) floats += static_cast<std::size_t>(max_batch_ * l.out.size());
         std::size_t held = params_.capacity_bytes() + grads_.capacity_bytes() + velocity_.capacity_bytes() +
                            input_.capacity_bytes() + grad_a_.capacity_bytes() + grad_b_.capacity_bytes() +
                            dlogits_.capacity_bytes() + losses_.capacity_bytes() + labels_.capacity_bytes() +
-                           hits_.capacity_bytes();
+                           hits_.capacity_bytes() + nonfinite_.capacity_bytes();
         for (const auto& o : outputs_) held += o.capacity_bytes();
         const std::size_t need = floats * sizeof(float);
         const core::Availability room = device_room(need > held ? need - held : 0);
@@ -503,6 +563,8 @@ private:
         losses_.reserve(static_cast<std::size_t>(max_batch_));
         hits_.reserve(static_cast<std::size_t>(max_batch_));
         labels_.reserve(static_cast<std::size_t>(max_batch_));
+        nonfinite_.reserve(1);
+        staged_flag_.reserve(1);
         staged_images_.reserve(static_cast<std::size_t>(max_batch_ * model_.input.size()));
         staged_labels_.reserve(static_cast<std::size_t>(max_batch_));
         staged_losses_.reserve(static_cast<std::size_t>(max_batch_));
@@ -539,9 +601,12 @@ private:
                     GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolution2dDescriptor(
                         c->desc.get(), 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
                     // Find times in this math type (and in default math): FMA keeps TF32 out; default
-                    // math permits it on sm_80+.
+                    // math permits it on sm_80+; ALLOW_CONVERSION lets cuDNN convert FP32 data to
+                    // FP16 for the tensor cores (FP16 mixed).
                     GPULAB_CUDNN_CHECK(cudnn_api().cudnnSetConvolutionMathType(
-                        c->desc.get(), tf32_ ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
+                        c->desc.get(), fp16_   ? CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION
+                                       : tf32_ ? CUDNN_DEFAULT_MATH
+                                               : CUDNN_FMA_MATH));
                 }
                 check_conv_output(st, d, l);
                 find_algorithms(st, l, n, nt);
@@ -563,6 +628,8 @@ private:
         if (asked_ == train::ComputePrecision::Tf32)
             precision_ = plan::tf32_precision_text(gpu::probe().cc_major, gpu::probe().cc_minor, nt.directions,
                                                    nt.tf32_directions);
+        else if (asked_ == train::ComputePrecision::Fp16Mixed)
+            fp16_net_ = Fp16Net{nt.directions, nt.fp16_directions};  // precision() writes the text when asked
         else
             precision_ = nt.tf32_possible ? "FP32; TF32 possible in a convolution" : kFp32Text;
         algorithms_ = nt.algorithms;
@@ -579,9 +646,12 @@ private:
                            : fusion_refused_ ? "bias and ReLU as separate calls: cuDNN refused the fused call here"
                                              : "bias and ReLU as separate calls") +
                           "), cuBLAS " + load_cublas().version +
-                          (tf32_ ? " sgemm (TF32 tensor-op math permitted) for dense layers"
-                                 : " sgemm (FP32) for dense layers") +
-                          "; loss and SGD update: our kernels";
+                          (fp16_   ? " cublasGemmEx (FP32 data, CUBLAS_COMPUTE_32F_FAST_16F: FP16 compute permitted) for "
+                                     "dense layers"
+                           : tf32_ ? " sgemm (TF32 tensor-op math permitted) for dense layers"
+                                   : " sgemm (FP32) for dense layers") +
+                          (fp16_ ? "; loss, loss scaling (scale, overflow flag) and SGD update: our kernels"
+                                 : "; loss and SGD update: our kernels");
     }
 
     void check_conv_output(const LayerState& st, const plan::LayerDescs& d, const Layer& l) const {
@@ -606,7 +676,8 @@ private:
     Choice choose(const std::vector<Perf>& perf, int returned, const Layer& l, const char* direction,
                   const char* (*name)(int), std::int64_t n) {
         std::vector<Perf> got(perf.begin(), perf.begin() + std::clamp(returned, 0, static_cast<int>(perf.size())));
-        const int pick = plan::choose_algorithm(results_of(got), workspace_room(), tf32_);
+        const int pick = fp16_ ? plan::choose_fp16_algorithm(results_of(got), workspace_room())
+                               : plan::choose_algorithm(results_of(got), workspace_room(), tf32_);
         if (pick < 0) {
             std::string why = "cuDNN has no " + std::string(direction) + " algorithm for " + l.name + " at batch " +
                               std::to_string(n) + " that runs and fits in GPU memory:";
@@ -628,7 +699,12 @@ private:
     // results, fastest first; with one slot per algorithm the faster TF32 ones could take every slot
     // and leave no FMA result to choose (issue 30, item 1; Caffe2 doubles its counts for the same
     // reason). choose_algorithm then keeps the fastest FMA one.
-    static std::size_t find_slots(int max_count) { return static_cast<std::size_t>(2 * std::max(max_count, 1)); }
+    // FP16 mixed: four per algorithm, one per cudnnMathType_t value, since Find may return an
+    // algorithm in the converting math type besides the others; fewer slots could drop the
+    // converting results the rule looks for.
+    std::size_t find_slots(int max_count) const {
+        return static_cast<std::size_t>((fp16_ ? 4 : 2) * std::max(max_count, 1));
+    }
 
     void find_algorithms(LayerState& st, const Layer& l, std::int64_t n, Net& nt) {
         const cudnnHandle_t h = cudnn_;
@@ -662,7 +738,10 @@ private:
             nt.workspace = std::max(nt.workspace, c->choice.workspace);
             const bool runs = c != &st.bwd_data || l.needs_input_gradient;
             nt.directions += runs;
-            if (c->choice.math != CUDNN_FMA_MATH) {
+            if (fp16_ && c->choice.math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) {
+                label += " (one direction converting FP32 data to FP16)";
+                nt.fp16_directions += runs;
+            } else if (c->choice.math != CUDNN_FMA_MATH) {
                 label += tf32_ ? " (one direction in TF32-permitting math)" : " (one direction without FMA math: TF32 possible)";
                 nt.tf32_possible = true;
                 nt.tf32_directions += runs;
@@ -674,6 +753,15 @@ private:
 
     void gemm(const plan::Gemm& g, const float* a, const float* b, float* c) {
         const float one = 1.0f, zero = 0.0f;
+        if (fp16_) {
+            // FP16 mixed: the same arguments through cublasGemmEx, FP32 A, B and C, FP16 compute
+            // permitted (alpha and beta are floats for a CUBLAS_COMPUTE_32F* type).
+            GPULAB_CUBLAS_CHECK(cublas_api().cublasGemmEx(
+                cublas_, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.m, g.n, g.k,
+                &one, a, CUDA_R_32F, g.lda, b, CUDA_R_32F, g.ldb, &zero, c, CUDA_R_32F, g.ldc,
+                CUBLAS_COMPUTE_32F_FAST_16F, CUBLAS_GEMM_DEFAULT));
+            return;
+        }
         GPULAB_CUBLAS_CHECK(cublas_api().cublasSgemm_v2(cublas_, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
                                                         g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.m, g.n, g.k, &one, a,
                                                         g.lda, b, g.ldb, &zero, c, g.ldc));
@@ -699,6 +787,13 @@ private:
                static_cast<const std::uint8_t*>(labels_.data()), losses_.data(), hits_.data(), n_, model_.classes);
         launch(kern::per_image_launch(n_), kern::softmax_xent_backward_kernel, logits,
                static_cast<const std::uint8_t*>(labels_.data()), dlogits_.data(), n_, model_.classes);
+        if (fp16_) {
+            // FP16 mixed: the loss gradient times the scale, so the gradients below it stay above
+            // FP16's smallest numbers while a product converts them (the loss itself is unscaled).
+            backward_scale_ = scaler_.scale;
+            launch(kern::elementwise_launch(n_ * model_.classes), kern::scale_kernel, dlogits_.data(),
+                   static_cast<std::int64_t>(n_ * model_.classes), backward_scale_);
+        }
         loss_marks_[1]->record(s);
         GPULAB_CUDA_CHECK(
             cudaMemcpyAsync(staged_losses_.data(), losses_.data(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
@@ -805,6 +900,7 @@ private:
     DeviceBuffer<float> params_, grads_, velocity_, input_, grad_a_, grad_b_, dlogits_, losses_;
     DeviceBuffer<std::uint8_t> labels_;
     DeviceBuffer<int> hits_;
+    DeviceBuffer<int> nonfinite_;  // FP16 mixed: the overflow flag (1: some weight gradient not finite)
     std::vector<DeviceBuffer<float>> outputs_;
     DeviceBuffer<unsigned char> workspace_;
     // Page-locked staging for the copies of every step (see the file comment): images and labels
@@ -812,6 +908,7 @@ private:
     PinnedBuffer<float> staged_images_, staged_losses_;
     PinnedBuffer<std::uint8_t> staged_labels_;
     PinnedBuffer<int> staged_hits_;
+    PinnedBuffer<int> staged_flag_;  // the overflow flag, back at the step's one wait
     std::unique_ptr<Event> staging_free_;  // recorded after each copy out of the staging buffers
     // Per layer: a conv whose ReLU is fused into its forward (cleared for good if cuDNN answers
     // NOT_SUPPORTED for the fused call).
@@ -828,6 +925,14 @@ private:
     std::string precision_ = kFp32Text;
     train::ComputePrecision asked_ = train::ComputePrecision::Fp32;  // set_compute_precision's
     bool tf32_ = false;  // TF32 asked for and the device has TF32 tensor cores: what setup() configured
+    bool fp16_ = false;  // FP16 mixed asked for and the device has FP16 tensor cores (7.0+): likewise
+    int cc_major_ = -1, cc_minor_ = 0;  // the device's, read at setup (-1: no setup since the precision was set)
+    struct Fp16Net {
+        int directions = 0, fp16_directions = 0;
+    } fp16_net_;  // FP16 mixed: the last net's convolution directions, for precision()
+    train::LossScaler scaler_;    // FP16 mixed: the scale and the skipped updates, on the host
+    float backward_scale_ = 1.0f; // the scale the last backward pass multiplied by (and divided out)
+    bool grads_finite_ = true;    // FP16 mixed: the last backward's weight gradients were all finite
 };
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 #include <climits>
+#include <cmath>
+#include <sstream>
 
 #include "io/image_io.h"
 
@@ -73,10 +75,54 @@ int choose_algorithm(const std::vector<AlgoResult>& results, std::size_t room, b
     return -1;
 }
 
+int choose_fp16_algorithm(const std::vector<AlgoResult>& results, std::size_t room) {
+    const auto fits = [room](const AlgoResult& r) { return r.ok && r.workspace <= room; };
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (fits(results[i]) && results[i].converts) return static_cast<int>(i);
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (fits(results[i])) return static_cast<int>(i);
+    return -1;
+}
+
 void check_cudnn_precision(train::ComputePrecision p) {
-    if (p == train::ComputePrecision::Fp32 || p == train::ComputePrecision::Tf32) return;
-    throw core::InputError(std::string("cudnn multiplies in FP32 or TF32 only: ") + train::precision_short_label(p) +
-                           " (" + train::precision_label(p) + ") runs on cpu-scalar and cpu-parallel (modelled by rounding)");
+    if (p == train::ComputePrecision::Fp32 || p == train::ComputePrecision::Tf32 ||
+        p == train::ComputePrecision::Fp16Mixed)
+        return;
+    throw core::InputError(std::string("cudnn multiplies in FP32, TF32 or FP16 (mixed) only: ") +
+                           train::precision_short_label(p) + " (" + train::precision_label(p) +
+                           ") runs on cpu-scalar and cpu-parallel (modelled by rounding)");
+}
+
+std::string loss_scale_text(float scale) {
+    int e = 0;
+    const float mantissa = std::frexp(scale, &e);  // scale = mantissa * 2^e, mantissa in [0.5, 1)
+    if (mantissa == 0.5f) return "2^" + std::to_string(e - 1);
+    std::ostringstream out;
+    out << scale;
+    return out.str();
+}
+
+std::string fp16_precision_text(int cc_major, int cc_minor, int directions, int fp16_directions, float scale,
+                                std::int64_t skipped_steps) {
+    if (cc_major < 0)
+        return "FP16 mixed asked for (cuDNN CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, cuBLAS FP32 with FP16 compute, FP32 "
+               "master weights, dynamic loss scaling from " + loss_scale_text(scale) +
+               "); whether the GPU has FP16 tensor cores (compute capability 7.0 or newer) is known at setup";
+    const std::string cc = std::to_string(cc_major) + "." + std::to_string(cc_minor);
+    if (!has_fp16_tensor_cores(cc_major))
+        return "FP32 (FMA math: no FP16): FP16 mixed was asked for, but compute capability " + cc +
+               " has no FP16 tensor cores (7.0 or newer), so cuDNN and cuBLAS run FP32, without loss scaling";
+    const std::string convs =
+        directions == 0 ? "no convolutions"
+                        : "cuDNN down-converts FP32 data to FP16 in " + std::to_string(fp16_directions) + " of " +
+                              std::to_string(directions) +
+                              " convolution directions (where Find timed an algorithm that converts; the rest run "
+                              "the fastest it timed, FP32 or TF32)";
+    return "FP16 permitted on compute capability " + cc + "'s tensor cores (the libraries choose per call): " + convs +
+           "; cuBLAS FP32 data with FP16 compute (CUBLAS_COMPUTE_32F_FAST_16F, which may down-convert to FP16 or "
+           "TF32) for the dense layers; FP32 sums and master weights, loss scale " + loss_scale_text(scale) + ", " +
+           std::to_string(skipped_steps) + (skipped_steps == 1 ? " step" : " steps") +
+           " skipped (a scaled gradient overflowed)";
 }
 
 std::string tf32_precision_text(int cc_major, int cc_minor, int directions, int tf32_directions) {

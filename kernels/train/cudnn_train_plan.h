@@ -88,10 +88,19 @@ struct AlgoResult {
 // to FP16, whatever its math type: the fastest, TF32 or FMA, as a framework with TF32 on would run.
 int choose_algorithm(const std::vector<AlgoResult>& results, std::size_t room, bool allow_tf32 = false);
 
+// FP16 mixed (the descriptor in CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION): the first result that
+// succeeded, fits and converts FP32 data to FP16 (the fastest such, since Find sorts fastest first);
+// failing that, the first that succeeded and fits, whatever its math: FP16 is permitted, not forced,
+// and a direction where Find timed no converting algorithm runs the fastest it did time.
+int choose_fp16_algorithm(const std::vector<AlgoResult>& results, std::size_t room);
+
 // TF32 products need tensor cores that take TF32: compute capability 8.0 (Ampere) or newer.
 inline bool has_tf32_tensor_cores(int cc_major) { return cc_major >= 8; }
 
-// The precisions the cudnn engine runs: FP32 (the default, FMA math) and TF32. Throws
+// FP16 products with FP32 sums need the tensor cores of compute capability 7.0 (Volta) or newer.
+inline bool has_fp16_tensor_cores(int cc_major) { return cc_major >= 7; }
+
+// The precisions the cudnn engine runs: FP32 (the default, FMA math), TF32 and FP16 mixed. Throws
 // core::InputError with one sentence for the BF16 ones.
 void check_cudnn_precision(train::ComputePrecision p);
 
@@ -102,6 +111,18 @@ void check_cudnn_precision(train::ComputePrecision p);
 // Starts with "TF32 " where the device can do it and "FP32 " where it cannot, since the race's
 // precision column shows the first word.
 std::string tf32_precision_text(int cc_major, int cc_minor, int directions, int tf32_directions);
+
+// A loss scale as precision() writes it: "2^16" for a power of two (what the dynamic policy keeps
+// it), else the number ("3.5").
+std::string loss_scale_text(float scale);
+
+// What the cudnn engine's precision() says when it was asked for FP16 mixed, with the loss scaler's
+// state now (scale, updates skipped so far). cc_major < 0: the device is not known yet.
+// fp16_directions: of the convolution directions set up, the ones whose chosen algorithm converts
+// FP32 data to FP16 (math type CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION). Starts with "FP16 " where
+// the device can do it and "FP32 " where it cannot (then no loss scaling runs either).
+std::string fp16_precision_text(int cc_major, int cc_minor, int directions, int fp16_directions, float scale,
+                                std::int64_t skipped_steps);
 
 // One cublasSgemm call, column-major as BLAS defines it: C (m x n, ldc) = alpha * op(A) * op(B) +
 // beta * C, op(A) m x k, op(B) k x n.

@@ -31,6 +31,12 @@ void check_kernel_engine_precision(const train::TrainEngine& engine, train::Comp
                                " runs our kernels, which multiply FP32 on the ordinary FP32 units, not on tensor cores "
                                "(TF32 is a tensor-core format): TF32 runs on cudnn (compute capability 8.0 or newer) "
                                "and, modelled by rounding, on cpu-scalar and cpu-parallel");
+    if (p == train::ComputePrecision::Fp16Mixed)
+        throw core::InputError(std::string(engine.name()) +
+                               " runs our kernels, which multiply FP32 on the ordinary FP32 units, not on tensor cores: "
+                               "FP16 mixed precision (FP16 products, FP32 master weights, loss scaling) runs on cudnn "
+                               "(compute capability 7.0 or newer) and, modelled by rounding, on cpu-scalar and "
+                               "cpu-parallel");
 }
 
 }  // namespace gpulab::gpu

@@ -68,8 +68,9 @@ public:
     core::Availability availability() const override { return id_.availability(); }
     core::BackendKind kind() const override { return id_.kind; }
     std::string implementation() const override { return id_.implementation; }
-    // FP32 only (the base class refuses BF16). TF32 gets a sentence of its own: it is a tensor-core
-    // format, and our kernels multiply on the ordinary FP32 units, so there is nothing to switch.
+    // FP32 only (the base class refuses BF16). TF32 and FP16 mixed get sentences of their own: they
+    // are tensor-core formats, and our kernels multiply on the ordinary FP32 units, so there is
+    // nothing to switch.
     void set_compute_precision(train::ComputePrecision p) override {
         gpu::check_kernel_engine_precision(*this, p);
         train::TrainEngine::set_compute_precision(p);

@@ -178,6 +178,24 @@ struct LayerTable {
         dev.download(dv, v, static_cast<std::size_t>(count));
     }
 
+    // Loss scaling's two kernels (loss_scale_kernels.cuh; not in CpuLayerOps, which is core's table
+    // of layer functions): x *= factor, and whether every value is finite.
+    static void scale_in_place(float* x, std::int64_t count, float factor) {
+        Dev dev;
+        const auto dx = upload(dev, "x", x, count);
+        kern::layers::scale_values(dev, count, factor, dx.ptr());
+        dev.download(dx, x, static_cast<std::size_t>(count));
+    }
+    static bool all_finite(const float* g, std::int64_t count) {
+        Dev dev;
+        const auto dg = upload(dev, "g", g, count);
+        auto flag = dev.template alloc<int>("flag", 1);  // zeroed
+        kern::layers::flag_nonfinite(dev, count, dg.ptr(), flag.ptr());
+        int raised = 0;
+        dev.download(flag, &raised, 1);
+        return raised == 0;
+    }
+
     static const train::CpuLayerOps& ops(const char* name, const char* implementation) {
         static const train::CpuLayerOps table{
             name,          conv_forward,        conv_backward_data,     conv_backward_weights,

@@ -19,4 +19,10 @@ const train::CpuLayerOps& sim_train_layer_ops_wide() {
         "cuda-sim (64-bit indices)", "our CUDA training kernels on the SIMT simulator, 64-bit index arithmetic forced");
 }
 
+void sim_scale_in_place(float* x, std::int64_t count, float factor) {
+    kern::LayerTable<SimDevice>::scale_in_place(x, count, factor);
+}
+
+bool sim_all_finite(const float* g, std::int64_t count) { return kern::LayerTable<SimDevice>::all_finite(g, count); }
+
 }  // namespace gpulab::sim

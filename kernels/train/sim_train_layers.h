@@ -18,4 +18,10 @@ const train::CpuLayerOps& sim_train_layer_ops();
 // which real use takes only past 2^31 elements: the tests check both paths on small tensors.
 const train::CpuLayerOps& sim_train_layer_ops_wide();
 
+// Loss scaling's kernels (loss_scale_kernels.cuh, which the cudnn engine launches on a GPU) on the
+// simulator, with core's scale_in_place and all_finite as their reference: x *= factor, and whether
+// every value of g is finite.
+void sim_scale_in_place(float* x, std::int64_t count, float factor);
+bool sim_all_finite(const float* g, std::int64_t count);
+
 }  // namespace gpulab::sim

@@ -12,6 +12,7 @@
 
 #include "conv_train_kernels.cuh"
 #include "loss_kernels.cuh"
+#include "loss_scale_kernels.cuh"
 #include "matmul_kernel.cuh"
 #include "pool_relu_kernels.cuh"
 #include "sgd_kernel.cuh"
@@ -28,6 +29,18 @@ void softmax_cross_entropy(Dev& dev, int64_t n, int classes, GlobalPtr<const flo
                loss, correct, n, classes);
     dev.launch("softmax_xent_backward_kernel", per_image_launch(n), &softmax_xent_backward_kernel, logits, labels,
                dlogits, n, classes);
+}
+
+// x *= factor over `count` values (loss scaling: the loss gradient by S, the weight gradients by 1/S).
+template <class Dev>
+void scale_values(Dev& dev, int64_t count, float factor, GlobalPtr<float> x) {
+    dev.launch("scale_kernel", elementwise_launch(count), &scale_kernel, x, count, factor);
+}
+
+// flag[0] = 1 when any of g[0..count) is infinite or NaN; left as it was otherwise (clear it first).
+template <class Dev>
+void flag_nonfinite(Dev& dev, int64_t count, GlobalPtr<const float> g, GlobalPtr<int> flag) {
+    dev.launch("nonfinite_flag_kernel", elementwise_launch(count), &nonfinite_flag_kernel, g, count, flag);
 }
 
 // v = momentum * v - rate * g; w += v, over `count` parameters.
