@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_train_engines.h"
 #include "io/image_io.h"
 #include "train/engine.h"
 #include "train/loss_scaling.h"
@@ -91,6 +92,12 @@ TEST_SUITE("loss-scaling") {
                                                "cpu-scalar and cpu-parallel (modelled by rounding) and on cudnn"),
                              core::InputError);
         CHECK(parse_compute_precision("fp16-mixed") == ComputePrecision::Fp16Mixed);
+        // cudnn scales the loss too (built or not, it answers alike): a fixed power of two is taken.
+        auto cudnn = gpu::make_gpu_train_engine("cudnn");
+        REQUIRE(cudnn);
+        CHECK_NOTHROW(cudnn->set_compute_precision(ComputePrecision::Fp16Mixed));
+        CHECK_NOTHROW(cudnn->set_loss_scale(4.0f));
+        CHECK_THROWS_AS(cudnn->set_loss_scale(3.0f), core::InputError);
     }
 
     TEST_CASE("a batch whose scaled gradients overflow FP16 is not applied - the count says so") {

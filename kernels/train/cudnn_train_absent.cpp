@@ -25,6 +25,7 @@ public:
         cuda::train_plan::check_cudnn_precision(p);
         asked_ = p;
     }
+    void set_loss_scale(float fixed_scale) override { train::check_loss_scale(fixed_scale); }
     std::string precision() const override {
         if (asked_ == train::ComputePrecision::Tf32) return cuda::train_plan::tf32_precision_text(-1, 0, 0, 0);
         if (asked_ == train::ComputePrecision::Fp16Mixed)

@@ -263,6 +263,8 @@ public:
     }
     // FP32, TF32 or FP16 mixed for the following setup(); BF16 refused with a sentence. Until setup
     // the text says only what was asked for: whether the GPU can do TF32 or FP16 is read there.
+    // FP16 mixed's loss scale: 0 dynamic (the default), else that power of two, kept (core's check).
+    void set_loss_scale(float fixed_scale) override { fixed_loss_scale_ = train::check_loss_scale(fixed_scale); }
     void set_compute_precision(train::ComputePrecision p) override {
         plan::check_cudnn_precision(p);
         asked_ = p;
@@ -292,7 +294,12 @@ public:
         fp16_ = asked_ == train::ComputePrecision::Fp16Mixed && plan::has_fp16_tensor_cores(device.cc_major);
         cc_major_ = device.cc_major;
         cc_minor_ = device.cc_minor;
-        scaler_ = {};  // every setup starts at 2^16 with nothing skipped, as a new training run
+        // Every setup starts a new training run: at 2^16 (or the fixed scale asked for), nothing skipped.
+        scaler_ = {};
+        if (fixed_loss_scale_ > 0.0f) {
+            scaler_.scale = fixed_loss_scale_;
+            scaler_.dynamic = false;
+        }
         fp16_net_ = {};
         grads_finite_ = true;
         GPULAB_CUBLAS_CHECK(cublas_api().cublasSetMathMode(cublas_, tf32_ ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
@@ -931,6 +938,7 @@ private:
         int directions = 0, fp16_directions = 0;
     } fp16_net_;  // FP16 mixed: the last net's convolution directions, for precision()
     train::LossScaler scaler_;    // FP16 mixed: the scale and the skipped updates, on the host
+    float fixed_loss_scale_ = 0.0f;  // 0: dynamic (set_loss_scale)
     float backward_scale_ = 1.0f; // the scale the last backward pass multiplied by (and divided out)
     bool grads_finite_ = true;    // FP16 mixed: the last backward's weight gradients were all finite
 };
