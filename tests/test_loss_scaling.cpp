@@ -14,29 +14,13 @@
 #include "io/image_io.h"
 #include "train/engine.h"
 #include "train/loss_scaling.h"
+#include "toy_pictures.h"
 #include "train/model.h"
 
 using namespace gpulab;
 using namespace gpulab::train;
 
 namespace {
-
-// Learnable pictures: noise with a bright 4 x 4 square placed by the label (as the engine tests build them).
-std::vector<float> square_pictures(std::int64_t n, std::vector<std::uint8_t>& labels, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::vector<float> images(static_cast<std::size_t>(n * 784));
-    labels.resize(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        const int label = static_cast<int>(rng() % 10);
-        labels[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(label);
-        float* px = images.data() + i * 784;
-        for (int j = 0; j < 784; ++j) px[j] = static_cast<float>(rng() % 60) / 255.0f;
-        const int y0 = 2 + (label / 5) * 14, x0 = 2 + (label % 5) * 4;
-        for (int y = y0; y < y0 + 4; ++y)
-            for (int x = x0; x < x0 + 4; ++x) px[y * 28 + x] = 230.0f / 255.0f;
-    }
-    return images;
-}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
@@ -105,7 +89,7 @@ TEST_SUITE("loss-scaling") {
         // 65,504 and becomes infinity where it is rounded to FP16 at the last dense layer.
         const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
         std::vector<std::uint8_t> labels;
-        const std::vector<float> images = square_pictures(8, labels, 3);
+        const std::vector<float> images = test::toy_pictures(8, labels, 3);
         const std::vector<float> params = init_params(m, 4);
         auto e = make_train_engine("cpu-scalar");
         e->set_compute_precision(ComputePrecision::Fp16Mixed);
@@ -135,7 +119,7 @@ TEST_SUITE("loss-scaling") {
         // (the loss falls to about 1e-6: unscaled, about nine in ten weight gradients come back 0).
         const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
         std::vector<std::uint8_t> labels;
-        const std::vector<float> images = square_pictures(64, labels, 5);
+        const std::vector<float> images = test::toy_pictures(64, labels, 5);
         std::vector<float> params = init_params(m, 6);
         {
             auto pre = make_train_engine("cpu-parallel");
@@ -185,7 +169,7 @@ TEST_SUITE("loss-scaling") {
         // engines agree within about two steps per product layer, not bit for bit.
         const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
         std::vector<std::uint8_t> labels;
-        const std::vector<float> images = square_pictures(6, labels, 21);
+        const std::vector<float> images = test::toy_pictures(6, labels, 21);
         const std::vector<float> params = init_params(m, 7);
         auto scalar = make_train_engine("cpu-scalar");
         auto parallel = make_train_engine("cpu-parallel");

@@ -18,6 +18,7 @@
 #include "ops/fp_formats.h"
 #include "train/engine.h"
 #include "train/precision_race.h"
+#include "toy_pictures.h"
 #include "train/trainer.h"
 
 using namespace gpulab;
@@ -32,25 +33,6 @@ std::vector<float> random_images(std::int64_t n, std::int64_t px, std::vector<st
     for (float& v : images) v = static_cast<float>(rng() % 256) / 255.0f;
     labels.resize(static_cast<std::size_t>(n));
     for (auto& l : labels) l = static_cast<std::uint8_t>(rng() % 10);
-    return images;
-}
-
-// Learnable pictures in [0, 1]: noise below 60/255 with a bright 4x4 square placed by the label,
-// as tests/test_train_engines.cpp builds them (random pictures with random labels make the three
-// steps of the TF32 test below swing wildly, which says nothing about the arithmetic).
-std::vector<float> toy_pictures(std::int64_t n, std::vector<std::uint8_t>& labels, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::vector<float> images(static_cast<std::size_t>(n * 784));
-    labels.resize(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        const int label = static_cast<int>(rng() % 10);
-        labels[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(label);
-        float* px = images.data() + i * 784;
-        for (int j = 0; j < 784; ++j) px[j] = static_cast<float>(rng() % 60) / 255.0f;
-        const int y0 = 2 + (label / 5) * 14, x0 = 2 + (label % 5) * 4;
-        for (int y = y0; y < y0 + 4; ++y)
-            for (int x = x0; x < x0 + 4; ++x) px[y * 28 + x] = 230.0f / 255.0f;
-    }
     return images;
 }
 
@@ -296,7 +278,7 @@ TEST_CASE("TF32 on cpu-scalar and cpu-parallel: the same training within a TF32 
     // other than to FP32.
     const ModelDesc m = make_model(kDefaultModelSpec, {1, 28, 28});
     std::vector<std::uint8_t> labels;
-    const std::vector<float> images = toy_pictures(6, labels, 21);
+    const std::vector<float> images = test::toy_pictures(6, labels, 21);
     const std::vector<float> params = init_params(m, 7);
     auto scalar = make_train_engine("cpu-scalar");
     auto parallel = make_train_engine("cpu-parallel");
