@@ -24,7 +24,7 @@
 #include "sim/sim_kernels.h"
 #include "tensor/mma_fragment.h"
 #include "tensor/mma_launch.h"
-#include "tensor/mma_gemm_rows.h"
+#include "mma_gemm_rows.h"
 #include "tensor/tensor_gemm.h"
 
 // Last: the device environment defines CUDA's keywords as macros for the kernels below.

@@ -15,7 +15,7 @@
 
 #include "json_out.h"
 #include "libraries/cublas_gemm_precision.h"
-#include "tensor/mma_gemm_rows.h"
+#include "mma_gemm_rows.h"
 #include "measure/format.h"
 #include "workloads/tensor_speed.h"
 

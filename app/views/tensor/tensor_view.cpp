@@ -18,7 +18,7 @@
 
 #include "views/stored_results.h"
 #include "libraries/cublas_gemm_precision.h"
-#include "tensor/mma_gemm_rows.h"
+#include "mma_gemm_rows.h"
 #include "measure/format.h"
 #include "ops/mixed_matmul.h"
 #include "ops/pseudo_random.h"

@@ -7,9 +7,9 @@
 #include "gpu_backends.h"
 #include "libraries/cublas_gemm_precision.h"
 #include "measure/clock.h"
-#include "mma_launch.h"
 #include "ops/pseudo_random.h"
-#include "tensor_gemm.h"
+#include "tensor/mma_launch.h"
+#include "tensor/tensor_gemm.h"
 
 namespace gpulab::gpu {
 
