@@ -175,19 +175,23 @@ TEST_CASE("cudnn plan: FP16 mixed runs on cudnn - what precision() says - loss s
     CHECK(loss_scale_text(16777216.0f) == "2^24");
     CHECK(loss_scale_text(3.5f) == "3.5");
     // The race's precision column shows the first word: FP16 where it is permitted, FP32 where not.
-    const std::string h100 = fp16_precision_text(9, 0, 8, 5, 65536.0f, 0);
+    const std::string h100 = fp16_precision_text(9, 0, 8, 5, train::LossScaler{});
     CHECK(h100.rfind("FP16 permitted on compute capability 9.0's tensor cores", 0) == 0);
     CHECK(h100.find("cuDNN down-converts FP32 data to FP16 in 5 of 8 convolution directions") != std::string::npos);
     CHECK(h100.find("CUBLAS_COMPUTE_32F_FAST_16F") != std::string::npos);
     CHECK(h100.find("FP32 sums and master weights") != std::string::npos);
-    CHECK(h100.find("loss scale 2^16, 0 steps skipped") != std::string::npos);
-    CHECK(fp16_precision_text(7, 0, 8, 8, 32768.0f, 1).find("loss scale 2^15, 1 step skipped") != std::string::npos);
-    CHECK(fp16_precision_text(8, 6, 0, 0, 65536.0f, 3).find("no convolutions") != std::string::npos);
-    const std::string pascal = fp16_precision_text(6, 1, 8, 0, 65536.0f, 0);
+    // The scaler's words are the CPU engines' (core's describe_loss_scale).
+    CHECK(h100.find("loss scale 2^16 (dynamic), 0 of 0 updates skipped") != std::string::npos);
+    train::LossScaler overflowed;
+    overflowed.after_backward(false);
+    CHECK(fp16_precision_text(7, 0, 8, 8, overflowed).find("loss scale 2^15 (dynamic), 1 of 1 updates skipped") !=
+          std::string::npos);
+    CHECK(fp16_precision_text(8, 6, 0, 0, train::LossScaler{}).find("no convolutions") != std::string::npos);
+    const std::string pascal = fp16_precision_text(6, 1, 8, 0, train::LossScaler{});
     CHECK(pascal.rfind("FP32 ", 0) == 0);
     CHECK(pascal.find("compute capability 6.1 has no FP16 tensor cores") != std::string::npos);
     CHECK(pascal.find("without loss scaling") != std::string::npos);
-    const std::string before = fp16_precision_text(-1, 0, 0, 0, 65536.0f, 0);
+    const std::string before = fp16_precision_text(-1, 0, 0, 0, train::LossScaler{});
     CHECK(before.rfind("FP16 mixed asked for", 0) == 0);
     CHECK(before.find("loss scaling from 2^16") != std::string::npos);
     // The engine (built or absent) takes the same rule and says the same before any device is touched.

@@ -230,7 +230,7 @@ TEST_CASE("cudnn in FP16 mixed trains like cpu-scalar's FP16 model - within an F
     }
     three_steps_within_reduced_tolerance(*scalar, *gpu_engine, images, labels);
     // Three good steps: no overflow, so the scale is still 2^16 and nothing was skipped.
-    if (fp16) CHECK(gpu_engine->precision().find("loss scale 2^16, 0 steps skipped") != std::string::npos);
+    if (fp16) CHECK(gpu_engine->precision().find("loss scale 2^16 (dynamic), 0 of 3 updates skipped") != std::string::npos);
     // Back to FP32 for the next setup: exactly the FP32 path again.
     gpu_engine->set_compute_precision(ComputePrecision::Fp32);
     gpu_engine->setup(m, params, 8);
@@ -272,14 +272,14 @@ TEST_CASE("cudnn in FP16 mixed: a scaled gradient that overflows skips the updat
     toy_batch(1, 7, images, labels);
     e->set_compute_precision(ComputePrecision::Fp16Mixed);
     e->setup(m, params, 1);
-    CHECK(e->precision().find("loss scale 2^16, 0 steps skipped") != std::string::npos);
+    CHECK(e->precision().find("loss scale 2^16 (dynamic), 0 of 0 updates skipped") != std::string::npos);
     e->forward(images.data(), 1);
     e->backward(labels.data());
     const std::vector<float> g = e->gradients();
     CHECK_FALSE(std::all_of(g.begin(), g.end(), [](float x) { return std::isfinite(x); }));
     e->step(Sgd{});
     INFO(e->precision());
-    CHECK(e->precision().find("loss scale 2^15, 1 step skipped") != std::string::npos);
+    CHECK(e->precision().find("loss scale 2^15 (dynamic), 1 of 1 updates skipped") != std::string::npos);
     CHECK(e->params() == params);  // not applied: bit for bit as before
 }
 

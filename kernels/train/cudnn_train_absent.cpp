@@ -29,7 +29,7 @@ public:
     std::string precision() const override {
         if (asked_ == train::ComputePrecision::Tf32) return cuda::train_plan::tf32_precision_text(-1, 0, 0, 0);
         if (asked_ == train::ComputePrecision::Fp16Mixed)
-            return cuda::train_plan::fp16_precision_text(-1, 0, 0, 0, train::LossScaler{}.scale, 0);
+            return cuda::train_plan::fp16_precision_text(-1, 0, 0, 0, train::LossScaler{});
         return "FP32";
     }
     void setup(const train::ModelDesc&, const std::vector<float>&, std::int64_t) override {

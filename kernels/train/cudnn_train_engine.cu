@@ -258,8 +258,7 @@ public:
     // FP16 mixed: written when asked, so it carries the loss scale and the updates skipped so far.
     std::string precision() const override {
         if (asked_ != train::ComputePrecision::Fp16Mixed) return precision_;
-        return plan::fp16_precision_text(cc_major_, cc_minor_, fp16_net_.directions, fp16_net_.fp16_directions,
-                                         scaler_.scale, scaler_.skipped_steps);
+        return plan::fp16_precision_text(cc_major_, cc_minor_, fp16_net_.directions, fp16_net_.fp16_directions, scaler_);
     }
     // FP32, TF32 or FP16 mixed for the following setup(); BF16 refused with a sentence. Until setup
     // the text says only what was asked for: whether the GPU can do TF32 or FP16 is read there.

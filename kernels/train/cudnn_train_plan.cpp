@@ -102,11 +102,12 @@ std::string loss_scale_text(float scale) {
     return out.str();
 }
 
-std::string fp16_precision_text(int cc_major, int cc_minor, int directions, int fp16_directions, float scale,
-                                std::int64_t skipped_steps) {
+std::string fp16_precision_text(int cc_major, int cc_minor, int directions, int fp16_directions,
+                                const train::LossScaler& scaler) {
     if (cc_major < 0)
         return "FP16 mixed asked for (cuDNN CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, cuBLAS FP32 with FP16 compute, FP32 "
-               "master weights, dynamic loss scaling from " + loss_scale_text(scale) +
+               "master weights, " + std::string(scaler.dynamic ? "dynamic loss scaling from " : "a fixed loss scale of ") +
+               loss_scale_text(scaler.scale) +
                "); whether the GPU has FP16 tensor cores (compute capability 7.0 or newer) is known at setup";
     const std::string cc = std::to_string(cc_major) + "." + std::to_string(cc_minor);
     if (!has_fp16_tensor_cores(cc_major))
@@ -120,9 +121,8 @@ std::string fp16_precision_text(int cc_major, int cc_minor, int directions, int 
                               "the fastest it timed, FP32 or TF32)";
     return "FP16 permitted on compute capability " + cc + "'s tensor cores (the libraries choose per call): " + convs +
            "; cuBLAS FP32 data with FP16 compute (CUBLAS_COMPUTE_32F_FAST_16F, which may down-convert to FP16 or "
-           "TF32) for the dense layers; FP32 sums and master weights, loss scale " + loss_scale_text(scale) + ", " +
-           std::to_string(skipped_steps) + (skipped_steps == 1 ? " step" : " steps") +
-           " skipped (a scaled gradient overflowed)";
+           "TF32) for the dense layers; FP32 sums and master weights, " + train::describe_loss_scale(scaler) +
+           " (an update is skipped when a scaled gradient overflows)";
 }
 
 std::string tf32_precision_text(int cc_major, int cc_minor, int directions, int tf32_directions) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "train/compute_precision.h"
+#include "train/loss_scaling.h"
 #include "train/model.h"
 
 namespace gpulab::cuda::train_plan {
@@ -121,8 +122,9 @@ std::string loss_scale_text(float scale);
 // fp16_directions: of the convolution directions set up, the ones whose chosen algorithm converts
 // FP32 data to FP16 (math type CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION). Starts with "FP16 " where
 // the device can do it and "FP32 " where it cannot (then no loss scaling runs either).
-std::string fp16_precision_text(int cc_major, int cc_minor, int directions, int fp16_directions, float scale,
-                                std::int64_t skipped_steps);
+// The scaler's part is core's describe_loss_scale, the words the CPU engines use.
+std::string fp16_precision_text(int cc_major, int cc_minor, int directions, int fp16_directions,
+                                const train::LossScaler& scaler);
 
 // One cublasSgemm call, column-major as BLAS defines it: C (m x n, ldc) = alpha * op(A) * op(B) +
 // beta * C, op(A) m x k, op(B) k x n.
