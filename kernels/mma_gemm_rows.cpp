@@ -15,20 +15,12 @@ namespace gpulab::gpu {
 
 namespace {
 
-constexpr const char* kNoGpu = "no GPU here";
-
 core::GemmSpeedRow row_for(kern::MmaInput in) {
     core::GemmSpeedRow r;
     r.backend = kMmaGemmBackend;
     r.instruction = kMmaGemmInstruction;
     r.inputs = in == kern::MmaInput::Fp16 ? core::FpFormat::Fp16 : core::FpFormat::Bf16;
     return r;
-}
-
-// The reason a row did not run: "no GPU here: ..." where the device is the problem (the probe's
-// sentence), as the cuBLAS rows say it, so the view can show one line for all of them.
-std::string not_run_reason(const std::string& error, const GpuProbe& probe) {
-    return !probe.device_ok && error.rfind(kNoGpu, 0) != 0 ? std::string(kNoGpu) + ": " + error : error;
 }
 
 }  // namespace
@@ -55,7 +47,8 @@ std::vector<core::GemmSpeedRow> measure_mma_gemm_rows(int64_t m, int64_t n, int6
             if (count >= config.min_samples && core::now_ns() - start > config.time_budget_ns) break;
         }
         if (!error.empty()) {
-            r.path = not_run_reason(error, probe());
+            // The device's absence is said as the cuBLAS rows say it, so the view shows one line.
+            r.path = probe().device_ok ? error : no_gpu_reason(error);
             rows.push_back(std::move(r));
             continue;
         }

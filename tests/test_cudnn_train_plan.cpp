@@ -169,11 +169,11 @@ TEST_CASE("cudnn plan: FP16 mixed runs on cudnn - what precision() says - loss s
     CHECK_FALSE(has_fp16_tensor_cores(6));  // Pascal 6.x: FP16 arithmetic, but no tensor cores
     CHECK(has_fp16_tensor_cores(7));        // Volta 7.0 and Turing 7.5: the first FP16 tensor cores
     CHECK(has_fp16_tensor_cores(9));
-    CHECK(loss_scale_text(65536.0f) == "2^16");
-    CHECK(loss_scale_text(1.0f) == "2^0");
-    CHECK(loss_scale_text(0.5f) == "2^-1");
-    CHECK(loss_scale_text(16777216.0f) == "2^24");
-    CHECK(loss_scale_text(3.5f) == "3.5");
+    CHECK(train::loss_scale_text(65536.0f) == "2^16");
+    CHECK(train::loss_scale_text(1.0f) == "2^0");
+    CHECK(train::loss_scale_text(0.5f) == "2^-1");
+    CHECK(train::loss_scale_text(16777216.0f) == "2^24");
+    CHECK(train::loss_scale_text(3.5f) == "3.5");
     // The race's precision column shows the first word: FP16 where it is permitted, FP32 where not.
     const std::string h100 = fp16_precision_text(9, 0, 8, 5, train::LossScaler{});
     CHECK(h100.rfind("FP16 permitted on compute capability 9.0's tensor cores", 0) == 0);

@@ -94,11 +94,8 @@ int bench_tensor(const BenchOptions& o, bool& first) {
         const double ours = run.ours_bf16_over_fp32(), onednn = run.onednn_bf16_over_fp32(),
                      versus = run.ours_over_onednn_bf16();
         // The GPU target: our tensor-core kernel at >= 30 % of cuBLAS FP16 (0 where either did not run).
-        const core::GemmSpeedRow* mma = run.row(gpu::kMmaGemmBackend, core::FpFormat::Fp16);
-        const core::GemmSpeedRow* cublas = run.row(gpu::kCublasGemmBackend, core::FpFormat::Fp16);
-        const double mma_over_cublas = mma && cublas && mma->ran && cublas->ran && cublas->gflops > 0
-                                           ? mma->gflops / cublas->gflops
-                                           : 0.0;
+        const double mma_over_cublas = core::gflops_ratio(run.row(gpu::kMmaGemmBackend, core::FpFormat::Fp16),
+                                                          run.row(gpu::kCublasGemmBackend, core::FpFormat::Fp16));
         if (o.json) {
             json_record(first, "\"op\": \"gemm-ratios\", \"size\": " + std::to_string(n) +
                                    ", \"ours_bf16_over_fp32\": " + ratio_json(ours) +

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <sstream>
 
 #include "io/image_io.h"
 #include "measure/format.h"
@@ -26,8 +27,17 @@ bool LossScaler::after_backward(bool finite) {
     return true;
 }
 
+std::string loss_scale_text(float scale) {
+    int e = 0;
+    const float mantissa = std::frexp(scale, &e);  // scale = mantissa * 2^e, mantissa in [0.5, 1)
+    if (mantissa == 0.5f) return "2^" + std::to_string(e - 1);
+    std::ostringstream out;
+    out << scale;
+    return out.str();
+}
+
 std::string describe_loss_scale(const LossScaler& s) {
-    return "loss scale 2^" + std::to_string(std::ilogb(s.scale)) + (s.dynamic ? " (dynamic)" : " (fixed)") + ", " +
+    return "loss scale " + loss_scale_text(s.scale) + (s.dynamic ? " (dynamic)" : " (fixed)") + ", " +
            std::to_string(s.skipped_steps) + " of " + std::to_string(s.steps) + " updates skipped";
 }
 

@@ -35,6 +35,10 @@ struct LossScaler {
     bool after_backward(bool finite);
 };
 
+// A loss scale as the precision sentences write it: "2^16" for a power of two (what the scaler
+// keeps it), else the number ("3.5").
+std::string loss_scale_text(float scale);
+
 // "loss scale 2^16 (dynamic), 0 of 120 updates skipped": the scaler's state for a precision column.
 std::string describe_loss_scale(const LossScaler& s);
 

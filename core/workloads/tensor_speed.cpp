@@ -69,20 +69,18 @@ const GemmSpeedRow* GemmSpeedRun::row(const std::string& backend, FpFormat in) c
     return first;
 }
 
-namespace {
-double ratio(const GemmSpeedRow* x, const GemmSpeedRow* y) {
+double gflops_ratio(const GemmSpeedRow* x, const GemmSpeedRow* y) {
     return x != nullptr && y != nullptr && x->ran && y->ran && y->gflops > 0 ? x->gflops / y->gflops : 0.0;
 }
-}  // namespace
 
 double GemmSpeedRun::ours_bf16_over_fp32() const {
-    return ratio(row("cpu-parallel", FpFormat::Bf16), row("cpu-parallel", FpFormat::Fp32));
+    return gflops_ratio(row("cpu-parallel", FpFormat::Bf16), row("cpu-parallel", FpFormat::Fp32));
 }
 double GemmSpeedRun::onednn_bf16_over_fp32() const {
-    return ratio(row("cpu-onednn", FpFormat::Bf16), row("cpu-onednn", FpFormat::Fp32));
+    return gflops_ratio(row("cpu-onednn", FpFormat::Bf16), row("cpu-onednn", FpFormat::Fp32));
 }
 double GemmSpeedRun::ours_over_onednn_bf16() const {
-    return ratio(row("cpu-parallel", FpFormat::Bf16), row("cpu-onednn", FpFormat::Bf16));
+    return gflops_ratio(row("cpu-parallel", FpFormat::Bf16), row("cpu-onednn", FpFormat::Bf16));
 }
 
 GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {

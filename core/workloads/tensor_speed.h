@@ -53,6 +53,9 @@ struct GemmSpeedRun {
     const GemmSpeedRow* row(const std::string& backend, FpFormat inputs) const;
 };
 
+// x's median GFLOP/s over y's; 0 when either is missing or did not run.
+double gflops_ratio(const GemmSpeedRow* x, const GemmSpeedRow* y);
+
 // Measures the five rows at size^3. Inputs are fixed pseudo-random numbers in [-1, 1).
 GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config);
 

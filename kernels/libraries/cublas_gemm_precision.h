@@ -48,6 +48,9 @@ std::vector<core::GemmSpeedRow> measure_cublas_gemm(int64_t m, int64_t n, int64_
 
 // Four rows with ran == false and `path` = "no GPU here: " + why (or `why` itself when it already
 // says so, or for a shape refusal when `shape_problem` is true).
+// "no GPU here: <why>", unless `why` already starts so: the reason GPU speed rows share when the
+// device is the problem, so the views can say it once.
+std::string no_gpu_reason(const std::string& why);
 std::vector<core::GemmSpeedRow> cublas_gemm_not_run(const std::string& why, bool shape_problem = false);
 
 // The largest |C - exact| / bound over 64 sampled outputs (corners and pseudo-random ones) of the

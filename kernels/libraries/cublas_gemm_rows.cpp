@@ -28,9 +28,13 @@ std::string cublas_gemm_problem(int64_t m, int64_t n, int64_t k) {
     return "";
 }
 
+std::string no_gpu_reason(const std::string& why) {
+    return why.rfind(kNoGpu, 0) == 0 ? why : std::string(kNoGpu) + ": " + why;
+}
+
 std::vector<core::GemmSpeedRow> cublas_gemm_not_run(const std::string& why, bool shape_problem) {
     // A shape refusal is not about the GPU; everything else is (no device, no CUDA, no cuBLAS).
-    const std::string path = shape_problem || why.rfind(kNoGpu, 0) == 0 ? why : std::string(kNoGpu) + ": " + why;
+    const std::string path = shape_problem ? why : no_gpu_reason(why);
     std::vector<core::GemmSpeedRow> rows;
     for (const core::FpFormat f : kCublasGemmFormats) {
         core::GemmSpeedRow r;

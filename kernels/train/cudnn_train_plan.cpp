@@ -93,21 +93,12 @@ void check_cudnn_precision(train::ComputePrecision p) {
                            ") runs on cpu-scalar and cpu-parallel (modelled by rounding)");
 }
 
-std::string loss_scale_text(float scale) {
-    int e = 0;
-    const float mantissa = std::frexp(scale, &e);  // scale = mantissa * 2^e, mantissa in [0.5, 1)
-    if (mantissa == 0.5f) return "2^" + std::to_string(e - 1);
-    std::ostringstream out;
-    out << scale;
-    return out.str();
-}
-
 std::string fp16_precision_text(int cc_major, int cc_minor, int directions, int fp16_directions,
                                 const train::LossScaler& scaler) {
     if (cc_major < 0)
         return "FP16 mixed asked for (cuDNN CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, cuBLAS FP32 with FP16 compute, FP32 "
                "master weights, " + std::string(scaler.dynamic ? "dynamic loss scaling from " : "a fixed loss scale of ") +
-               loss_scale_text(scaler.scale) +
+               train::loss_scale_text(scaler.scale) +
                "); whether the GPU has FP16 tensor cores (compute capability 7.0 or newer) is known at setup";
     const std::string cc = std::to_string(cc_major) + "." + std::to_string(cc_minor);
     if (!has_fp16_tensor_cores(cc_major))

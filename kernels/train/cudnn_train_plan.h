@@ -113,10 +113,6 @@ void check_cudnn_precision(train::ComputePrecision p);
 // precision column shows the first word.
 std::string tf32_precision_text(int cc_major, int cc_minor, int directions, int tf32_directions);
 
-// A loss scale as precision() writes it: "2^16" for a power of two (what the dynamic policy keeps
-// it), else the number ("3.5").
-std::string loss_scale_text(float scale);
-
 // What the cudnn engine's precision() says when it was asked for FP16 mixed, with the loss scaler's
 // state now (scale, updates skipped so far). cc_major < 0: the device is not known yet.
 // fp16_directions: of the convolution directions set up, the ones whose chosen algorithm converts

@@ -155,8 +155,8 @@ void block_32x32(const Packed& p, std::int64_t ib, std::int64_t jb, std::int64_t
     const bool whole = i + 32 <= m && j + 32 <= n;
     alignas(64) float edge[32 * 32];
     float* dst = whole ? c + i * n + j : edge;
-    const std::int64_t ld_bytes = (whole ? n : 32) * static_cast<std::int64_t>(sizeof(float));
     const std::int64_t ld = whole ? n : 32;
+    const std::int64_t ld_bytes = ld * static_cast<std::int64_t>(sizeof(float));
     if (!whole && accumulate) {
         for (std::int64_t r = 0; r < 32; ++r)
             for (std::int64_t col = 0; col < 32; ++col)
