@@ -3,6 +3,7 @@
 // cannot drift from the computation. A figure the code changes makes this test name the step.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "ops/conv2d.h"
@@ -11,7 +12,9 @@
 #include "lesson/lesson.h"
 #include "ops/simt.h"
 #include "runtime/thread_pool.h"
+#include "ops/fp_formats.h"
 #include "train/article_figures.h"
+#include "train/loss_scaling.h"
 #include "train/model.h"
 #include "workloads/simd_mimd.h"
 
@@ -146,5 +149,22 @@ TEST_SUITE("lesson") {
         CHECK(says(s.body, "press **R** to start the race"));
         CHECK(says(s.body, "**" + std::to_string(param_int(s.params, "budget_s", 0)) + " seconds**"));
         CHECK(step("train-small-cnn", "Batch size").action.empty());
+    }
+
+    TEST_CASE("tensor-cores: the FP16 rounding threshold and the loss scaler's growth are the code's (issue 42)") {
+        // Just below 1, FP16 numbers are 2^-11 apart; round to nearest keeps 1 for any update below
+        // half of that, 2^-12, and moves it for one just above.
+        const float gap = 1.0f - round_fp16(1.0f - std::ldexp(1.0f, -11));
+        CHECK(gap == std::ldexp(1.0f, -11));
+        CHECK(round_fp16(1.0f - 0.9f * std::ldexp(1.0f, -12)) == 1.0f);
+        CHECK(round_fp16(1.0f - 1.1f * std::ldexp(1.0f, -12)) != 1.0f);
+        const LessonStep& master = step("tensor-cores", "FP32 master weights");
+        INFO(master.body);
+        CHECK(says(master.body, "2^-11 apart"));
+        CHECK(says(master.body, "half that gap (2^-12 for a weight of 1)"));
+        const LessonStep& scaling = step("tensor-cores", "Loss scaling");
+        INFO(scaling.body);
+        CHECK(says(scaling.body, "skips its update and halves the scale"));
+        CHECK(says(scaling.body, "doubles it after " + std::to_string(train::LossScaler::kGrowthInterval)));
     }
 }
