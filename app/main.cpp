@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app_entry.h"
+#include "io/number_text.h"
 #include "cli/cli.h"
 #include "cli/strict_number.h"
 #include "backends/simd/simd_math.h"
@@ -157,7 +158,8 @@ int main(int argc, char** argv) {
     bench->add_option("--backend", bench_options.backends, "Only these backends, e.g. cpu-parallel");
     bench->add_option("--suite", bench_options.suite, "activation, latency (size sweep, GPU fixed costs), simd (SIMD, MIMD, divergence), conv (convolution), train (training steps), "
                       "tensor (CPU matrix products, FP32 vs BF16: our AMX and VDPBF16PS kernels and oneDNN, the native or emulated path named), "
-                      "all, sim (the kernel simulator's own speed; not in all) or puzzles (a kernel puzzle checked: compile and run times, simulated threads per CPU-second; not in all)")
+                      "all, sim (the kernel simulator's own speed; not in all) puzzles (a kernel puzzle checked: compile and run times, simulated threads per CPU-second; not in all) "
+                      "or stop (how soon a run stops when its step is left; not in all)")
         ->capture_default_str();
     bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")
         ->check(strict_integer())
@@ -257,14 +259,14 @@ int main(int argc, char** argv) {
                       "overflow, double after 200 good steps); a power of two from 1 to 2^24 keeps that scale (1: none)")
         ->check(CLI::Validator(
             [](std::string& s) -> std::string {
-                try {
-                    gpulab::train::check_loss_scale(std::stof(s));
-                    return "";
-                } catch (const gpulab::core::InputError& e) {
-                    return e.what();
-                } catch (const std::exception&) {
-                    return "the loss scale must be a number: 0 (dynamic) or a power of two from 1 to 16,777,216";
-                }
+                // A whole number, read as one before any float: "0x10", "08", "16.0000001" and
+                // 16777217 (a float rounds the last two to a power of two) are refused (issue 43).
+                const std::string rule = "the loss scale must be 0 (dynamic) or a power of two from 1 to 16,777,216 (2^24)";
+                if (!gpulab::core::is_integer_text(s, false))
+                    return rule + ", written as a whole number in base 10";
+                const long long v = std::stoll(s);
+                if (v != 0 && (v > (1LL << 24) || (v & (v - 1)) != 0)) return rule + ", got " + s;
+                return "";
             },
             "SCALE", "loss scale"))
         ->capture_default_str();

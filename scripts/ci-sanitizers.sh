@@ -74,9 +74,9 @@ run_fuzz() {
     CC=clang-16 CXX=clang++-16 cmake -S . -B "$FUZZ_DIR" -G Ninja "${launcher[@]}" -DGPULAB_ENABLE_CUDA=OFF \
         -DGPULAB_ENABLE_ONEDNN=OFF -DGPULAB_BUILD_APP=OFF -DGPULAB_BUILD_TESTS=OFF -DGPULAB_BUILD_FUZZERS=ON \
         -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS=$san_flags" "-DCMAKE_C_FLAGS=$san_flags" >/dev/null
-    cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_npy fuzz_lesson fuzz_compare fuzz_image fuzz_idx
+    cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_npy fuzz_lesson fuzz_compare fuzz_image fuzz_idx fuzz_number fuzz_results
     local failed=()
-    for target in npy lesson compare image idx; do
+    for target in npy lesson compare image idx number results; do
         local corpus="$FUZZ_DIR/corpus/$target" artifacts="$FUZZ_DIR/artifacts/$target"
         mkdir -p "$corpus" "$artifacts"
         local dict=() regressions=()

@@ -47,6 +47,8 @@ gpulab_cli_test(bench_simd_quick_json 0 "\"op\": \"cpu-simd\".*\"isa\".*\"speedu
 gpulab_cli_test(bench_latency_quick_json 0 "\"op\": \"sweep-relu\".*\"op\": \"crossover\"" bench --quick --json --suite latency)
 gpulab_cli_test(bench_sim_quick_json 0 "\"op\": \"sim\", \"backend\": \"cuda-sim\", \"simulated\": true.*\"crossings_per_cpu_s\""
                 bench --quick --json --suite sim)
+# `bench --suite stop` (issue 38) runs and stops; its delays are speeds, so only that it runs is tested.
+gpulab_cli_test(bench_stop_quick 0 "stopped at 2 moments spread over the run.*2\\^16 elements, whole run" bench --quick --suite stop)
 set(GPULAB_CLI_EXTRA -DEXPECT_LINES=1)
 gpulab_cli_test(bench_unknown_suite 2 "^gpulab: unknown suite 'gpu'" bench --json --suite gpu)
 unset(GPULAB_CLI_EXTRA)
@@ -168,6 +170,25 @@ foreach(opt IN LISTS gpulab_dec_options)
     foreach(bad IN LISTS gpulab_bad_decimals)
         gpulab_cli_test(strict_${tname}_${bad} 2 "^gpulab: ${flag}: '${bad}' is (not a decimal number|too large)" ${args} ${bad})
     endforeach()
+endforeach()
+# A 50,000-digit number once overflowed the stack of the regex that read it (issue 43): refused in
+# one line that quotes its start, for an integer and a decimal option.
+string(REPEAT "1" 50000 gpulab_long_number)
+gpulab_cli_test(strict_frames_50000_digits 2 "^gpulab: --frames: '1+\\.\\.\\. \\(50000 characters\\)' is not a whole number"
+                --frames ${gpulab_long_number})
+foreach(opt IN LISTS gpulab_dec_options)
+    separate_arguments(args UNIX_COMMAND "${opt}")
+    list(GET args -1 flag)
+    string(REGEX REPLACE "[^a-z]" "_" tname "${opt}")
+    gpulab_cli_test(strict_${tname}_50000_digits 2 "^gpulab: ${flag}: '1+\\.\\.\\. \\(50000 characters\\)' is not a decimal number"
+                    ${args} ${gpulab_long_number})
+endforeach()
+# --loss-scale is read as a whole number before any float (issue 43): hex, a leading zero, a
+# fraction a float would round away and 2^24 + 1 are refused, not taken as 16 or 2^24.
+foreach(bad 0x10 08 16.0000001 16777217 1e3)
+    string(REGEX REPLACE "[^a-z0-9]" "_" tname "${bad}")
+    gpulab_cli_test(strict_loss_scale_${tname} 2 "the loss scale must be 0 \\(dynamic\\) or a power of two from 1 to 16,777,216"
+                    train --precision fp16-mixed --loss-scale ${bad})
 endforeach()
 unset(GPULAB_CLI_EXTRA)
 

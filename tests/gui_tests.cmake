@@ -119,16 +119,18 @@ set_tests_properties(gui.no_display PROPERTIES LABELS gui ENVIRONMENT "${GPULAB_
 # its analogy; the frames wait for it).
 gpulab_smoke_test(smoke "" "")
 gpulab_smoke_test(latency_smoke latency-vs-throughput "")
-# Leaving a step, or the lesson, stops the step's run within 0.5 s (issue 25). The activations
-# lesson's steps each measure another activation; its last step ("Make it big", 2^26 floats) runs
-# for seconds. Right x5 walks there (each Right stops the run of the step it leaves); then Left
-# (the window) or 2, which opens the second lesson (presenter mode), stops the long run. The shell
-# prints each stop with its delay; no delay may reach 500 ms. Label "timing": a delay is a speed,
-# which a sanitizer build (several times slower) does not have, so scripts/ci-sanitizers.sh leaves
-# these out; `make test` runs them. (A step that asks for the very run
+# Leaving a step, or the lesson, stops the step's run (issues 25, 38). The activations lesson's
+# steps each measure another activation; its last step ("Make it big", 2^26 floats) runs for
+# seconds. Right x5 walks there (each Right stops the run of the step it leaves); then Left (the
+# window) or 2, which opens the second lesson (presenter mode), stops the long run. The shell prints
+# each stop with its delay. How soon is a speed, and a test must not depend on the machine being
+# idle (issue 38): these tests prove the stop reaches the run and ends it (a hang of 10 s or more
+# fails), tests/test_cancel.cpp proves which loops ask for it, and `gpulab bench --suite stop`
+# measures the delay (docs/benchmarks.md). Label "timing": a sanitizer build is too slow for the
+# long step, so scripts/ci-sanitizers.sh leaves these out. (A step that asks for the very run
 # already going, as the latency lesson's sweep steps do, keeps it: LessonView::still_wants_running_job.)
 if(GPULAB_XVFB_RUN)
-    set(gpulab_slow_stop "stopped ([5-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+) ms later")
+    set(gpulab_slow_stop "stopped [0-9][0-9][0-9][0-9][0-9]+ ms later")
     add_test(NAME gui.leaving_step_stops_run
              COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Right,Right,Right,Right,Right,Left,Idle;--frames;40"
                      -DEXPECT_RC=0

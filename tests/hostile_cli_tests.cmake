@@ -42,6 +42,11 @@ gpulab_hostile_test(lessons_check_deep_header 1
                     "deep.toml:2: a key or table header of 50001 dotted parts"
                     "exec $0 lessons --check ${GPULAB_HOSTILE_OUT}/deep.toml")
 
+# A lesson file refused for its size, asked for by name: the sentence names the file and why
+# (issue 43), where it once said "unknown lesson".
+gpulab_hostile_test(lesson_refused_by_name 1 "the lesson 'long-line' cannot be opened: .*long-line.toml: is [0-9.]+ MiB, larger than any lesson file"
+                    "rm -rf $1 && mkdir -p $1 && yes a | head -c 2097152 > $1/long-line.toml && exec $0 export --lesson long-line --lesson-dir $1 --out $1/out")
+
 # A lesson folder holding a FIFO, a /dev/zero symlink and the deep file: the built-in lessons
 # still list (exit 0) and each bad file is named once on stderr.
 add_test(NAME cli.hostile.lesson_dir_special_files

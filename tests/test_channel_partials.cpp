@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "io/image_io.h"
@@ -294,6 +295,29 @@ TEST_SUITE("channel_partials") {
         CHECK(fourth.ok);
         CHECK(fourth.trained_now);
         CHECK(fourth.refused != "");
+        fs::remove_all(dir);
+    }
+
+    TEST_CASE("a record whose counts are out of range is refused before any cast (issue 43)") {
+        const ModelDesc m = lesson_model();
+        const fs::path dir = fresh_dir("record_range");
+        REQUIRE(obtain_learned_params(toy_data(96, 32), m, small_config(dir)).ok);
+        const std::string txt = params_record_path(dir.string(), m);
+        std::string good;
+        {
+            std::ifstream in(txt);
+            std::ostringstream all;
+            all << in.rdbuf();
+            good = all.str();
+        }
+        for (const char* bad : {"epochs = 1e300", "epochs = -1", "epochs = 2.5", "epochs = nan"}) {
+            std::string text = good;
+            const std::size_t at = text.find("epochs = ");
+            REQUIRE(at != std::string::npos);
+            text.replace(at, text.find('\n', at) - at, bad);
+            { std::ofstream(txt, std::ios::binary) << text; }
+            CHECK_THROWS_AS_MESSAGE(load_learned_params(dir.string(), m), core::InputError, bad);
+        }
         fs::remove_all(dir);
     }
 

@@ -85,6 +85,24 @@ TEST_SUITE("compare") {
         }
     }
 
+    TEST_CASE("a 200 KB number field is refused in one short sentence, read without recursion (issue 43)") {
+        std::string text(kGoodSummary);
+        text.replace(text.find("139.8"), 5, std::string(200000, '7'));
+        CHECK_THROWS_WITH_AS(gpulab::core::parse_compare_summary(text, "laptop.csv"),
+                             doctest::Contains("gbps is \"7777777777777777777777777777777777777777... (200000 characters)\""),
+                             gpulab::core::InputError);
+        CHECK(message_of(text).size() < 400);
+    }
+
+    TEST_CASE("a file of 100,000 rows is refused at its row cap, not read for minutes (issue 43)") {
+        std::string text(kGoodSummary);
+        const std::string row = "cpu-onednn,1,1,20,900000,850000,1200000,880000,950000,0,900000,0,9.3,9.3,memcpy,20,0.46,1,x\n";
+        text.reserve(text.size() + 100000 * row.size());
+        for (int i = 0; i < 100000; ++i) text += row;
+        CHECK_THROWS_WITH_AS(gpulab::core::parse_compare_summary(text, "huge.csv"),
+                             doctest::Contains("more than 5,000 rows"), gpulab::core::InputError);
+    }
+
     TEST_CASE("a machine without a GPU is labelled no GPU") {
         std::string text = kGoodSummary;
         const auto at = text.find("# GPU:");

@@ -130,6 +130,9 @@ TEST_SUITE("gemm_bf16") {
         CHECK_FALSE(capped.ok);
         CHECK(contains(capped.reason, "GPULAB_ISA=avx2 caps this run at AVX2+FMA, which has no AVX512_BF16"));
         CHECK(contains(capped.reason, "slower, not faster"));
+        const core::Availability capped_no_bf16 =
+            cpu::gemm_bf16_availability_for(true, false, cpu::resolve_isa_request("avx2", all));
+        CHECK(capped_no_bf16.reason == capped.reason);
         const core::Availability no_cpu =
             cpu::gemm_bf16_availability_for(true, false, cpu::resolve_isa_request("", all));
         CHECK_FALSE(no_cpu.ok);
@@ -160,6 +163,12 @@ TEST_SUITE("gemm_bf16") {
             cpu::gemm_amx_availability_for(true, true, true, cpu::resolve_isa_request("avx2", all));
         CHECK_FALSE(capped.ok);
         CHECK(contains(capped.reason, "GPULAB_ISA=avx2 caps this run at AVX2+FMA, so the AMX tiles are not used"));
+        // The cap's sentence does not depend on the CPU (an AMD EPYC has no AMX): the same words,
+        // with the missing tiles added.
+        const core::Availability capped_amd =
+            cpu::gemm_amx_availability_for(true, false, true, cpu::resolve_isa_request("avx2", all));
+        CHECK(contains(capped_amd.reason, "GPULAB_ISA=avx2 caps this run at AVX2+FMA, so the AMX tiles are not used"));
+        CHECK(contains(capped_amd.reason, "this CPU has none either"));
         const core::Availability refused = cpu::gemm_amx_availability_for(true, true, false, none);
         CHECK_FALSE(refused.ok);
         CHECK(contains(refused.reason, "Linux did not let gpulab use the tiles"));

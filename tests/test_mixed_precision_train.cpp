@@ -293,6 +293,14 @@ TEST_CASE("TF32 on cpu-scalar and cpu-parallel: the same training within a TF32 
     const std::vector<float> zeros(params.size(), 0.0f);
     for (int step = 0; step < 3; ++step) {
         CAPTURE(step);
+        // Each step starts cpu-parallel from cpu-scalar's weights: what the two engines compare is
+        // one step's arithmetic. Left to run on, the two trajectories drift apart, since
+        // weights one rounding apart can flip a max-pool or ReLU decision and send a gradient
+        // elsewhere: under GPULAB_ISA=baseline (no FMA) this data drifted 0.0024 in 3 steps and
+        // the third step's conv3 gradients differed by 40 % of their largest, while from the same
+        // weights they agree to 1e-4 (issue 38: a test passed only on some instruction sets).
+        if (step > 0)
+            parallel->setup(m, scalar->params(), 6);
         for (auto* e : {scalar.get(), parallel.get(), fp32.get()}) e->forward(images.data(), 6);
         const std::vector<float> l1 = scalar->logits(), l2 = parallel->logits(), l0 = fp32->logits();
         REQUIRE(l1.size() == 60);

@@ -7,6 +7,7 @@
 
 #include <sys/resource.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -320,6 +321,101 @@ TEST_SUITE("measure") {
         CHECK(cached_result_line(hit->measured_unix_s, hit->origin).find("by an earlier run of gpulab: R measures again") !=
               std::string::npos);
         CHECK(cached_result_line(1, {CacheOrigin::Kind::OtherMachine, "EPYC, H100"}).rfind("measured on EPYC, H100 on ", 0) == 0);
+        fs::remove_all(dir);
+    }
+
+    TEST_CASE("an imported folder cannot write outside the store: crafted views, links and a linked folder (issue 43)") {
+        const fs::path box = fresh_folder("escape_box"), carried = fresh_folder("escape_carried"),
+                       laptop = fresh_folder("escape_laptop"), outside = fresh_folder("escape_outside");
+        fs::create_directories(outside);
+        spit(outside / "bashrc", "the student's own file");
+        ResultStore gpu(box, identity("gpu-box"));
+        REQUIRE(gpu.save("latency", 1, "relu", "measured on the GPU box", 1'700'000'000).empty());
+        REQUIRE(gpu.export_to(carried).error.empty());
+        const std::string good_name = gpu.entry_path("latency", "relu", false).filename().string();
+        const std::string good = slurp(carried / good_name);
+        // The same entry with its view rewritten: every way a header could name a path, or carry an
+        // escape sequence to the terminal. Only the header changes (the payload's checksum still holds).
+        const std::vector<std::string> views = {"../../escape_outside/bashrc", (outside / "bashrc").string(),
+                                                "a/b", "..", std::string("latency\x1b]0;owned\x07")};
+        for (std::size_t i = 0; i < views.size(); ++i) {
+            std::string crafted = good;
+            crafted.replace(crafted.find("view: latency"), 13, "view: " + views[i]);
+            spit(carried / ("crafted-" + std::to_string(i) + ".result"), crafted);
+        }
+        // A link to the good entry kept elsewhere, and a name that is not plain.
+        fs::create_symlink(carried / good_name, outside / "link.result");
+        fs::create_symlink(outside / "link.result", carried / "linked.result");
+        spit(carried / "we ird.result", good);
+
+        ResultStore mine(laptop, identity("laptop"));
+        const TransferReport in = mine.import_from(carried);
+        CHECK(in.error.empty());
+        CHECK(in.copied == 1);  // the honest entry only
+        CHECK(in.skipped.size() == views.size() + 2);
+        std::string all;
+        for (const std::string& line : in.skipped) all += line + "\n";
+        INFO(all);
+        CHECK(all.find("is not one gpulab writes") != std::string::npos);
+        CHECK(all.find("linked.result: ") != std::string::npos);
+        CHECK(all.find("is a symbolic link") != std::string::npos);
+        CHECK(all.find("not a plain file name") != std::string::npos);
+        CHECK(all.find('\x1b') == std::string::npos);  // nothing reaches a terminal raw
+        CHECK(slurp(outside / "bashrc") == "the student's own file");
+        CHECK_FALSE(fs::exists(box.parent_path() / "escape"));
+        std::size_t stored = 0;
+        for (const auto& e : fs::directory_iterator(laptop / "imported")) stored += e.is_regular_file() ? 1 : 0;
+        CHECK(stored == 1);
+        CHECK(mine.load("latency", 1, "relu"));
+
+        // The store's imported folder replaced by a link to somewhere else: refused, nothing written there.
+        fs::remove_all(laptop / "imported");
+        fs::create_directory_symlink(outside, laptop / "imported");
+        const TransferReport linked = mine.import_from(carried);
+        CHECK(linked.copied == 0);
+        CHECK(linked.error.find("the folder is a link") != std::string::npos);
+        CHECK_FALSE(fs::exists(outside / good_name));
+        for (const fs::path& d : {box, carried, laptop, outside}) fs::remove_all(d);
+    }
+
+    TEST_CASE("a link planted in the store is replaced, never written through or read (issue 43)") {
+        const fs::path dir = fresh_folder("planted"), outside = fresh_folder("planted_outside");
+        fs::create_directories(dir);
+        fs::create_directories(outside);
+        spit(outside / "victim", "not the store's");
+        ResultStore store(dir, identity("lab-1"));
+        const fs::path entry = store.entry_path("conv2d", "sobel", false);
+        fs::create_symlink(outside / "victim", entry);
+        CHECK_FALSE(store.load("conv2d", 1, "sobel"));  // a link is not read
+        REQUIRE(store.save("conv2d", 1, "sobel", "the result", 1'700'000'000).empty());
+        CHECK(slurp(outside / "victim") == "not the store's");
+        CHECK(fs::symlink_status(entry).type() == fs::file_type::regular);
+        CHECK(store.load("conv2d", 1, "sobel")->payload == "the result");
+        CHECK_FALSE(store.save("../conv2d", 1, "sobel", "x", 1).empty());  // a view is a plain name
+        for (const fs::path& d : {dir, outside}) fs::remove_all(d);
+    }
+
+    TEST_CASE("the budget keeps the newest: future-dated files go first, dead writers' temporaries are swept (issue 43)") {
+        const fs::path dir = fresh_folder("future");
+        ResultStore store(dir, identity("lab-1"), 3000);
+        for (int i = 0; i < 3; ++i) {
+            const std::string key = "future " + std::to_string(i);
+            REQUIRE(store.save("simd-mimd", 1, key, std::string(900, 'f'), 1).empty());
+            fs::last_write_time(store.entry_path("simd-mimd", key, false),
+                                fs::file_time_type::clock::now() + std::chrono::hours(24 * 365));
+        }
+        const fs::path stale = dir / ".simd-mimd-0.result.4242.0.tmp";
+        spit(stale, std::string(500, 't'));
+        fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(1));
+        REQUIRE(store.save("simd-mimd", 1, "written now", std::string(900, 'n'), 2).empty());
+        CHECK(store.load("simd-mimd", 1, "written now"));  // the new entry stays
+        int futures_left = 0;
+        for (int i = 0; i < 3; ++i) futures_left += store.load("simd-mimd", 1, "future " + std::to_string(i)) ? 1 : 0;
+        CHECK(futures_left < 3);  // the budget took from them, not from what was written now
+        CHECK_FALSE(fs::exists(stale));
+        std::uintmax_t total = 0;
+        for (const auto& e : fs::directory_iterator(dir)) total += e.file_size();
+        CHECK(total <= 3000);
         fs::remove_all(dir);
     }
 }

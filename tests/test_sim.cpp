@@ -7,6 +7,8 @@
 // sentence the simulator must answer with.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <csignal>
 #include <cstdint>
@@ -1128,6 +1130,14 @@ TEST_SUITE("sim") {
     }
 }
 
+namespace {
+// Counts the CUDA threads that ran; the 41st raises the stop request, as a window leaving the step would.
+std::atomic<int> g_stop_threads_ran{0};
+__global__ void stop_in_block_kernel() {
+    if (g_stop_threads_ran.fetch_add(1) == 40) core::set_cancel_requested(true);
+}
+}  // namespace
+
 TEST_SUITE("sim") {
     TEST_CASE("a stopped measurement stops a simulated kernel between blocks (core/runtime/cancel.h)") {
         sim::Buffer<float> in("in", 1 << 16), out("out", 1 << 16);
@@ -1140,5 +1150,48 @@ TEST_SUITE("sim") {
         CHECK(stopped.error == "cancelled");
         const sim::Result whole = sim::run_activation(relu, in.cptr(), out.ptr(), 1 << 16, {});
         CHECK_MESSAGE(whole.ok, whole.error);
+    }
+
+    TEST_CASE("cuda-sim stops before its upload when asked, and a measurement counts that as stopped, not failed") {
+        auto backend = sim::make_cuda_sim_backend();
+        core::Tensor in = core::Tensor::zeros({1 << 16}), out = core::Tensor::zeros({1 << 16});
+        std::fill(out.data.begin(), out.data.end(), -7.0f);
+        core::OpDesc relu;
+        core::set_cancel_requested(true);
+        const core::RunResult r = backend->run(relu, in, out);
+        core::set_cancel_requested(false);
+        CHECK_FALSE(r.ok);
+        CHECK(r.error == "cancelled");
+        CHECK(out.data[0] == -7.0f);  // nothing came back
+        // A run that fails because the stop came in the middle of it, as cuda-sim's does: the
+        // measurement ends as stopped (no error row for the backend, no further run).
+        core::BackendReport rep;
+        rep.kind = backend->kind();
+        int runs = 0;
+        const bool finished = core::measure_samples(rep, core::MeasureConfig{}, [&] {
+            ++runs;
+            core::set_cancel_requested(true);
+            core::RunResult failed;
+            failed.error = "cancelled";
+            return failed;
+        }, {}, 0.0f, 1.0f);
+        core::set_cancel_requested(false);
+        CHECK_FALSE(finished);
+        CHECK(runs == 1);
+        CHECK(rep.error.empty());
+        const core::RunResult again = backend->run(relu, in, out);
+        CHECK_MESSAGE(again.ok, again.error);
+    }
+
+    TEST_CASE("a stop request inside a long block ends it after the warp in hand (issue 38)") {
+        // One block of 1024 threads; thread 40 (the second warp) raises the request. The block is
+        // given up after that warp's turn: 64 threads ran, not 1024.
+        g_stop_threads_ran = 0;
+        core::set_cancel_requested(false);
+        const sim::Result r = sim::launch("stop_in_block_kernel", config(1, 1024), {}, &stop_in_block_kernel);
+        core::set_cancel_requested(false);
+        CHECK_FALSE(r.ok);
+        CHECK(r.error == "cancelled");
+        CHECK(g_stop_threads_ran.load() == 64);
     }
 }

@@ -93,6 +93,10 @@ TEST_CASE("a model and batch that cannot fit in memory are refused before anythi
     // Refused at batch 4,096 (over a TiB): at batch 64 it would fit a large machine (the lent GPU
     // machine has 128 GiB, and the test failed there), and the check is what the machine has.
     CHECK(huge.training_bytes(4096) > (std::int64_t{1} << 40));
+    // Asked before the parameters are made (issue 43: init_params took 16 s and 2.6 GB first).
+    CHECK_THROWS_WITH_AS(check_training_fits(huge, 4096), doctest::Contains("choose a smaller batch or a smaller model"),
+                         gpulab::core::InputError);
+    CHECK_NOTHROW(check_training_fits(small, 64));
     auto engine = make_train_engine("cpu-parallel");
     const std::vector<float> params(static_cast<std::size_t>(huge.parameter_count), 0.0f);
     CHECK_THROWS_WITH_AS(engine->setup(huge, params, 4096), doctest::Contains("choose a smaller batch or a smaller model"),

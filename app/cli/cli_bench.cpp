@@ -15,6 +15,7 @@
 #include "cli_bench_train.h"
 #include "cli_bench_latency.h"
 #include "cli_bench_simd.h"
+#include "cli_bench_stop.h"
 #include "cli_bench_tensor.h"
 #include "measure/format.h"
 #include "gpu_backends.h"
@@ -123,8 +124,8 @@ int cmd_bench(const BenchOptions& o) {
     }
 
     if (o.suite != "all" && o.suite != "activation" && o.suite != "latency" && o.suite != "simd" &&
-        o.suite != "conv" && o.suite != "sim" && o.suite != "train" && o.suite != "puzzles" && o.suite != "tensor") {
-        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd, conv, sim, train, puzzles, tensor or all)\n",
+        o.suite != "conv" && o.suite != "sim" && o.suite != "train" && o.suite != "puzzles" && o.suite != "tensor" && o.suite != "stop") {
+        std::fprintf(stderr, "gpulab: unknown suite '%s' (expected activation, latency, simd, conv, sim, train, puzzles, tensor, stop or all)\n",
                      o.suite.c_str());
         return kExitUsage;
     }
@@ -149,7 +150,7 @@ int cmd_bench(const BenchOptions& o) {
     bool first = true;
     int failures = 0;
     if (o.suite == "latency" || o.suite == "simd" || o.suite == "conv" || o.suite == "sim" || o.suite == "train" ||
-        o.suite == "puzzles" || o.suite == "tensor")
+        o.suite == "puzzles" || o.suite == "tensor" || o.suite == "stop")
         sizes.clear();
     for (long long n : sizes) {
         for (core::Activation a : ops) {
@@ -182,6 +183,7 @@ int cmd_bench(const BenchOptions& o) {
     if (o.suite == "puzzles") failures += bench_puzzles(o, first);  // needs g++; the simulator's time
     if (o.suite == "all" || o.suite == "train") failures += bench_train(o, first);
     if (o.suite == "all" || o.suite == "tensor") failures += bench_tensor(o, first);
+    if (o.suite == "stop") failures += bench_stop(o, first);  // how soon a run stops: not in "all"
     if (o.json) std::printf("\n]\n");
     return failures == 0 ? kExitOk : kExitFailure;
 }

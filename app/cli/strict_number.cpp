@@ -3,17 +3,19 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
+
+#include "io/number_text.h"
 
 namespace gpulab::app {
 
 namespace {
 
+// The value as the refusal quotes it: a 50,000-digit argument is cut, not echoed whole.
+std::string shown(const std::string& s) { return s.size() <= 48 ? s : s.substr(0, 40) + "... (" + std::to_string(s.size()) + " characters)"; }
+
 std::string check_integer(const std::string& s, bool allow_minus) {
-    static const std::regex signed_re(R"(^-?(0|[1-9][0-9]{0,17})$)");
-    static const std::regex unsigned_re(R"(^(0|[1-9][0-9]{0,17})$)");
-    if (std::regex_match(s, allow_minus ? signed_re : unsigned_re)) return "";
-    return "'" + s + "' is not a whole number written in base 10" + std::string(allow_minus ? "" : " without a sign") +
+    if (core::is_integer_text(s, allow_minus)) return "";
+    return "'" + shown(s) + "' is not a whole number written in base 10" + std::string(allow_minus ? "" : " without a sign") +
            " (no leading zeros, hex or exponents; at most 18 digits)";
 }
 
@@ -30,12 +32,11 @@ CLI::Validator strict_unsigned() {
 CLI::Validator strict_decimal() {
     return CLI::Validator(
         [](std::string& s) -> std::string {
-            static const std::regex re(R"(^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?$)");
-            if (!std::regex_match(s, re)) {
-                return "'" + s + "' is not a decimal number (such as 0.05 or 1e-3; no nan, inf or hex)";
+            if (!core::is_decimal_text(s)) {
+                return "'" + shown(s) + "' is not a decimal number (such as 0.05 or 1e-3; no nan, inf or hex; at most 40 characters)";
             }
             const double v = std::strtod(s.c_str(), nullptr);
-            if (!std::isfinite(v)) return "'" + s + "' is too large to be a number here";
+            if (!std::isfinite(v)) return "'" + shown(s) + "' is too large to be a number here";
             return "";
         },
         "NUMBER", "strict decimal");

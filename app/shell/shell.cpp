@@ -45,6 +45,13 @@ bool Shell::init(const Options& options, std::string& error) {
     if (!options.lesson_id.empty()) {
         for (std::size_t i = 0; i < catalog_.lessons.size(); ++i)
             if (catalog_.lessons[i].id == options.lesson_id) lesson_index_ = static_cast<int>(i);
+        // A lesson file that exists but was refused says which file and why, not "unknown lesson"
+        // (issue 43: an oversized file once opened as "unknown lesson 'long-line'").
+        for (const core::LessonError& e : catalog_.errors) {
+            if (lesson_index_ >= 0 || std::filesystem::path(e.file).stem() != options.lesson_id) continue;
+            error = "the lesson '" + options.lesson_id + "' cannot be opened: " + e.to_string();
+            return false;
+        }
         if (lesson_index_ < 0) {
             error = "unknown lesson '" + options.lesson_id + "'; known:";
             for (const auto& l : catalog_.lessons) error += " " + l.id;

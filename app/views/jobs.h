@@ -37,8 +37,8 @@ public:
     void poll();
     void cancel();
     // How long the last cancelled job took to stop after cancel(), once, on the main thread after
-    // poll() ran its completion; -1 when there is nothing new (for the "leaving a step stops its
-    // run within 0.5 s" check, tests/gui_tests.cmake).
+    // poll() ran its completion; -1 when there is nothing new. The shell prints it; the GUI tests
+    // check that a stop reaches the run (tests/gui_tests.cmake), `gpulab bench --suite stop` times it.
     int64_t take_cancel_latency_ns();
     // What the job was doing when the last cancel() came ("measuring cpu-scalar (3 samples)").
     std::string cancel_stage() const;

@@ -21,6 +21,7 @@
 #include "cpu_scalar.h"
 #include "cpu_limit.h"
 #include "runtime/memory.h"
+#include "backends/simd/gemm_bf16.h"
 #include "backends/simd/simd_math.h"
 
 namespace gpulab::cpu {
@@ -45,12 +46,25 @@ namespace {
 
 std::string cap_onednn_isa() {
     const IsaChoice& c = isa_choice();
-    if (!c.forced) return "";
+    // GPULAB_CPU_HIDE's stand-in CPU (gemm_bf16.h) hides the units from oneDNN too, or its BF16
+    // matmul would still run on the tiles the rest of the process pretends are absent.
+    const bool hide_bf16 = cpu_flag_hidden("avx512bf16"), hide_amx = hide_bf16 || cpu_flag_hidden("amx");
+    if (!c.forced && !hide_amx) return "";
     if (std::getenv("DNNL_MAX_CPU_ISA") != nullptr || std::getenv("ONEDNN_MAX_CPU_ISA") != nullptr) {
         return "ISA as DNNL_MAX_CPU_ISA says";
     }
     dnnl::cpu_isa cap = dnnl::cpu_isa::all;
     std::string name;
+    if (!c.forced) {
+        cap = hide_bf16 ? dnnl::cpu_isa::avx512_core : dnnl::cpu_isa::avx512_core_bf16;
+        name = hide_bf16 ? "AVX512_CORE" : "AVX512_CORE_BF16";
+        try {
+            dnnl::set_max_cpu_isa(cap);
+        } catch (const dnnl::error& err) {
+            return "not capped (" + error_text(err) + ")";
+        }
+        return "at most " + name + " by GPULAB_CPU_HIDE=" + std::getenv("GPULAB_CPU_HIDE");
+    }
     switch (c.isa) {
         case SimdIsa::Avx512: cap = dnnl::cpu_isa::avx512_core, name = "AVX512_CORE"; break;
         case SimdIsa::Avx2Fma: cap = dnnl::cpu_isa::avx2, name = "AVX2"; break;

@@ -5,22 +5,31 @@
 #include "measure/clock.h"
 #include "cpu_limit.h"
 #include "ops/hd_math.h"
+#include "runtime/cancel.h"
 #include "runtime/memory.h"
+
+#include <algorithm>
 
 namespace gpulab::cpu {
 
 using namespace gpulab::core;
 
 void activation_reference(const OpDesc& op, const float* in, float* out, int64_t n) {
-    // One core, one element at a time: the "sequential" picture the lesson starts from.
-    for (int64_t i = 0; i < n; ++i) {
-        const float x = in[i];
-        switch (op.activation) {
-            case Activation::Relu: out[i] = hd::relu(x); break;
-            case Activation::LeakyRelu: out[i] = hd::leaky_relu(x, op.leaky_alpha); break;
-            case Activation::Sigmoid: out[i] = hd::sigmoid(x); break;
-            case Activation::Tanh: out[i] = hd::tanh_act(x); break;
-            case Activation::Gelu: out[i] = hd::gelu(x); break;
+    // One core, one element at a time: the "sequential" picture the lesson starts from. A stop
+    // request is honoured between pieces of kCancelCheckElements (2^26 GELUs take about a second
+    // here; the window must not wait for them).
+    for (int64_t begin = 0; begin < n; begin += kCancelCheckElements) {
+        throw_if_cancelled();
+        const int64_t end = std::min<int64_t>(n, begin + kCancelCheckElements);
+        for (int64_t i = begin; i < end; ++i) {
+            const float x = in[i];
+            switch (op.activation) {
+                case Activation::Relu: out[i] = hd::relu(x); break;
+                case Activation::LeakyRelu: out[i] = hd::leaky_relu(x, op.leaky_alpha); break;
+                case Activation::Sigmoid: out[i] = hd::sigmoid(x); break;
+                case Activation::Tanh: out[i] = hd::tanh_act(x); break;
+                case Activation::Gelu: out[i] = hd::gelu(x); break;
+            }
         }
     }
 }
@@ -37,6 +46,7 @@ void conv2d_reference(const Conv2dDesc& d, const float* input, const float* filt
             const float* filter = filters + k * C * R * R;
             float* plane = output + (n * K + k) * P * Q;
             for (int64_t p = 0; p < P; ++p) {
+                throw_if_cancelled();  // a row of outputs at a time: a CNN layer takes seconds on one core
                 for (int64_t q = 0; q < Q; ++q) {
                     // The window's top-left corner is (p*stride - pad, q*stride - pad) in the input;
                     // taps that fall outside read zero (conv2d_point skips them).

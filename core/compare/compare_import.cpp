@@ -5,19 +5,17 @@
 // three lessons. Verified by tests/test_compare_import.cpp.
 #include "compare_import.h"
 
-#include <cstdlib>
-
-#include <cmath>
-
-#include <regex>
-
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "compare_parse.h"
 #include "io/file_io.h"
 #include "io/image_io.h"
+#include "io/number_text.h"
+#include "measure/format.h"
 
 namespace gpulab::core {
 
@@ -104,6 +102,11 @@ std::vector<std::string> split_csv(std::string_view line) {
     return fields;
 }
 
+// A field as a refusal quotes it: a 200 KB field is cut, not echoed whole.
+std::string quoted_field(const std::string& field) {
+    return field.size() <= 48 ? field : field.substr(0, 40) + "... (" + std::to_string(field.size()) + " characters)";
+}
+
 int64_t to_int(const std::string& field, const std::string& name, int line_no, std::string_view column) {
     try {
         std::size_t used = 0;
@@ -111,7 +114,7 @@ int64_t to_int(const std::string& field, const std::string& name, int line_no, s
         if (used == field.size() && v >= 0) return v;
     } catch (const std::exception&) {
     }
-    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + field +
+    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + quoted_field(field) +
                    "\", not a whole number >= 0");
 }
 
@@ -120,12 +123,11 @@ double to_double(const std::string& field, const std::string& name, int line_no,
     // finite and of a size gpulab writes; "nan", "inf" or 1e300 would become "-0 pictures/s" or a
     // 58-digit ratio, and an infinite double cast to an integer is undefined behaviour.
     if (field.empty()) return 0.0;
-    static const std::regex re(R"(^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?$)");
-    if (std::regex_match(field, re)) {
+    if (is_decimal_text(field)) {  // bounded and linear (io/number_text.h): no regex on a 200 KB field
         const double v = std::strtod(field.c_str(), nullptr);
         if (std::isfinite(v) && std::fabs(v) < 1e15) return v;
     }
-    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + field +
+    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + quoted_field(field) +
                    "\", not a number gpulab writes there (finite, decimal)");
 }
 
@@ -166,6 +168,7 @@ CompareFile parse_compare_file(std::string_view text, const std::string& name) {
     using namespace cmp;
     CompareFile out;
     out.path = name;
+    std::int64_t row_count = 0;
     // A spreadsheet saving the file again may put a UTF-8 byte-order mark in front (and CRLF line
     // ends, which trim() drops): still the same export (issue 31, item 6).
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
@@ -228,6 +231,12 @@ CompareFile parse_compare_file(std::string_view text, const std::string& name) {
                            " columns, its table's header has " + std::to_string(current->columns.size()));
         // Extra fields would be an unquoted comma in the last column; they are kept out of the way.
         fields.resize(current->columns.size());
+        // A row cap: the lessons' readers match each row against the rows before it, and 100,000
+        // rows froze the window for minutes (issue 43). gpulab's largest export (the latency sweep)
+        // has about two hundred.
+        if (++row_count > kMaxCompareRows)
+            fail(name, "more than " + format_count(kMaxCompareRows) +
+                           " rows; a gpulab export has a few hundred at most, so this file is not one");
         current->rows.push_back(std::move(fields));
         current->line_numbers.push_back(line_no);
     }

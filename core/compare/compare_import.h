@@ -55,6 +55,8 @@ struct CompareFile : ImportedMachine {
 // Parses an export's text; `name` is used in messages. Throws InputError ("<name>: <problem>")
 // when it is not a gpulab export, is a file a lesson writes but does not compare (the activation
 // lesson's samples), or has no rows.
+// At most this many rows in all its tables (else InputError).
+inline constexpr std::int64_t kMaxCompareRows = 5000;
 CompareFile parse_compare_file(std::string_view text, const std::string& name);
 // Reads and parses a file; a missing or unreadable file is an InputError naming it as well.
 CompareFile load_compare_file(const std::string& path);

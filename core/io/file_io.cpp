@@ -153,9 +153,9 @@ void forget_temp(int slot) {
 
 // Writes every piece to `path`, opened exclusively (a new temporary name), checking each write and
 // the close; "" or the sentence.
-std::string write_pieces(const std::string& path, const std::string& shown_path,
+std::string write_pieces(int folder_fd, const std::string& path, const std::string& shown_path,
                          std::initializer_list<std::string_view> pieces) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int fd = ::openat(folder_fd, path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) return "cannot write " + shown_path + ": " + std::strerror(errno);
     std::size_t total = 0, done = 0;
     for (std::string_view piece : pieces) total += piece.size();
@@ -211,7 +211,7 @@ std::string write_output_file(const std::string& path, std::initializer_list<std
                                std::to_string(counter.fetch_add(1)) + ".tmp"))
                                  .string();
     const int slot = remember_temp(temp);
-    std::string why = write_pieces(temp, path, pieces);
+    std::string why = write_pieces(AT_FDCWD, temp, path, pieces);
     if (why.empty() && ::rename(temp.c_str(), target.c_str()) != 0) why = "cannot write " + path + ": " + std::strerror(errno);
     if (!why.empty()) ::unlink(temp.c_str());
     forget_temp(slot);
@@ -220,6 +220,87 @@ std::string write_output_file(const std::string& path, std::initializer_list<std
 
 std::string write_output_file(const std::string& path, std::string_view bytes) {
     return write_output_file(path, {bytes});
+}
+
+bool is_plain_file_name(std::string_view name) {
+    if (name.empty() || name.size() > 200 || name.front() == '.') return false;
+    for (const char c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '_' || c == '-';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+namespace {
+
+// The folder opened for openat: itself not through a link, and only a folder.
+int open_folder(const std::string& folder) {
+    return ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+struct FolderFd {
+    int fd;
+    ~FolderFd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+}  // namespace
+
+std::string write_file_in_folder(const std::string& folder, std::string_view name,
+                                 std::initializer_list<std::string_view> pieces) {
+    const std::string shown = (std::filesystem::path(folder) / std::string(name)).string();
+    if (!is_plain_file_name(name)) return "cannot write " + shown + ": not a plain file name";
+    const FolderFd dir{open_folder(folder)};
+    if (dir.fd < 0)
+        return "cannot write " + shown + ": " +
+               (errno == ELOOP || errno == ENOTDIR ? std::string("the folder is a link or not a folder")
+                                                   : std::string(std::strerror(errno)));
+    static std::atomic<unsigned> counter{0};
+    const std::string temp = "." + std::string(name) + "." + std::to_string(::getpid()) + "." +
+                             std::to_string(counter.fetch_add(1)) + ".tmp";
+    const int slot = remember_temp((std::filesystem::path(folder) / temp).string());
+    std::string why = write_pieces(dir.fd, temp, shown, pieces);
+    // renameat replaces the name itself: a link planted there goes, what it pointed to is untouched.
+    if (why.empty() && ::renameat(dir.fd, temp.c_str(), dir.fd, std::string(name).c_str()) != 0)
+        why = "cannot write " + shown + ": " + std::strerror(errno);
+    if (!why.empty()) ::unlinkat(dir.fd, temp.c_str(), 0);
+    forget_temp(slot);
+    return why;
+}
+
+std::string read_file_in_folder(const std::string& folder, std::string_view name, std::int64_t max_bytes,
+                                std::string_view kind) {
+    const std::string shown = (std::filesystem::path(folder) / std::string(name)).string();
+    if (!is_plain_file_name(name)) throw InputError(shown + ": not a plain file name");
+    const FolderFd dir{open_folder(folder)};
+    if (dir.fd < 0) throw InputError(shown + ": cannot open its folder (" + std::strerror(errno) + ")");
+    const FolderFd file{::openat(dir.fd, std::string(name).c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)};
+    if (file.fd < 0) {
+        if (errno == ELOOP) throw InputError(shown + ": is a symbolic link; gpulab reads only regular files here");
+        throw InputError(shown + ": cannot open file (" + std::strerror(errno) + ")");
+    }
+    struct stat st {};
+    if (::fstat(file.fd, &st) != 0) throw InputError(shown + ": cannot read file information (" + std::strerror(errno) + ")");
+    if (std::string why = file_type_reason(st.st_mode); !why.empty())
+        throw InputError(shown + ": " + why + "; gpulab reads only regular files as input");
+    if (st.st_size > max_bytes)
+        throw InputError(shown + ": is " + format_bytes(static_cast<double>(st.st_size)) + ", larger than any " +
+                         std::string(kind) + " gpulab reads (at most " + format_bytes(static_cast<double>(max_bytes)) + ")");
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t got = ::read(file.fd, text.data() + done, text.size() - done);
+        if (got == 0) break;
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw InputError(shown + ": read failed (" + std::strerror(errno) + ")");
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    text.resize(done);
+    return text;
 }
 
 std::string user_cache_folder() {

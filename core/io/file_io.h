@@ -69,6 +69,25 @@ std::string write_output_file(const std::string& path, std::string_view bytes);
 // The same for a file made of several pieces (a header and a large array), without joining them.
 std::string write_output_file(const std::string& path, std::initializer_list<std::string_view> pieces);
 
+// [SECTION] files inside one folder that another computer's data reaches (issue 43)
+// The results store keeps files whose content comes from elsewhere (`gpulab prerun --import`). Their
+// names are the store's own, and every open goes through the folder's descriptor without following
+// a symbolic link (openat with O_NOFOLLOW; the folder itself opened so too), so neither a crafted
+// name nor a link planted in the folder leads outside it.
+
+// A name made only of letters, digits, '.', '_' and '-', not starting with '.', 1 to 200 bytes: no
+// folder separator, no "..", no hidden or temporary name.
+bool is_plain_file_name(std::string_view name);
+// write_output_file for `name` inside `folder`: a temporary beside it, then renamed over it. A link
+// planted under `name` is replaced, never written through; a name that is not plain, or a folder
+// that is a link, is refused. "" or "cannot write <folder>/<name>: <reason>".
+std::string write_file_in_folder(const std::string& folder, std::string_view name,
+                                 std::initializer_list<std::string_view> pieces);
+// read_input_file for `name` inside `folder`, refusing a link (and a name that is not plain) with
+// InputError instead of reading what it points to.
+std::string read_file_in_folder(const std::string& folder, std::string_view name, std::int64_t max_bytes,
+                                std::string_view kind);
+
 // gpulab's folder under the user's cache ($XDG_CACHE_HOME/gpulab when XDG_CACHE_HOME is absolute,
 // else $HOME/.cache/gpulab), or "" when neither is set. Only named here, not created.
 std::string user_cache_folder();

@@ -2,6 +2,7 @@
 #include "result_store.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -36,6 +37,32 @@ std::string checksum(std::string_view payload) {
 }
 
 bool one_line(std::string_view s) { return s.find('\n') == std::string_view::npos; }
+
+// A view's name as gpulab's own views spell them ("activation", "conv2d", "simd-mimd"): the start
+// of an entry's file name, so an imported header's view ("../../.bashrc", "/etc/x") can never
+// become a path (issue 43).
+bool plain_view(std::string_view view) {
+    if (view.empty() || view.size() > 40) return false;
+    for (const char c : view)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) return false;
+    return true;
+}
+
+// Text from another computer's file as it may be shown in a terminal: control characters (an
+// escape sequence would clear the screen or set the title) become '?', and it is cut at 200 bytes.
+std::string printable(std::string_view text) {
+    std::string out;
+    for (const char c : text.substr(0, 200)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+    if (text.size() > 200) out += "...";
+    return out;
+}
+
+// The file name of an entry: the view, then a hash of view and key.
+std::string entry_name(std::string_view view, const std::string& key) {
+    char hash[32];
+    std::snprintf(hash, sizeof hash, "-%016llx.result", static_cast<unsigned long long>(fnv1a(std::string(view) + "\n" + key)));
+    return std::string(view) + hash;
+}
 
 struct Entry {
     std::map<std::string, std::string> fields;  // view, format, key, version, build, machine, label, measured
@@ -82,14 +109,11 @@ std::optional<Entry> parse_entry(std::string_view text, std::string& why) {
     return e;
 }
 
-std::optional<Entry> read_entry(const fs::path& path, std::string& why) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
-        why = "no file";
-        return std::nullopt;
-    }
+// `name` inside `folder`, never through a link (io/file_io.h read_file_in_folder).
+std::optional<Entry> read_entry(const fs::path& folder, const std::string& name, std::string& why) {
     try {
-        std::string text = read_input_file(path.string(), ResultStore::kMaxEntryBytes + kMaxHeaderBytes, "results file");
+        std::string text = read_file_in_folder(folder.string(), name, ResultStore::kMaxEntryBytes + kMaxHeaderBytes,
+                                               "results file");
         std::optional<Entry> e = parse_entry(text, why);
         if (e) e->whole = std::move(text);
         return e;
@@ -97,6 +121,18 @@ std::optional<Entry> read_entry(const fs::path& path, std::string& why) {
         why = e.what();
         return std::nullopt;
     }
+}
+
+// The regular files (not links) of `folder` whose names end in ".result", sorted.
+std::vector<std::string> entry_files(const fs::path& folder, std::error_code& ec) {
+    std::vector<std::string> names;
+    for (const fs::directory_entry& d : fs::directory_iterator(folder, ec)) {
+        std::error_code type_ec;
+        if (d.path().extension() == ".result" && d.symlink_status(type_ec).type() == fs::file_type::regular)
+            names.push_back(d.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 std::int64_t to_int(const std::string& s) {
@@ -120,16 +156,14 @@ ResultStore::~ResultStore() {
 }
 
 fs::path ResultStore::entry_path(std::string_view view, const std::string& key, bool imported) const {
-    char name[32];
-    std::snprintf(name, sizeof name, "-%016llx.result",
-                  static_cast<unsigned long long>(fnv1a(std::string(view) + "\n" + key)));
-    return (imported ? folder_ / "imported" : folder_) / (std::string(view) + name);
+    return (imported ? folder_ / "imported" : folder_) / entry_name(view, key);
 }
 
 std::string ResultStore::save(std::string_view view, int format, const std::string& key, std::string_view payload,
                               std::int64_t measured_unix_s) {
     if (!enabled()) return "";
-    if (!one_line(key) || !one_line(view)) return "a results key must be one line";
+    if (!one_line(key)) return "a results key must be one line";
+    if (!plain_view(view)) return "a results view must be a plain name (letters, digits, '-')";
     if (static_cast<std::int64_t>(payload.size()) > kMaxEntryBytes)
         return "not kept on disk: " + format_bytes(static_cast<double>(payload.size())) + " is more than the " +
                format_bytes(static_cast<double>(kMaxEntryBytes)) + " an entry may take";
@@ -143,7 +177,7 @@ std::string ResultStore::save(std::string_view view, int format, const std::stri
                                "\nbuild: " + me_.build + "\nmachine: " + me_.machine + "\nlabel: " + label +
                                "\nmeasured: " + std::to_string(measured_unix_s) +
                                "\nbytes: " + std::to_string(payload.size()) + "\nsum: " + checksum(payload) + "\n\n";
-    const std::string why = write_output_file(entry_path(view, key, false).string(), {header, payload});
+    const std::string why = write_file_in_folder(folder_.string(), entry_name(view, key), {header, payload});
     if (why.empty()) trim_to_budget();
     return why;
 }
@@ -192,11 +226,11 @@ std::string ResultStore::last_write_error() const {
 }
 
 std::optional<StoredResult> ResultStore::load(std::string_view view, int format, const std::string& key) const {
-    if (!enabled()) return std::nullopt;
+    if (!enabled() || !plain_view(view)) return std::nullopt;
     const std::string fmt = std::to_string(format);
     for (const bool imported : {false, true}) {
         std::string why;
-        std::optional<Entry> e = read_entry(entry_path(view, key, imported), why);
+        std::optional<Entry> e = read_entry(imported ? folder_ / "imported" : folder_, entry_name(view, key), why);
         if (!e) continue;
         auto& f = e->fields;
         // Two keys may share a file name only by a hash collision: the key itself decides.
@@ -206,7 +240,7 @@ std::optional<StoredResult> ResultStore::load(std::string_view view, int format,
         StoredResult r;
         r.payload = std::move(e->payload);
         r.measured_unix_s = to_int(f["measured"]);
-        r.machine_label = f["label"];
+        r.machine_label = imported ? printable(f["label"]) : f["label"];  // another computer's words, shown as text
         r.this_machine = !imported;
         return r;
     }
@@ -222,12 +256,11 @@ TransferReport ResultStore::export_to(const fs::path& dir) const {
         return report;
     }
     if (!enabled()) return report;
-    for (const fs::directory_entry& d : fs::directory_iterator(folder_, ec)) {
-        if (!d.is_regular_file(ec) || d.path().extension() != ".result") continue;
+    for (const std::string& name : entry_files(folder_, ec)) {
         std::string why;
-        std::optional<Entry> e = read_entry(d.path(), why);
+        std::optional<Entry> e = read_entry(folder_, name, why);
         if (!e || e->fields["build"] != me_.build || e->fields["machine"] != me_.machine) continue;
-        if (std::string werr = write_output_file((dir / d.path().filename()).string(), {e->whole}); !werr.empty()) {
+        if (std::string werr = write_output_file((dir / name).string(), {e->whole}); !werr.empty()) {
             report.error = werr;
             return report;
         }
@@ -253,29 +286,37 @@ TransferReport ResultStore::import_from(const fs::path& dir) {
         report.error = "cannot create " + (folder_ / "imported").string() + ": " + ec.message();
         return report;
     }
-    std::vector<fs::path> files;
+    // Every name and field below comes from another computer: the file is read without following
+    // a link, and stored under a name this store makes from a view it checks (issue 43).
+    std::vector<std::string> names;
     for (const fs::directory_entry& d : fs::directory_iterator(dir, ec))
-        if (d.path().extension() == ".result") files.push_back(d.path());
-    std::sort(files.begin(), files.end());
-    for (const fs::path& path : files) {
-        const std::string name = path.filename().string();
+        if (d.path().extension() == ".result") names.push_back(d.path().filename().string());
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
         std::string why;
-        std::optional<Entry> e = read_entry(path, why);
+        std::optional<Entry> e = read_entry(dir, name, why);
         if (!e) {
-            report.skipped.push_back(name + ": " + why);
+            report.skipped.push_back(printable(name) + ": " + printable(why));
             continue;
         }
         auto& f = e->fields;
+        if (!plain_view(f["view"])) {
+            report.skipped.push_back(printable(name) + ": its view \"" + printable(f["view"]) +
+                                     "\" is not one gpulab writes");
+            continue;
+        }
         if (f["machine"] == me_.machine) {
-            report.skipped.push_back(name + ": measured on this computer, not another one");
+            report.skipped.push_back(printable(name) + ": measured on this computer, not another one");
             continue;
         }
         if (f["version"] != me_.version) {
-            report.skipped.push_back(name + ": written by gpulab " + f["version"] + ", this is " + me_.version);
+            report.skipped.push_back(printable(name) + ": written by gpulab " + printable(f["version"]) + ", this is " +
+                                     me_.version);
             continue;
         }
         // Stored under the name this store would look for, whatever the file was called.
-        if (std::string werr = write_output_file(entry_path(f["view"], f["key"], true).string(), {e->whole});
+        if (std::string werr = write_file_in_folder((folder_ / "imported").string(), entry_name(f["view"], f["key"]),
+                                                    {e->whole});
             !werr.empty()) {
             report.error = werr;
             return report;
@@ -296,11 +337,27 @@ void ResultStore::trim_to_budget() {
     std::vector<File> files;
     std::int64_t total = 0;
     std::error_code ec;
+    const fs::file_time_type now = fs::file_time_type::clock::now();
     for (const fs::path& dir : {folder_, folder_ / "imported"}) {
         for (const fs::directory_entry& d : fs::directory_iterator(dir, ec)) {
-            if (d.path().extension() != ".result" || !d.is_regular_file(ec)) continue;
-            const auto bytes = static_cast<std::int64_t>(d.file_size(ec));
-            files.push_back({d.path(), d.last_write_time(ec), bytes});
+            std::error_code item_ec;
+            if (d.symlink_status(item_ec).type() != fs::file_type::regular) continue;  // a link is not ours to count
+            const std::string name = d.path().filename().string();
+            const bool temporary = name.starts_with(".") && name.ends_with(".tmp");
+            if (d.path().extension() != ".result" && !temporary) continue;
+            const auto bytes = static_cast<std::int64_t>(d.file_size(item_ec));
+            fs::file_time_type time = d.last_write_time(item_ec);
+            // A writer killed with SIGKILL leaves its temporary (io/file_io.h): one untouched for ten
+            // minutes belongs to no live writer, and goes; a live one counts in the budget (issue 43).
+            if (temporary && time < now - std::chrono::minutes(10)) {
+                fs::remove(d.path(), item_ec);
+                continue;
+            }
+            // A file dated in the future was not written by this store as the clock stands (a copied
+            // folder, a clock set back): it goes first, not last, or it would outlive every new
+            // entry, which would be deleted as soon as written (issue 43).
+            if (time > now + std::chrono::minutes(1)) time = fs::file_time_type::min();
+            files.push_back({d.path(), time, bytes});
             total += bytes;
         }
     }
@@ -308,6 +365,7 @@ void ResultStore::trim_to_budget() {
     std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.time < b.time; });
     for (const File& f : files) {
         if (total <= max_bytes_) break;
+        if (f.path.filename().string().starts_with(".")) continue;  // a live writer's temporary
         if (fs::remove(f.path, ec)) total -= f.bytes;
     }
 }

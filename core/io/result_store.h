@@ -10,8 +10,13 @@
 // overwrites it). Entries loaded from another machine (`import_from`, e.g. the instructor's GPU
 // box) live in `<folder>/imported/` and count for the same key, payload format and gpulab
 // version, whatever the build or machine: they are shown as "measured on <machine>". Files are
-// replaced whole (io/file_io.h replace_file), so a killed writer leaves the old entry or the new.
-// The folder is bounded by bytes, oldest files going first. Verified by tests/test_result_store.cpp.
+// replaced whole (io/file_io.h write_file_in_folder), so a killed writer leaves the old entry or the new.
+// What another computer sends is data, never a path (issue 43): an entry's file name is the store's
+// own (a view name it checks, then a hash), every file is opened through its folder without
+// following a link, so a crafted header or a planted link cannot lead outside the folder, and header
+// text that reaches a terminal loses its control characters. The folder is bounded by bytes, oldest
+// files going first (a file dated in the future counts as oldest); temporaries of killed writers
+// are swept after ten minutes. Verified by tests/test_result_store.cpp.
 #pragma once
 
 #include <condition_variable>

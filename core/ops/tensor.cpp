@@ -1,5 +1,7 @@
 #include "tensor.h"
 
+#include <algorithm>
+
 namespace gpulab::core {
 
 int64_t element_count(const std::vector<int64_t>& shape) {
@@ -11,6 +13,18 @@ int64_t element_count(const std::vector<int64_t>& shape) {
 Tensor Tensor::zeros(std::vector<int64_t> shape) {
     Tensor t;
     t.data.assign(static_cast<std::size_t>(element_count(shape)), 0.0f);
+    t.shape = std::move(shape);
+    return t;
+}
+
+Tensor Tensor::zeros(std::vector<int64_t> shape, const std::function<void()>& between_pieces) {
+    Tensor t;
+    const auto n = static_cast<std::size_t>(element_count(shape));
+    t.data.reserve(n);  // one allocation; the pages are touched below, a piece at a time
+    while (t.data.size() < n) {
+        if (between_pieces) between_pieces();
+        t.data.insert(t.data.end(), std::min<std::size_t>(kZeroPieceFloats, n - t.data.size()), 0.0f);
+    }
     t.shape = std::move(shape);
     return t;
 }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <new>
 #include <string>
 #include <vector>
@@ -31,6 +32,11 @@ struct Tensor {
 
     // Allocates; callers check the size against memory first (see core/runtime/memory.h).
     static Tensor zeros(std::vector<int64_t> shape);
+    // The same, zeroed a piece (kZeroPieceFloats) at a time with `between_pieces` called before
+    // each: a run that may be told to stop passes core::throw_if_cancelled, since faulting in and
+    // zeroing 2^26 floats takes 100-300 ms in one go (ops/ knows nothing of stop requests).
+    static Tensor zeros(std::vector<int64_t> shape, const std::function<void()>& between_pieces);
+    static constexpr int64_t kZeroPieceFloats = 1 << 16;
 
     int64_t size() const { return static_cast<int64_t>(data.size()); }
     std::size_t bytes() const { return data.size() * sizeof(float); }

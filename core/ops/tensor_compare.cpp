@@ -6,6 +6,11 @@
 namespace gpulab::core {
 
 Comparison compare(const Tensor& reference, const Tensor& candidate, Tolerance tol) {
+    return compare(reference, candidate, tol, {});
+}
+
+Comparison compare(const Tensor& reference, const Tensor& candidate, Tolerance tol,
+                   const std::function<void()>& between_pieces) {
     Comparison c;
     if (reference.shape != candidate.shape || reference.size() != candidate.size()) {
         c.verdict = "MISMATCH: shape " + candidate.shape_string() + " vs reference " + reference.shape_string();
@@ -15,6 +20,7 @@ Comparison compare(const Tensor& reference, const Tensor& candidate, Tolerance t
     const float* r = reference.ptr();
     const float* x = candidate.ptr();
     for (int64_t i = 0; i < reference.size(); ++i) {
+        if (between_pieces && i % kComparePieceElements == 0) between_pieces();
         bool rn = std::isnan(r[i]), xn = std::isnan(x[i]);
         if (rn || xn) {
             if (rn != xn) ++c.mismatches;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "tensor.h"
@@ -25,5 +26,10 @@ struct Comparison {
 
 // NaN equals NaN (both backends followed the NaN policy); NaN vs a number is a mismatch.
 Comparison compare(const Tensor& reference, const Tensor& candidate, Tolerance tol = {});
+// The same, calling `between_pieces` before every kComparePieceElements elements: a run that may
+// be told to stop passes core::throw_if_cancelled (2^26 elements take 70-300 ms to compare).
+Comparison compare(const Tensor& reference, const Tensor& candidate, Tolerance tol,
+                   const std::function<void()>& between_pieces);
+inline constexpr int64_t kComparePieceElements = 1 << 16;
 
 }  // namespace gpulab::core

@@ -156,12 +156,15 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
         return r;
     }
     // kernel.cu:12:5: error: 'x' was not declared in this scope
-    static const std::regex line_re(R"(^kernel\.cu:(\d+):(\d+): (error|warning|fatal error): (.*)$)");
+    static const std::regex line_re(R"(^kernel\.cu:(\d{1,9}):(\d{1,9}): (error|warning|fatal error): (.*)$)");
     static const std::regex launcher_re(R"(^build\.cc:\d+:\d+: (error|fatal error): (.*)$)");
     std::istringstream in(c.output);
     std::string line;
     bool launcher_error = false;
     while (std::getline(in, line)) {
+        // Cut before matching: std::regex recurses once per character, and a message quoting a
+        // 40,000-character name overflowed the stack (issue 43). Nobody reads past 1,000 anyway.
+        if (line.size() > 1000) line = line.substr(0, 1000) + "...";
         std::smatch m;
         if (std::regex_match(line, m, line_re)) {
             Diagnostic d;

@@ -287,22 +287,30 @@ LearnedParams load_learned_params(const std::string& dir, const ModelDesc& model
         if (v.empty() || *end != '\0' || !std::isfinite(d)) throw InputError(txt + ": '" + key + "' is not a number");
         return d;
     };
+    // Counts are whole numbers within what training can produce, checked before any cast: a double
+    // of 1e300 cast to int is undefined behaviour, and once showed as "-2147483648 epochs" (issue 43).
+    auto whole = [&](const std::string& key, double most) -> std::int64_t {
+        const double d = number(key);
+        if (d != std::floor(d) || d < 0.0 || d > most)
+            throw InputError(txt + ": '" + key + "' is " + get(key).substr(0, 40) + ", not a count from 0 to " + core::format_count(static_cast<std::int64_t>(most)));
+        return static_cast<std::int64_t>(d);
+    };
     if (get("model") != model.spec)
         throw InputError(txt + ": the parameters belong to model '" + get("model") + "', not '" + model.spec + "'");
-    if (static_cast<std::int64_t>(number("parameters")) != model.parameter_count)
+    if (whole("parameters", 1e12) != model.parameter_count)
         throw InputError(txt + ": the record is for another number of parameters");
     LearnedParams l;
     ParamsRecord& r = l.record;
     r.model_spec = model.spec;
     r.engine = get("engine");
-    r.train_images = static_cast<std::int64_t>(number("train_images"));
-    r.batches = static_cast<std::int64_t>(number("batches"));
-    r.batch = static_cast<std::int64_t>(number("batch"));
-    r.epochs = static_cast<int>(number("epochs"));
-    r.whole_epoch = number("whole_epoch") != 0.0;
-    r.test_images = static_cast<std::int64_t>(number("test_images"));
+    r.train_images = whole("train_images", 1e9);
+    r.batches = whole("batches", 1e12);
+    r.batch = whole("batch", 1e6);
+    r.epochs = static_cast<int>(whole("epochs", 1e6));
+    r.whole_epoch = whole("whole_epoch", 1) != 0;
+    r.test_images = whole("test_images", 1e9);
     r.test_accuracy = number("test_accuracy");
-    r.trained_unix_s = static_cast<std::int64_t>(number("trained_unix_s"));
+    r.trained_unix_s = whole("trained_unix_s", 1e11);
     if (r.train_images <= 0 || r.test_images <= 0 || r.test_accuracy < 0.0 || r.test_accuracy > 1.0)
         throw InputError(txt + ": the record's counts or accuracy are out of range");
     const core::Tensor t = core::read_npy(npy);

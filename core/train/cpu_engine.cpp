@@ -278,14 +278,9 @@ void TrainEngine::set_loss_scale(float fixed_scale) {
 }
 
 void check_setup_arguments(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) {
-    if (max_batch < 1) throw InputError("the batch must hold at least 1 image");
     // Before anything is allocated (issue 31, item 4): a model like conv99999 used to run for tens of
-    // seconds into std::bad_alloc.
-    const std::int64_t need = model.training_bytes(max_batch);
-    if (const core::Availability room = core::check_host_allocation(static_cast<std::size_t>(need)); !room.ok) {
-        throw InputError("training " + model.spec + " with batches of " + std::to_string(max_batch) + " " + room.reason +
-                         ": choose a smaller batch or a smaller model");
-    }
+    // seconds into std::bad_alloc. (The callers ask before making the parameters, too.)
+    check_training_fits(model, max_batch);
     if (static_cast<std::int64_t>(params.size()) != model.parameter_count)
         throw InputError("the parameters (" + std::to_string(params.size()) + ") do not fit the model (" +
                          std::to_string(model.parameter_count) + ")");

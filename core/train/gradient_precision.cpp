@@ -58,6 +58,7 @@ BatchGradients measure_batch_gradients(const Dataset* data, const std::string& n
         if (!engine->availability().ok) engine = make_train_engine("cpu-scalar");
         out.engine = std::string(engine->name());
         const ModelDesc model = make_model(out.model_spec, {1, set.rows, set.cols}, 10);
+        check_training_fits(model, batch);
         engine->setup(model, init_params(model, seed), batch);
         std::vector<float> images;
         std::vector<std::uint8_t> labels;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "io/image_io.h"
+#include "runtime/memory.h"
 
 namespace gpulab::train {
 
@@ -180,6 +181,14 @@ ModelDesc make_model(const std::string& spec, Shape3 input, int classes) {
     }
     m.parameter_count = offset;
     return m;
+}
+
+void check_training_fits(const ModelDesc& model, std::int64_t batch) {
+    if (batch < 1) throw InputError("the batch must hold at least 1 image");
+    const std::int64_t need = model.training_bytes(batch);
+    if (const core::Availability room = core::check_host_allocation(static_cast<std::size_t>(need)); !room.ok)
+        throw InputError("training " + model.spec + " with batches of " + std::to_string(batch) + " " + room.reason +
+                         ": choose a smaller batch or a smaller model");
 }
 
 std::vector<float> init_params(const ModelDesc& model, std::uint64_t seed) {

@@ -152,6 +152,7 @@ BatchTiming time_batch_size(TrainEngine& engine, const Dataset& data, const Trai
         if (config.batch < 1) throw core::InputError("the batch must hold at least 1 image");
         if (data.train.count < 1) throw core::InputError("the data set has no training images");
         const ModelDesc model = make_model(config.model_spec, {1, data.train.rows, data.train.cols}, data.classes);
+        check_training_fits(model, config.batch);
         engine.setup(model, init_params(model, config.seed), config.batch);
         std::vector<float> pixels(static_cast<std::size_t>(config.batch * model.input.size()));
         std::vector<std::uint8_t> labels(static_cast<std::size_t>(config.batch));

@@ -41,6 +41,7 @@ Trainer::Trainer(TrainEngine& engine, const Dataset& data, const TrainConfig& co
         throw core::InputError(problem);
     rate_ = config.sgd.learning_rate;
     model_ = make_model(config.model_spec, {1, data.train.rows, data.train.cols}, data.classes);
+    check_training_fits(model_, config.batch);
     engine_.setup(model_, init_params(model_, config.seed), config.batch);
     images_.resize(static_cast<std::size_t>(config.batch * model_.input.size()));
     labels_.resize(static_cast<std::size_t>(config.batch));

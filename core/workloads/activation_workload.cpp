@@ -42,9 +42,13 @@ bool measure_samples(BackendReport& rep, const MeasureConfig& measure, const std
     // wait (a second or more per run at the lessons' default sizes).
     MeasureConfig config = measure;
     if (!kind_is_timed(rep.kind)) config.warmup = 0, config.min_samples = 1, config.max_samples = 1;
+    // The stop request is asked before every run, not only at the progress report after it: a
+    // scalar sample at 2^26 elements takes a second on a busy machine (issue 38).
     for (int i = 0; i < config.warmup; ++i) {
+        if (cancel_requested()) return false;
         RunResult r = run_once();
         if (!r.ok) {
+            if (cancel_requested()) return false;  // stopped inside the run (cuda-sim says "cancelled")
             rep.error = r.error;
             return true;
         }
@@ -53,8 +57,10 @@ bool measure_samples(BackendReport& rep, const MeasureConfig& measure, const std
     while (static_cast<int>(rep.samples_ns.size()) < config.max_samples) {
         const int n = static_cast<int>(rep.samples_ns.size());
         if (n >= config.min_samples && now_ns() - t_start > config.time_budget_ns) break;
+        if (cancel_requested()) return false;
         RunResult r = run_once();
         if (!r.ok) {
+            if (cancel_requested()) return false;
             rep.error = r.error;
             return true;
         }
@@ -97,12 +103,13 @@ std::vector<int64_t> feature_map_shape(int64_t elements) {
 Tensor make_feature_map(int64_t elements, uint32_t seed) {
     std::vector<int64_t> shape = feature_map_shape(elements);
     const int64_t h = shape[0], w = shape[1];
-    Tensor t = Tensor::zeros(shape);
+    Tensor t = Tensor::zeros(shape, throw_if_cancelled);
     // Separable pieces keep generation cheap at 2^26 elements: per-row and per-column factors,
     // multiplied, plus two blobs (one positive, one negative) and a little hashed noise.
     const double phase = 0.37 * seed;
     std::vector<float> wave_x(w), wave_y(h), blob1_x(w), blob1_y(h), blob2_x(w), blob2_y(h);
     for (int64_t x = 0; x < w; ++x) {
+        if (x % kCancelCheckElements == 0) throw_if_cancelled();  // one long row: three exp per element
         double u = static_cast<double>(x) / std::max<int64_t>(w, 1);
         wave_x[x] = static_cast<float>(std::sin(2 * M_PI * 3 * u + phase));
         blob1_x[x] = static_cast<float>(std::exp(-std::pow((u - 0.3) / 0.12, 2)));
@@ -116,10 +123,11 @@ Tensor make_feature_map(int64_t elements, uint32_t seed) {
     }
     uint32_t state = 2166136261u ^ seed;
     for (int64_t y = 0; y < h; ++y) {
-        // 2^26 elements take a few hundred ms: a stopped run does not wait for them.
-        if ((y & 63) == 0 && cancel_requested()) throw Cancelled();
         float* row = t.ptr() + y * w;
         for (int64_t x = 0; x < w; ++x) {
+            // 2^26 elements take a few hundred ms: a stopped run does not wait for them. A row is
+            // usually a few thousand elements, but one row holds them all for a prime count.
+            if (x % kCancelCheckElements == 0) throw_if_cancelled();
             state = state * 1664525u + 1013904223u;  // LCG: reproducible noise, no <random> cost
             float noise = static_cast<float>(state >> 8) * (1.0f / 16777216.0f) - 0.5f;
             row[x] = 1.4f * wave_x[x] * wave_y[y] + 2.2f * blob1_x[x] * blob1_y[y] - 2.4f * blob2_x[x] * blob2_y[y] +
@@ -140,6 +148,9 @@ ActivationParams activation_params_from(const std::map<std::string, ParamValue>&
 
 ActivationRun run_activation(const ActivationParams& params, std::span<Backend* const> backends,
                              const MeasureConfig& config, const ProgressFn& progress) {
+    // Every early return is "return run;", which moves: the comma form used before
+    // ("return run.error = ..., run") copied the input and the reference, 512 MiB at 2^26, after
+    // the stop had been asked for (issue 38).
     ActivationRun run;
     run.params = params;
     run.op.activation = params.activation;
@@ -149,7 +160,7 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
     try {
         // [SECTION] input: refuse before allocating
         if (!params.image_path.empty()) {
-            if (!report_progress(progress, 0.0f, "loading image")) return run.error = "cancelled", run;
+            if (!report_progress(progress, 0.0f, "loading image")) { run.error = "cancelled"; return run; }
             run.input = load_image_as_feature_map(params.image_path);
         } else {
             if (params.elements < 1) {
@@ -163,7 +174,7 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
                 run.error = format_count(params.elements) + " elements refused: " + fits.reason;
                 return run;
             }
-            if (!report_progress(progress, 0.0f, "generating input")) return run.error = "cancelled", run;
+            if (!report_progress(progress, 0.0f, "generating input")) { run.error = "cancelled"; return run; }
             run.input = make_feature_map(params.elements, params.seed);
         }
         const double bytes = run.op.bytes_moved(run.input.size());
@@ -189,11 +200,11 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
                 run.reports.push_back(std::move(rep));
                 continue;
             }
-            if (!report_progress(progress, base, "warming up " + rep.backend)) return run.error = "cancelled", run;
+            if (!report_progress(progress, base, "warming up " + rep.backend)) { run.error = "cancelled"; return run; }
 
-            Tensor out = Tensor::zeros(run.input.shape);
+            Tensor out = Tensor::zeros(run.input.shape, throw_if_cancelled);
             if (!measure_samples(rep, config, [&] { return b->run(run.op, run.input, out); }, progress, base, share))
-                return run.error = "cancelled", run;
+                { run.error = "cancelled"; return run; }
             if (rep.ran) {
                 if (kind_is_timed(rep.kind)) {  // a simulation's time gives no GB/s
                     rep.gbps = gbps(bytes, rep.compute.median_ns);
@@ -202,20 +213,21 @@ ActivationRun run_activation(const ActivationParams& params, std::span<Backend* 
                 if (run.reference_output.data.empty()) {
                     // The first backend that ran is the reference: callers put cpu-scalar first.
                     if (rep.backend != "cpu-scalar") {
-                        run.reference_output = Tensor::zeros(run.input.shape);
+                        run.reference_output = Tensor::zeros(run.input.shape, throw_if_cancelled);
                         cpu::activation_reference(run.op, run.input.ptr(), run.reference_output.ptr(), run.input.size());
                     } else {
-                        run.reference_output = out;
+                        run.reference_output = std::move(out);  // a copy of 2^26 floats would take 200 ms
                     }
                 }
-                rep.check = compare(run.reference_output, out, tolerance_for(run.op));
+                const Tensor& result = out.data.empty() ? run.reference_output : out;
+                rep.check = compare(run.reference_output, result, tolerance_for(run.op), throw_if_cancelled);
                 if (!kind_is_timed(rep.kind) && rep.check.pass && run.simulated_backend.empty()) {
-                    run.simulated_output = out;
+                    run.simulated_output = std::move(out);
                     run.simulated_backend = rep.backend;
                 }
                 if (config.measure_limits && kind_is_timed(rep.kind)) {
                     if (!report_progress(progress, base + share * 0.95f, "measuring copy bandwidth for " + rep.backend))
-                        return run.error = "cancelled", run;
+                        { run.error = "cancelled"; return run; }
                     rep.limit = b->bandwidth_limit(tensor_bytes);
                     if (rep.limit.ok && rep.limit.gbps > 0) rep.fraction_of_limit = rep.gbps / rep.limit.gbps;
                 }

@@ -380,13 +380,13 @@ std::string prepare_inputs(const Conv2dParams& p, Conv2dRun& run) {
 
 Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backends, const MeasureConfig& config,
                      const ProgressFn& progress) {
-    Conv2dRun run;
+    Conv2dRun run;  // early returns are "return run;" (a move), as in run_activation
     run.params = params;
     run.started_unix_s = std::chrono::duration_cast<std::chrono::seconds>(
                              std::chrono::system_clock::now().time_since_epoch()).count();
     try {
         // [SECTION] input and filters: refuse before allocating
-        if (!report_progress(progress, 0.0f, "preparing input")) return run.error = "cancelled", run;
+        if (!report_progress(progress, 0.0f, "preparing input")) { run.error = "cancelled"; return run; }
         if (std::string why = prepare_inputs(params, run); !why.empty()) {
             run.error = why;
             return run;
@@ -417,12 +417,12 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
                 run.reports.push_back(std::move(rep));
                 continue;
             }
-            if (!report_progress(progress, base, "warming up " + rep.backend)) return run.error = "cancelled", run;
+            if (!report_progress(progress, base, "warming up " + rep.backend)) { run.error = "cancelled"; return run; }
 
-            Tensor out = Tensor::zeros(out_shape);
+            Tensor out = Tensor::zeros(out_shape, throw_if_cancelled);
             if (!measure_samples(rep, config, [&] { return b->run_conv2d(d, run.input, run.filters, out); }, progress,
                                  base, share))
-                return run.error = "cancelled", run;
+                { run.error = "cancelled"; return run; }
             if (rep.ran) {
                 if (kind_is_timed(rep.kind)) {  // a simulation's time gives no GB/s or GFLOP/s
                     rep.gbps = gbps(bytes, rep.compute.median_ns);
@@ -438,7 +438,7 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
                     run.reference_output = out;
                     run.reference_backend = rep.backend;
                 }
-                rep.check = compare(run.reference_output, out, tol);
+                rep.check = compare(run.reference_output, out, tol, throw_if_cancelled);
                 if (!kind_is_timed(rep.kind) && rep.check.pass && run.simulated_backend.empty()) {
                     run.simulated_output = out;
                     run.simulated_backend = rep.backend;
@@ -446,7 +446,7 @@ Conv2dRun run_conv2d(const Conv2dParams& params, std::span<Backend* const> backe
                 if (run.reference_backend != "cpu-scalar") rep.check.verdict += " (vs " + run.reference_backend + ")";
                 if (config.measure_limits && kind_is_timed(rep.kind)) {
                     if (!report_progress(progress, base + share * 0.95f, "measuring copy bandwidth for " + rep.backend))
-                        return run.error = "cancelled", run;
+                        { run.error = "cancelled"; return run; }
                     rep.limit = b->bandwidth_limit(run.input.bytes());
                     if (rep.limit.ok && rep.limit.gbps > 0) rep.fraction_of_limit = rep.gbps / rep.limit.gbps;
                 }

@@ -89,18 +89,21 @@ bool in_library(std::uintptr_t pc) {
     return false;
 }
 
-// Where the kernel was when a signal stopped it: the running thread, and a code site: the
-// interrupted instruction when it lies in the kernel, else (inside a check) the last basic block
-// the kernel entered.
+// Where the kernel was when a signal stopped it: the running thread, and a code site. A crash
+// names the interrupted instruction when it lies in the kernel (the faulting line itself), else
+// (inside a check) the last basic block the kernel entered. The time limit names that block
+// first: an alarm lands anywhere in a loop, and in the library's PLT stubs or lineless glue it
+// has no source line, which made the timeout's line come and go from run to run (issue 38).
 struct StoppedAt {
     std::string where;
     std::uintptr_t site = 0;
 };
-StoppedAt stopped_at(void* context) {
+StoppedAt stopped_at(void* context, bool prefer_block) {
     const auto* uc = static_cast<const ucontext_t*>(context);
     const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+    const auto block = reinterpret_cast<std::uintptr_t>(g_checks.last_block_site());
     StoppedAt at;
-    at.site = in_library(pc) ? pc + 1 : reinterpret_cast<std::uintptr_t>(g_checks.last_block_site());
+    at.site = prefer_block && block != 0 ? block : in_library(pc) ? pc + 1 : block;
     if (sim::detail::t_builtins != nullptr) {
         at.where = "block " + u3(sim::detail::t_builtins->block_idx) + " thread " + u3(sim::detail::t_builtins->thread_idx);
     }
@@ -110,7 +113,7 @@ StoppedAt stopped_at(void* context) {
 
 // The time limit: say which thread was where, then end.
 void on_alarm(int, siginfo_t*, void* context) {
-    const StoppedAt at = stopped_at(context);
+    const StoppedAt at = stopped_at(context, true);
     report(puzzles::report_line_timeout(at.where, at.site));
     _exit(3);
 }
@@ -119,7 +122,7 @@ void on_alarm(int, siginfo_t*, void* context) {
 // division by zero is SIGFPE): say which thread, where, and end. The simulator's stack-overflow
 // handler, installed at the first launch, passes the faults that are not its own on to this one.
 void on_crash(int sig, siginfo_t*, void* context) {
-    const StoppedAt at = stopped_at(context);
+    const StoppedAt at = stopped_at(context, false);
     report(puzzles::report_line_crash(sig, at.where, at.site));
     _exit(6);
 }

@@ -4,12 +4,14 @@
 // say how long the simulation took, nothing about a GPU.
 #include "cuda_sim_backend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <exception>
 #include <string>
 
 #include "conv2d/conv2d_launch.h"
+#include "runtime/cancel.h"
 #include "runtime/memory.h"
 #include "sim_kernels.h"
 
@@ -122,7 +124,7 @@ public:
             const int64_t t0 = now_ns();
             Buffer<float> d_in("in", n + static_cast<std::size_t>(in_offset) + 1);
             Buffer<float> d_out("out", n + static_cast<std::size_t>(out_offset) + 1);
-            if (n > 0) std::memcpy(d_in.data() + in_offset, in.ptr(), in.bytes());
+            if (!copy_unless_stopped(d_in.data() + in_offset, in.ptr(), in.bytes())) return stopped();
             const int64_t t1 = now_ns();
             const Result s = run_activation(op, d_in.ptr_at(static_cast<std::size_t>(in_offset)),
                                             d_out.ptr_at(static_cast<std::size_t>(out_offset)), in.size(), counted());
@@ -131,7 +133,7 @@ public:
                 r.error = s.error;
                 return r;
             }
-            if (n > 0) std::memcpy(out.ptr(), d_out.data() + out_offset, out.bytes());
+            if (!copy_unless_stopped(out.ptr(), d_out.data() + out_offset, out.bytes())) return stopped();
             // The simulator's launch is synchronous: enqueuing it is running it.
             r.t = {t1 - t0, t2 - t1, now_ns() - t2, t2 - t1};
             r.moved_bytes = 32 * s.stats.global_sectors;
@@ -144,6 +146,24 @@ public:
     }
 
 private:
+    // The upload and download of a 2^26-float run move 256 MiB each: in pieces, so that a stopped
+    // measurement (core/runtime/cancel.h) does not wait for them (issue 38). False when stopped.
+    static bool copy_unless_stopped(float* dst, const float* src, std::size_t bytes) {
+        constexpr std::size_t kPiece = std::size_t{1} << 22;
+        auto* to = reinterpret_cast<unsigned char*>(dst);
+        const auto* from = reinterpret_cast<const unsigned char*>(src);
+        for (std::size_t at = 0; at < bytes; at += kPiece) {
+            if (core::cancel_requested()) return false;
+            std::memcpy(to + at, from + at, std::min(kPiece, bytes - at));
+        }
+        return !core::cancel_requested();
+    }
+    static core::RunResult stopped() {
+        core::RunResult r;
+        r.error = "cancelled";
+        return r;
+    }
+
     // Every run counts the global sectors its warps touch (RunResult::moved_bytes): the bytes a GPU
     // would move, from the kernel's own addresses, for the bandwidth-bound model line.
     static Options counted() {

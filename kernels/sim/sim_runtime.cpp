@@ -696,6 +696,10 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
             }
             resume_fiber(b, c);
             if (!c.f) c.done = true;
+            // After each warp's turn, the measurement's stop request too: one block of a large
+            // kernel (a 256-thread tile looping over K) can take longer than the 100 ms a stop may
+            // take (issue 38). The block is given up as a failing one is; a traced block always runs.
+            if ((k & 31) == 31 && l.opt.trace == nullptr && core::cancel_requested()) l.fail("cancelled");
             if (l.failed.load(std::memory_order_relaxed)) {
                 abort_block(b, n);
                 l.block_barriers += b.interval;

@@ -56,6 +56,7 @@
 // cpu-scalar).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -68,6 +69,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "runtime/cancel.h"
 
 namespace gpulab::sim {
 
@@ -297,7 +300,14 @@ class Buffer {
 public:
     Buffer(std::string name, std::size_t count)
         : count_(count), mem_(static_cast<T*>(::operator new(bytes_for(count), std::align_val_t{256}))) {
-        std::memset(static_cast<void*>(mem_), 0xff, bytes_for(count));
+        // NaN until written, a MiB at a time: a 2^26-float buffer takes a quarter of a second to
+        // fill on a busy machine, and a stopped measurement (core/runtime/cancel.h) does not wait
+        // for it (issue 38). A buffer left part-filled so is never read: the launch that follows
+        // asks the same request before its first block and ends with "cancelled".
+        auto* bytes = reinterpret_cast<unsigned char*>(mem_);
+        const std::size_t total = bytes_for(count);
+        for (std::size_t at = 0; at < total && !core::cancel_requested(); at += kPoisonPiece)
+            std::memset(bytes + at, 0xff, std::min(kPoisonPiece, total - at));
         region_ = std::make_unique<Region>();
         region_->begin = reinterpret_cast<const std::byte*>(mem_);
         region_->end = region_->begin + count * sizeof(T);
@@ -319,6 +329,7 @@ public:
 
 private:
     static std::size_t bytes_for(std::size_t count) { return count == 0 ? 256 : (count * sizeof(T) + 255) / 256 * 256; }
+    static constexpr std::size_t kPoisonPiece = std::size_t{1} << 20;
     std::size_t count_;
     T* mem_;
     std::unique_ptr<Region> region_;

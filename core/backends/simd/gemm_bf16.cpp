@@ -4,6 +4,8 @@
 #include "gemm_bf16.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 #include "gemm_bf16_isa.h"
 #include "ops/fp_formats.h"
@@ -30,9 +32,26 @@ const bf16_detail::Bf16Kernel* usable_kernel(Bf16Instruction which) {
 
 }  // namespace
 
+// GPULAB_CPU_HIDE=amx,avx512bf16 makes this process behave as a CPU without those units (an AMD
+// EPYC has AVX-512 but no AMX): the stand-in the test suite runs under, so a test that only passes
+// where the tiles exist shows up on a machine that has them (issue 38). Never makes a CPU richer.
+bool cpu_flag_hidden(std::string_view flag) {
+    const char* hide = std::getenv("GPULAB_CPU_HIDE");
+    if (hide == nullptr) return false;
+    std::string_view list(hide);
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        if (list.substr(0, comma) == flag) return true;
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+    }
+    return false;
+}
+
 bool cpu_has_avx512_bf16() {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
+    if (cpu_flag_hidden("avx512bf16")) return false;
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
 #else
     return false;
@@ -42,6 +61,7 @@ bool cpu_has_avx512_bf16() {
 bool cpu_has_amx_bf16() {
 #if defined(__x86_64__)
     __builtin_cpu_init();
+    if (cpu_flag_hidden("amx")) return false;
     return __builtin_cpu_supports("amx-bf16");
 #else
     return false;
@@ -53,25 +73,29 @@ core::Availability gemm_bf16_availability_for(bool built, bool cpu_has_bf16, con
         return {false, std::string("this build of gpulab has no AVX512_BF16 kernel (its compiler could not produce "
                                    "VDPBF16PS code), so BF16 products run nowhere natively here; ") +
                            kWhySlower};
+    // A cap chosen with GPULAB_ISA is the reason before the CPU's own flags: the same request gives
+    // the same sentence on every CPU (an Intel Xeon, an AMD EPYC), so what a student reads and what
+    // the tests expect do not depend on the machine.
+    if (choice.forced && choice.isa != SimdIsa::Avx512)
+        return {false, "GPULAB_ISA=" + choice.request + " caps this run at " + std::string(simd_isa_name(choice.isa)) +
+                           ", which has no AVX512_BF16 (VDPBF16PS is an AVX-512 instruction); " + kWhySlower};
     if (!cpu_has_bf16)
         return {false, std::string("this CPU has no AVX512_BF16, so no VDPBF16PS instruction (two BF16 products "
                                    "summed into each FP32 lane, twice the multiply-adds of an FP32 FMA); ") +
                            kWhySlower};
-    if (choice.forced && choice.isa != SimdIsa::Avx512)
-        return {false, "GPULAB_ISA=" + choice.request + " caps this run at " + std::string(simd_isa_name(choice.isa)) +
-                           ", which has no AVX512_BF16 (VDPBF16PS is an AVX-512 instruction); " + kWhySlower};
     return {true, gemm_bf16_path(Bf16Instruction::Vdpbf16ps)};
 }
 
 core::Availability gemm_amx_availability_for(bool built, bool cpu_has_amx, bool os_permits, const IsaChoice& choice) {
     if (!built)
         return {false, "this build of gpulab has no AMX kernel (its compiler could not produce tile instructions)"};
+    // The cap first, as for VDPBF16PS above; the CPU's lack of tiles is added, not substituted.
+    if (choice.forced && choice.isa != SimdIsa::Avx512)
+        return {false, "GPULAB_ISA=" + choice.request + " caps this run at " + std::string(simd_isa_name(choice.isa)) +
+                           ", so the AMX tiles are not used" + (cpu_has_amx ? "" : " (this CPU has none either)")};
     if (!cpu_has_amx)
         return {false, "this CPU has no AMX (the tile unit of Intel Xeons since Sapphire Rapids), so no TDPBF16PS: "
                        "the instruction that multiplies a 16 x 32 BF16 tile by a 32 x 16 one, 8,192 multiply-adds at once"};
-    if (choice.forced && choice.isa != SimdIsa::Avx512)
-        return {false, "GPULAB_ISA=" + choice.request + " caps this run at " + std::string(simd_isa_name(choice.isa)) +
-                           ", so the AMX tiles are not used"};
     if (!os_permits)
         return {false, "this CPU has AMX, but Linux did not let gpulab use the tiles (arch_prctl "
                        "ARCH_REQ_XCOMP_PERM refused; Linux grants them from version 5.16)"};

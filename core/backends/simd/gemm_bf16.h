@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "runtime/availability.h"
 #include "simd_math.h"
@@ -57,6 +58,9 @@ core::Availability gemm_amx_availability_for(bool built, bool cpu_has_amx, bool 
 // Whether the CPU itself (ignoring GPULAB_ISA) has AVX512_BF16, and AMX-BF16 (tiles).
 bool cpu_has_avx512_bf16();
 bool cpu_has_amx_bf16();
+// Whether GPULAB_CPU_HIDE (a comma list: amx, avx512bf16) names `flag`: the stand-in for a CPU
+// without those units (an AMD EPYC has AVX-512 but no AMX) that the test suite can run under.
+bool cpu_flag_hidden(std::string_view flag);
 
 // How a kernel computes: "native AMX tiles (TDPBF16PS)", "native VDPBF16PS (AVX512_BF16)".
 const char* gemm_bf16_path(Bf16Instruction which);
