@@ -47,6 +47,15 @@ gpulab_hostile_test(lessons_check_deep_header 1
 gpulab_hostile_test(lesson_refused_by_name 1 "the lesson 'long-line' cannot be opened: .*long-line.toml: is [0-9.]+ MiB, larger than any lesson file"
                     "rm -rf $1 && mkdir -p $1 && yes a | head -c 2097152 > $1/long-line.toml && exec $0 export --lesson long-line --lesson-dir $1 --out $1/out")
 
+# A step whose picture does not decode: the export says which step, which file and why, and exits 1
+# (issue 43: it exported the built-in picture under the step and exited 0).
+add_test(NAME cli.hostile.lesson_picture_broken
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;bad-picture;--lesson-dir;${PROJECT_SOURCE_DIR}/tests/data/lessons-bad-picture;--all-steps;--quick;--out;${GPULAB_HOSTILE_OUT}/lesson_picture_broken"
+                 -DEXPECT_RC=1 "-DEXPECT_REGEX=gpulab export: step 1: the step's picture cannot be used: .*not-a-picture.png: cannot decode"
+                 -DEXPECT_LINES=1 -P ${GPULAB_CHECK})
+list(APPEND GPULAB_HOSTILE_TESTS cli.hostile.lesson_picture_broken)
+
 # A lesson folder holding a FIFO, a /dev/zero symlink and the deep file: the built-in lessons
 # still list (exit 0) and each bad file is named once on stderr.
 add_test(NAME cli.hostile.lesson_dir_special_files

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -48,6 +49,10 @@ const char* test_case_filter(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The suite's own cache and config folders under the build (tests/CMakeLists.txt): no test
+    // reads or writes the user's trained parameters, compiled kernels or settings (issue 43).
+    ::setenv("XDG_CACHE_HOME", GPULAB_TEST_HOME_DIRS "/cache", 1);
+    ::setenv("XDG_CONFIG_HOME", GPULAB_TEST_HOME_DIRS "/config", 1);
     doctest::Context context(argc, argv);
     const int rc = context.run();
     if (context.shouldExit()) return rc;

@@ -231,6 +231,11 @@ int run_export(const ExportOptions& options) {
         const std::string id = shell->lesson_id();
         for (int i = 0; i < shell->step_count(); ++i) {
             shell->go_to_step(i);
+            if (!shell->step_input_problem().empty()) {
+                std::fprintf(stderr, "gpulab export: step %d: %s\n", i + 1, shell->step_input_problem().c_str());
+                cleanup();
+                return 1;
+            }
             StepPicture pic;
             pic.step = shell->current_step();
             // Each step shows what its action produces; a step with no run of its own (an
@@ -281,6 +286,11 @@ int run_export(const ExportOptions& options) {
             pictures.push_back(std::move(pic));
         }
     } else {
+        if (!shell->step_input_problem().empty()) {
+            std::fprintf(stderr, "gpulab export: %s\n", shell->step_input_problem().c_str());
+            cleanup();
+            return 1;
+        }
         if (!measure()) {
             cleanup();
             return 1;

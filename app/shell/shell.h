@@ -123,6 +123,7 @@ public:
     // The measurement on screen as CSV (see LessonView::measurement_csv); "" before the first one.
     std::string measurement_csv() const { return view_ ? view_->measurement_csv(lesson_title()) : std::string(); }
     const std::string& error_message() const { return host_.error; }
+    const std::string& step_input_problem() const { return host_.step_input_problem; }
     const std::string& info_message() const { return host_.info; }
     const core::LessonCatalog& catalog() const { return catalog_; }
     bool busy() const { return jobs_.busy(); }

@@ -25,6 +25,10 @@ struct ViewHost {
     JobRunner* jobs = nullptr;             // the one measurement worker
     std::string error;                     // red line in the controls
     std::string info;                      // grey line in the controls
+    // Why the step's own input (a lesson's picture) could not be used, or "": set by a view's
+    // enter_step, cleared by the shell before it. The window shows it as `error`; a headless export
+    // stops on it instead of exporting the built-in picture under the step (issue 43).
+    std::string step_input_problem;
     Fonts fonts;
 
     // True, with a grey line saying why, while a measurement runs: Run buttons and keys ask first.

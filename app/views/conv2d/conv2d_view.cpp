@@ -234,6 +234,7 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
     if (!image.empty()) {
         std::strncpy(path_buf_, image.c_str(), sizeof path_buf_ - 1);
         use_file_ = try_load_image(image);
+        if (!use_file_) host_.step_input_problem = "the step's picture cannot be used: " + host_.error;
     }
     panel_ = panel_from(core::param_string(step.params, "panel", ""), panel_);
     select_panel_ = true;
