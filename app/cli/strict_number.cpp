@@ -10,12 +10,9 @@ namespace gpulab::app {
 
 namespace {
 
-// The value as the refusal quotes it: a 50,000-digit argument is cut, not echoed whole.
-std::string shown(const std::string& s) { return s.size() <= 48 ? s : s.substr(0, 40) + "... (" + std::to_string(s.size()) + " characters)"; }
-
 std::string check_integer(const std::string& s, bool allow_minus) {
     if (core::is_integer_text(s, allow_minus)) return "";
-    return "'" + shown(s) + "' is not a whole number written in base 10" + std::string(allow_minus ? "" : " without a sign") +
+    return "'" + core::quoted_start(s) + "' is not a whole number written in base 10" + std::string(allow_minus ? "" : " without a sign") +
            " (no leading zeros, hex or exponents; at most 18 digits)";
 }
 
@@ -33,10 +30,10 @@ CLI::Validator strict_decimal() {
     return CLI::Validator(
         [](std::string& s) -> std::string {
             if (!core::is_decimal_text(s)) {
-                return "'" + shown(s) + "' is not a decimal number (such as 0.05 or 1e-3; no nan, inf or hex; at most 40 characters)";
+                return "'" + core::quoted_start(s) + "' is not a decimal number (such as 0.05 or 1e-3; no nan, inf or hex; at most 40 characters)";
             }
             const double v = std::strtod(s.c_str(), nullptr);
-            if (!std::isfinite(v)) return "'" + shown(s) + "' is too large to be a number here";
+            if (!std::isfinite(v)) return "'" + core::quoted_start(s) + "' is too large to be a number here";
             return "";
         },
         "NUMBER", "strict decimal");

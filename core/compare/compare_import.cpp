@@ -102,11 +102,6 @@ std::vector<std::string> split_csv(std::string_view line) {
     return fields;
 }
 
-// A field as a refusal quotes it: a 200 KB field is cut, not echoed whole.
-std::string quoted_field(const std::string& field) {
-    return field.size() <= 48 ? field : field.substr(0, 40) + "... (" + std::to_string(field.size()) + " characters)";
-}
-
 int64_t to_int(const std::string& field, const std::string& name, int line_no, std::string_view column) {
     try {
         std::size_t used = 0;
@@ -114,7 +109,7 @@ int64_t to_int(const std::string& field, const std::string& name, int line_no, s
         if (used == field.size() && v >= 0) return v;
     } catch (const std::exception&) {
     }
-    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + quoted_field(field) +
+    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + quoted_start(field) +
                    "\", not a whole number >= 0");
 }
 
@@ -127,7 +122,7 @@ double to_double(const std::string& field, const std::string& name, int line_no,
         const double v = std::strtod(field.c_str(), nullptr);
         if (std::isfinite(v) && std::fabs(v) < 1e15) return v;
     }
-    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + quoted_field(field) +
+    fail(name, "line " + std::to_string(line_no) + ": " + std::string(column) + " is \"" + quoted_start(field) +
                    "\", not a number gpulab writes there (finite, decimal)");
 }
 

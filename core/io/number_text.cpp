@@ -48,4 +48,9 @@ bool is_decimal_text(std::string_view s) {
     return at == s.size();
 }
 
+std::string quoted_start(std::string_view s) {
+    if (s.size() <= 48) return std::string(s);
+    return std::string(s.substr(0, 40)) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
 }  // namespace gpulab::core

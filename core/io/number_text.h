@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace gpulab::core {
@@ -20,5 +21,8 @@ bool is_integer_text(std::string_view s, bool allow_minus);
 // an optional exponent of 1 to 3 digits ("1e-3"). No "nan", "inf", hex or spaces; at most
 // kMaxNumberTextBytes characters.
 bool is_decimal_text(std::string_view s);
+// A refused token as its sentence quotes it: whole up to 48 characters, else its first 40 and its
+// length ("1111... (50000 characters)"), so a 50,000-digit argument is not echoed back.
+std::string quoted_start(std::string_view s);
 
 }  // namespace gpulab::core

@@ -91,9 +91,9 @@ bool in_library(std::uintptr_t pc) {
 
 // Where the kernel was when a signal stopped it: the running thread, and a code site. A crash
 // names the interrupted instruction when it lies in the kernel (the faulting line itself), else
-// (inside a check) the last basic block the kernel entered. The time limit names that block
-// first: an alarm lands anywhere in a loop, and in the library's PLT stubs or lineless glue it
-// has no source line, which made the timeout's line come and go from run to run (issue 38).
+// (inside a check) the last basic block the kernel entered. The time limit always prefers that
+// block: an alarm can land on any instruction of a loop, including PLT stubs and glue that have
+// no source line, so the interrupted instruction made the timeout's line come and go (issue 38).
 struct StoppedAt {
     std::string where;
     std::uintptr_t site = 0;
