@@ -164,6 +164,13 @@ int main(int argc, char** argv) {
     bench->add_option("--size", bench_options.sizes, "Element counts (default 1048576 67108864)")
         ->check(strict_integer())
         ->check(CLI::Range(1LL, 1LL << 34));
+    // The recording call (scripts/gpu-record.sh) times the GPU's matrix products at 4096^3, where a
+    // GPU is far past its launch cost; the default sizes keep a CPU-only run short.
+    bench->add_option("--gemm-size", bench_options.gemm_sizes,
+                      "Matrix sizes n of the tensor suite's n x n x n products (default 256 512 1024; --quick 128), "
+                      "e.g. 4096 on a GPU")
+        ->check(strict_integer())
+        ->check(CLI::Range(16LL, 8192LL));
     std::string bench_isa;
     bench->add_option("--isa", bench_isa,
                       "Force the CPU instruction set: avx512, avx2 or baseline (the same as GPULAB_ISA; oneDNN is "

@@ -20,6 +20,7 @@ struct BenchOptions {
     std::vector<std::string> ops;       // empty: every activation
     std::vector<std::string> backends;  // empty: every available backend
     std::vector<long long> sizes;       // empty: 2^20 and 2^26 (quick: 2^16)
+    std::vector<long long> gemm_sizes;  // the tensor suite's n (n x n x n); empty: 256, 512, 1024 (quick: 128)
     std::string suite = "all";          // "activation", "latency" or "all"
 };
 int cmd_bench(const BenchOptions& options);

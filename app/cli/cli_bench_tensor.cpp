@@ -1,7 +1,8 @@
 // `gpulab bench --suite tensor` (issue 29 part 4): matrix-product GFLOP/s per precision and backend on
-// the CPU at 256^3, 512^3 and 1024^3 (`--quick`: 128^3, 3 samples): cpu-parallel FP32 (the training
-// GEMM on all cores), our BF16 kernel (VDPBF16PS), oneDNN's matmul in FP32 and in BF16. Each row names
-// the path that ran, native or emulated, or why it did not run; median and min .. max of the samples;
+// the CPU at 256^3, 512^3 and 1024^3 (`--quick`: 128^3, 3 samples; `--gemm-size N` sets n instead):
+// cpu-parallel FP32 (the training GEMM on all cores), our BF16 kernel (VDPBF16PS), oneDNN's matmul in
+// FP32 and in BF16. Each row names the path that ran, native or emulated, or why it did not run; median
+// and min .. max of the samples;
 // BF16 / FP32 of the same backend, and ours / oneDNN's BF16, the ratios TARGETS.md sets (">= 1.5x" at
 // 1024^3 where the CPU has AVX512_BF16; ">= 0.8x"). The numbers come from core/workloads/tensor_speed,
 // which the tensor lesson can show; results in docs/benchmarks.md. Then the four gpu-cublas rows
@@ -30,7 +31,8 @@ std::string ratio_json(double r) { return r > 0 ? json_number(r) : "null"; }
 }  // namespace
 
 int bench_tensor(const BenchOptions& o, bool& first) {
-    const std::vector<int64_t> sizes = o.quick ? std::vector<int64_t>{128} : std::vector<int64_t>{256, 512, 1024};
+    std::vector<int64_t> sizes = o.quick ? std::vector<int64_t>{128} : std::vector<int64_t>{256, 512, 1024};
+    if (!o.gemm_sizes.empty()) sizes.assign(o.gemm_sizes.begin(), o.gemm_sizes.end());  // --gemm-size
     core::MeasureConfig config;
     config.warmup = o.quick ? 1 : 2;
     config.min_samples = o.quick ? 3 : 10;
