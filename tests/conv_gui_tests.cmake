@@ -18,7 +18,7 @@ gpulab_png_test(conv_window_png conv_export ${GPULAB_CONV_OUT}/conv-sliding-wind
 # The CSV has the header and a measured, matching row for the plain loop (the reference) and the
 # parallel CPU backend, each with a GFLOP/s figure and an implementation string.
 gpulab_grep_test(conv_csv_header conv_export ${GPULAB_CONV_CSV} -c
-                 "^backend,median_ns,min_ns,max_ns,samples,gflops,implementation,verdict$" "^1")
+                 "^backend,median_ns,min_ns,max_ns,samples,gflops,implementation,verdict,source$" "^1")
 gpulab_grep_test(conv_csv_rows conv_export ${GPULAB_CONV_CSV} -cE
                  "^cpu-(scalar|parallel),[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+,[^,]+.*match" "^2")
 gpulab_grep_test(conv_csv_caption conv_export ${GPULAB_CONV_CSV} -c "^# CPU: " "^1")

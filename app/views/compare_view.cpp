@@ -26,7 +26,17 @@ std::string cut_to(const std::string& text, float width) {
 std::string this_machine_text() { return "this machine: " + this_machine_label(); }
 
 std::string other_machine_text(const core::ImportedMachine& other) {
+    if (other.estimate) return other.recorded_source + ": published figures and a model, not a measurement";
+    if (!other.recorded_source.empty()) return other.recorded_source + "; not this computer";
     return "other machine: " + other.machine_label + ", " + other.date;
+}
+
+std::string other_name(const core::ImportedMachine& other) {
+    return other.estimate ? "GPU estimate" : other.recorded_source.empty() ? "other machine" : "recorded GPU run";
+}
+
+std::string other_value_prefix(const core::ImportedMachine& other) {
+    return other.estimate ? "estimate: " : other.recorded_source.empty() ? "other: " : "recorded: ";
 }
 
 std::vector<std::string> compare_caption_lines(const core::ImportedMachine& other, const std::string& what,

@@ -29,8 +29,13 @@ enum class CompareSwatch {
 
 // "this machine: <cpu>, <gpu or no GPU>"
 std::string this_machine_text();
-// "other machine: <cpu>, <gpu or no GPU>, <date>"
+// "other machine: <cpu>, <gpu or no GPU>, <date>", or for a shipped GPU recording (issue 39)
+// "recorded on NVIDIA H200, 2026-11-28; not this computer".
 std::string other_machine_text(const core::ImportedMachine& other);
+// How a bar, a curve or a table column names it: "other machine", or "recorded GPU run".
+std::string other_name(const core::ImportedMachine& other);
+// The prefix of its values beside this machine's: "other: " or "recorded: ".
+std::string other_value_prefix(const core::ImportedMachine& other);
 
 // Caption lines for an exported PNG: one line per machine, then `what` (how the other machine
 // is drawn) or, when the measurements differ, `mismatch` instead, said first.

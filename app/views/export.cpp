@@ -133,19 +133,21 @@ std::string samples_csv(const core::ActivationRun& run, const std::vector<std::s
         if (r.ran && !core::kind_is_timed(r.kind))
             out << "# " << r.backend << ": the CUDA kernel simulated on the CPU; its times are the simulator's, not a "
                                         "GPU speed\n";
-    out << "backend,sample,total_ns,upload_ns,compute_ns,download_ns\n";
+    out << "backend,sample,total_ns,upload_ns,compute_ns,download_ns,source\n";
+    const std::string source = core::csv_field(shown_result_source());
     for (const auto& r : run.reports) {
         for (std::size_t i = 0; i < r.samples_ns.size(); ++i) {
             out << core::csv_field(r.backend) << "," << i << "," << r.samples_ns[i] << ",";
             if (i < r.phases.size()) {
                 const core::PhaseTimes& p = r.phases[i];
-                out << p.upload_ns << "," << p.compute_ns << "," << p.download_ns << "\n";
+                out << p.upload_ns << "," << p.compute_ns << "," << p.download_ns;
             } else if (r.kind == core::BackendKind::Cpu) {
                 // A report without per-sample phases: a CPU run is compute and nothing else.
-                out << "0," << r.samples_ns[i] << ",0\n";
+                out << "0," << r.samples_ns[i] << ",0";
             } else {
-                out << ",,\n";
+                out << ",,";
             }
+            out << "," << source << "\n";
         }
     }
     return out.str();
@@ -157,6 +159,31 @@ std::string g_shown_result_machine;  // the UI thread's, as the captions
 
 void set_shown_result_machine(std::string other_machine_label) { g_shown_result_machine = std::move(other_machine_label); }
 const std::string& shown_result_machine() { return g_shown_result_machine; }
+std::string with_source_column(const std::string& csv, const std::string& source) {
+    const std::string field = "," + core::csv_field(source);
+    std::string out;
+    out.reserve(csv.size() + csv.size() / 8);
+    bool header_next = true;  // the first line of a table is its header
+    for (std::size_t pos = 0; pos < csv.size();) {
+        std::size_t end = csv.find('\n', pos);
+        if (end == std::string::npos) end = csv.size();
+        const std::string_view line(csv.data() + pos, end - pos);
+        pos = end + 1;
+        out += line;
+        if (line.empty()) {
+            header_next = true;
+        } else if (line.front() != '#') {
+            out += header_next ? std::string(",source") : field;
+            header_next = false;
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string shown_result_source() {
+    return g_shown_result_machine.empty() ? std::string(core::kSourceMeasuredHere) : "measured on " + g_shown_result_machine;
+}
 
 std::vector<std::string> machine_caption_lines(std::string_view lesson_title, int64_t started_unix_s) {
     std::vector<std::string> lines;
@@ -191,12 +218,14 @@ std::vector<std::string> machine_caption_lines(std::string_view lesson_title, in
     return lines;
 }
 
-std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption) {
+std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption,
+                        const core::ImportedRun* other) {
     std::ostringstream out;
     for (const auto& line : caption) out << "# " << line << "\n";
     out << "backend,available,ran,samples,median_ns,min_ns,max_ns,p25_ns,p75_ns,upload_median_ns,"
            "compute_median_ns,download_median_ns,gbps,gbps_with_transfers,limit_name,limit_gbps,fraction_of_limit,"
-           "speedup_vs_cpu_scalar,verdict\n";
+           "speedup_vs_cpu_scalar,verdict,source\n";
+    const std::string source = core::csv_field(shown_result_source());
     for (const auto& r : run.reports) {
         std::string verdict = !r.availability.ok ? "not run: " + r.availability.reason
                               : !r.ran           ? "not run: " + r.error
@@ -208,8 +237,17 @@ std::string summary_csv(const core::ActivationRun& run, const std::vector<std::s
             << r.total.p25_ns << "," << r.total.p75_ns << "," << r.upload.median_ns << "," << r.compute.median_ns
             << "," << r.download.median_ns << "," << r.gbps << "," << r.gbps_with_transfers << ","
             << core::csv_field(r.limit.ok ? r.limit.name : std::string()) << "," << (r.limit.ok ? r.limit.gbps : 0.0)
-            << "," << r.fraction_of_limit << "," << speedup_vs_scalar(run, r) << "," << core::csv_field(verdict) << "\n";
+            << "," << r.fraction_of_limit << "," << speedup_vs_scalar(run, r) << "," << core::csv_field(verdict) << ","
+            << source << "\n";
     }
+    // A recording's GPU rows: what it wrote of them (median, spread, GB/s); the fields it does not
+    // carry stay empty, and no speed-up, which would divide one computer's time by another's.
+    if (other && !other->recorded_source.empty())
+        for (const core::ImportedBackend& b : other->backends) {
+            if (!b.ran) continue;
+            out << core::csv_field(b.backend) << ",1,1," << b.samples << "," << b.median_ns << "," << b.min_ns << ","
+                << b.max_ns << ",,,,,," << b.gbps << ",,,,,,," << core::csv_field(other->recorded_source) << "\n";
+        }
     return out.str();
 }
 
@@ -226,7 +264,7 @@ ExportResult write_export(const ExportInput& in) {
         for (std::string& line : comparison_caption_lines(*in.run, *in.other)) caption.push_back(std::move(line));
     }
     if (!out.text("-samples.csv", samples_csv(*in.run, caption))) return out.failed();
-    if (!out.text("-summary.csv", summary_csv(*in.run, caption))) return out.failed();
+    if (!out.text("-summary.csv", summary_csv(*in.run, caption, in.other))) return out.failed();
     const std::filesystem::path timing = out.path("-timing.png");
     std::string error;
     if (!out.picture(timing, render_timing_png(in, caption, timing.string(), error), error)) return out.failed();

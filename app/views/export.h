@@ -36,7 +36,10 @@ ExportResult write_export(const ExportInput& in);
 
 // The CSV pieces on their own (no GL), for tests and the CLI.
 std::string samples_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
-std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption);
+// `other`: a shipped GPU recording's rows are written after this machine's, each row saying in its
+// last column ("source", issue 39) where it was measured; another machine's file adds no rows.
+std::string summary_csv(const core::ActivationRun& run, const std::vector<std::string>& caption,
+                        const core::ImportedRun* other = nullptr);
 
 // The first lines of every lesson's caption, which say where and when the numbers were measured:
 // "gpulab <version>  |  <lesson>  |  <date>", "CPU: <model> (<n> threads), <os>", the GPU (or
@@ -46,6 +49,12 @@ std::string summary_csv(const core::ActivationRun& run, const std::vector<std::s
 // Set when a view shows a cached result (ViewHost::show_cached), cleared when a run starts here.
 void set_shown_result_machine(std::string other_machine_label);
 const std::string& shown_result_machine();
+// The source column of the rows of the result on screen: "measured here", or "measured on <the
+// other computer>" when shown_result_machine() is set.
+std::string shown_result_source();
+// `csv` (caption lines, then tables separated by blank lines) with a last column "source" added to
+// every table: the header gains ",source", every row ",<source>" (quoted where it must be).
+std::string with_source_column(const std::string& csv, const std::string& source);
 
 std::vector<std::string> machine_caption_lines(std::string_view lesson_title, int64_t started_unix_s);
 

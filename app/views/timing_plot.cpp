@@ -305,8 +305,10 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
 void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
-    // With a comparison each row holds two bars, this machine's above the other machine's.
-    const float row_h = other ? lh * 2.5f : lh * 1.4f;
+    // With a comparison a row holds two bars, this machine's above the other machine's. A recorded
+    // GPU run (issue 39) brings only its GPU backends: the other rows keep one bar.
+    const bool recorded = other && !other->recorded_source.empty();
+    const float single_h = lh * 1.4f, double_h = lh * 2.5f;
     float label_w = 0.0f;
     int64_t max_ns = 1;
     for (const auto& r : run.reports) {
@@ -334,21 +336,28 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         std::string label;
         std::string why;  // the not-run line, empty for a backend that ran
     };
+    // Whether a row carries the other machine's bar (never beside a simulated time).
+    auto two_bars = [&](const core::BackendReport& r) {
+        return other && core::kind_is_timed(r.kind) && (!recorded || other->find(r.backend));
+    };
     std::vector<Row> rows;
     for (const auto& r : run.reports) {
         std::string why;
         if (!r.ran) why = r.availability.ok ? "not run: " + r.error : not_run_line(r.availability.reason);
-        if (!r.ran && !other && !rows.empty() && !rows.back().report->ran && rows.back().why == why) {
+        if (!r.ran && !rows.empty() && !two_bars(r) && !two_bars(*rows.back().report) && !rows.back().report->ran &&
+            rows.back().why == why) {
             rows.back().label += ", " + r.backend;
             continue;
         }
         rows.push_back({&r, r.backend, why});
     }
     label_w += 10.0f;
-    const float value_w = ImGui::CalcTextSize(other ? "other: 000.0 ms  (0000.0x)" : "000.0 ms  (0000.0x)").x + 10.0f;
+    const float value_w =
+        ImGui::CalcTextSize(other ? (other_value_prefix(*other) + "000.0 ms  (0000.0x)").c_str() : "000.0 ms  (0000.0x)").x + 10.0f;
     const float bar_w = std::max(width - label_w - value_w, 40.0f);
     const float why_w = std::max(width - label_w, 40.0f);
-    const float total_h = row_h * static_cast<float>(rows.size() + extra.size());
+    float total_h = double_h * static_cast<float>(extra.size());
+    for (const Row& row : rows) total_h += two_bars(*row.report) ? double_h : single_h;
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##bars", {std::max(width, 1.0f), std::max(total_h, 1.0f)});
     const bool hovered = ImGui::IsItemHovered();
@@ -373,23 +382,27 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
     // The other machine's bar in the lower half of a row, or why there is none.
     auto other_bar = [&](std::string_view backend, float y) {
         const core::ImportedBackend* b = other->find(backend);
-        const float top = y + row_h * 0.52f, bottom = y + row_h * 0.92f;
+        const float top = y + double_h * 0.52f, bottom = y + double_h * 0.92f;
         const float ty = (top + bottom - lh) * 0.5f;
         if (!b || !b->ran) {
-            dl->AddText({bx, ty}, kGrey, b ? "other machine: not run there" : "other machine: not listed there");
+            dl->AddText({bx, ty}, kGrey, (other_name(*other) + (b ? ": not run there" : ": not listed there")).c_str());
             return;
         }
         bar(backend, b->median_ns, b->min_ns, b->max_ns, top, bottom, true);
-        const std::string value = "other: " + core::format_duration(b->median_ns);
+        // No speed-up: it would divide one computer's time by another's.
+        const std::string value = other_value_prefix(*other) + core::format_duration(b->median_ns);
         dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
     };
     float y = p0.y;
+    float row_h = single_h;
     for (std::size_t i = 0; i < rows.size(); y += row_h, ++i) {
         const auto& r = *rows[i].report;
-        const float top = y + row_h * (other ? 0.08f : 0.18f), bottom = y + row_h * (other ? 0.48f : 0.82f);
-        const float ty = other ? (top + bottom - lh) * 0.5f : y + (row_h - lh) * 0.5f;
+        const bool two = two_bars(r);
+        row_h = two ? double_h : single_h;
+        const float top = y + row_h * (two ? 0.08f : 0.18f), bottom = y + row_h * (two ? 0.48f : 0.82f);
+        const float ty = two ? (top + bottom - lh) * 0.5f : y + (row_h - lh) * 0.5f;
         dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? text_c : kGrey, rows[i].label.c_str());
-        if (other && core::kind_is_timed(r.kind)) other_bar(r.backend, y);  // never a simulated time
+        if (two) other_bar(r.backend, y);
         if (!r.ran) {
             // One line per reason; the whole reason is in the tooltip and the Devices panel.
             const std::string full = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
@@ -420,10 +433,10 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
     }
     for (const core::ImportedBackend* b : extra) {
-        dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, kGrey, b->backend.c_str());
-        dl->AddText({bx, y + row_h * 0.28f - lh * 0.5f}, kGrey, "this machine: no such backend");
+        dl->AddText({p0.x, y + (double_h - lh) * 0.5f}, kGrey, b->backend.c_str());
+        dl->AddText({bx, y + double_h * 0.28f - lh * 0.5f}, kGrey, "this machine: no such backend");
         other_bar(b->backend, y);
-        y += row_h;
+        y += double_h;
     }
 }
 
@@ -438,7 +451,7 @@ std::string comparison_mismatch(const core::ActivationRun& run, const core::Impo
     const std::string op = run.op.label();
     const std::string elements = core::format_pow2(run.input.size());
     if (op == other.op && elements == other.elements) return "";
-    return "not the same measurement: this machine ran " + op + " on " + elements + " elements, the other machine " +
+    return "not the same measurement: this machine ran " + op + " on " + elements + " elements, the " + other_name(other) + " " +
            other.op + " on " + other.elements + " elements";
 }
 
@@ -448,7 +461,13 @@ std::vector<std::string> comparison_caption_lines(const core::ActivationRun& run
     lines.push_back(this_machine_text());
     lines.push_back(other_machine_text(other));
     const std::string mismatch = comparison_mismatch(run, other);
-    lines.push_back(mismatch.empty() ? "other machine's bars (outlined, hatched) measured " + other.op + " on " +
+    if (other.estimate) {
+        lines.push_back("GPU estimate's bar (outlined, hatched): our kernel's time for " + other.op + " on " +
+                        other.elements + " elements, copies included, from the data's bytes and " + other.gpu +
+                        "'s published figures by a model (core/gpu_model/gpu_estimate.h)");
+        return lines;
+    }
+    lines.push_back(mismatch.empty() ? other_name(other) + "'s bars (outlined, hatched) measured " + other.op + " on " +
                                            other.elements + " elements with gpulab " + other.version + ", from " +
                                            std::filesystem::path(other.path).filename().string()
                                      : mismatch);
@@ -556,7 +575,7 @@ void draw_comparison_legend(const core::ActivationRun& run, const core::Imported
     const float lh = ImGui::GetTextLineHeight();
     const ImU32 c = IM_COL32(210, 210, 210, 255);
     const std::string mine = "this machine: " + this_machine_label();
-    const std::string theirs = "other machine: " + other.machine_label + ", " + other.date;
+    const std::string theirs = other_machine_text(other);
     for (int i = 0; i < 2; ++i) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 a{p.x, p.y + lh * 0.15f}, b{p.x + lh * 1.6f, p.y + lh * 0.85f};

@@ -247,6 +247,19 @@ CompareFile parse_compare_file(std::string_view text, const std::string& name) {
         }
     }
     if (out.tables.empty()) fail(name, "no table under the caption lines: nothing to compare with");
+    // Rows an export carries from elsewhere (a recorded GPU run, an estimate: the "source" column,
+    // issue 39) are not this machine's measurements: reading them back as its own would pass a
+    // recording off as a second machine's run.
+    for (CompareTable& t : out.tables) {
+        const int source = t.column("source");
+        if (source < 0) continue;
+        for (std::size_t i = t.rows.size(); i-- > 0;) {
+            const std::string& s = t.rows[i][static_cast<std::size_t>(source)];
+            if (s.empty() || s == kSourceMeasuredHere) continue;
+            t.rows.erase(t.rows.begin() + static_cast<std::ptrdiff_t>(i));
+            t.line_numbers.erase(t.line_numbers.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+    }
     if (out.cpu.empty()) fail(name, "not a gpulab export CSV (no \"# CPU: ...\" caption line)");
     if (out.gpu.empty()) out.gpu = "no GPU";
     out.machine_label = machine_label(out.cpu, out.gpu == "no GPU" ? std::string() : out.gpu);

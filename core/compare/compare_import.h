@@ -26,7 +26,19 @@ struct ImportedMachine {
     std::string cpu;            // CPU model as written, without the thread count
     std::string gpu;            // GPU name, or "no GPU"
     std::string machine_label;  // "<cpu>, <gpu>": what the UI calls the other machine
+    // Not empty for a GPU run shipped with gpulab (recording/gpu_recording.h): "recorded on NVIDIA
+    // H200, 2026-11-28", the export CSVs' source column for its rows; the UI says it, followed by
+    // "; not this computer", instead of "other machine: ...".
+    std::string recorded_source;
+    // With recorded_source "estimate (model, <GPU>)": figures a model computed (gpu_model/
+    // gpu_estimate.h), not a measurement anywhere; the UI says so wherever it shows them.
+    bool estimate = false;
 };
+
+// The "source" column of every export table (issue 39): a row this machine measured says this; a
+// row shown beside it from a recording says "recorded on <GPU>, <date>", an estimate
+// "estimate (model, <GPU>)". Reading an export back keeps only this machine's rows.
+inline constexpr std::string_view kSourceMeasuredHere = "measured here";
 
 // One table of an export: its header's column names and the rows under it, as text.
 struct CompareTable {

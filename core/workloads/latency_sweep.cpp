@@ -137,11 +137,30 @@ SweepCrossover sweep_crossover(const SweepResult& result) {
     return out;
 }
 
-std::string sweep_csv(const SweepResult& r, const std::vector<std::string>& caption) {
+std::optional<double> crossover_against(const SweepResult& result, const std::vector<int64_t>& gpu_elements,
+                                        const std::vector<int64_t>& gpu_median_ns) {
+    const auto cpu = result.best_cpu_ns();
+    std::vector<double> sizes, a, b;
+    for (std::size_t i = 0; i < cpu.size(); ++i) {
+        if (!cpu[i]) continue;
+        for (std::size_t j = 0; j < gpu_elements.size() && j < gpu_median_ns.size(); ++j) {
+            if (gpu_elements[j] != result.plan.sizes[i] || gpu_median_ns[j] <= 0) continue;
+            sizes.push_back(static_cast<double>(result.plan.sizes[i]));
+            a.push_back(*cpu[i]);
+            b.push_back(static_cast<double>(gpu_median_ns[j]));
+        }
+    }
+    if (sizes.size() < 2) return std::nullopt;
+    return wins_above(sizes, a, b);
+}
+
+std::string sweep_csv(const SweepResult& r, const std::vector<std::string>& caption, std::string_view source,
+                      const RecordedSweepRows* recorded) {
     std::ostringstream s;
     for (const auto& line : caption) s << "# " << line << "\n";
     s << "elements,backend,ran,samples,median_ns,p25_ns,p75_ns,min_ns,max_ns,upload_median_ns,compute_median_ns,"
-         "download_median_ns,matches_reference,note\n";
+         "download_median_ns,matches_reference,note,source\n";
+    const std::string own = csv_field(std::string(source));
     for (std::size_t i = 0; i < r.plan.sizes.size(); ++i) {
         for (std::size_t b = 0; b < r.backends.size(); ++b) {
             const SweepCell& c = r.cells[b][i];
@@ -150,9 +169,15 @@ std::string sweep_csv(const SweepResult& r, const std::vector<std::string>& capt
               << c.total.max_ns << ',' << c.upload.median_ns << ',' << c.compute.median_ns << ','
               << c.download.median_ns << ',' << (c.matches_reference ? 1 : 0) << ",\"";
             for (char ch : c.why_not) s << (ch == '"' ? '\'' : ch);
-            s << "\"\n";
+            s << "\"," << own << "\n";
         }
     }
+    // A recording's curves: its medians (copies included) as it wrote them, the other fields empty.
+    if (recorded)
+        for (std::size_t b = 0; b < recorded->backends.size() && b < recorded->elements.size(); ++b)
+            for (std::size_t i = 0; i < recorded->elements[b].size() && i < recorded->median_ns[b].size(); ++i)
+                s << recorded->elements[b][i] << ',' << csv_field(recorded->backends[b]) << ",1,," << recorded->median_ns[b][i]
+                  << ",,,,,,,,,," << csv_field(recorded->source) << "\n";
     return s.str();
 }
 

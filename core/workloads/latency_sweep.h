@@ -75,10 +75,24 @@ struct SweepCrossover {
 // Best CPU backend against the first GPU backend that ran at every size.
 SweepCrossover sweep_crossover(const SweepResult& result);
 
+// This machine's best CPU curve against a GPU curve recorded on another computer (issue 39), at the
+// sizes both have: where that GPU, copies included, would win. Two computers, so the caller says so.
+// nullopt also when they share fewer than two sizes.
+std::optional<double> crossover_against(const SweepResult& result, const std::vector<int64_t>& gpu_elements,
+                                        const std::vector<int64_t>& gpu_median_ns);
+
 // One row per size and backend, with the phase columns, under `caption` as "# " lines. The app
 // passes sweep_caption_lines (app/views/latency/sweep_plot.h: gpulab version | lesson | date, CPU, GPU or why
 // none, op and range), since the GPU's name comes from kernels/, which core does not include; the
 // same caption lets core/compare/compare_import.h read the file back as another machine's sweep.
-std::string sweep_csv(const SweepResult& result, const std::vector<std::string>& caption);
+// Every row's last column is `source` (issue 39: "measured here", or where the shown result was
+// measured); `recorded`, when given, adds a GPU recording's curves after them, under its own source.
+struct RecordedSweepRows {
+    std::string source;  // "recorded on NVIDIA H200, 2026-11-28"
+    std::vector<std::string> backends;
+    std::vector<std::vector<int64_t>> elements, median_ns;  // per backend, as recorded
+};
+std::string sweep_csv(const SweepResult& result, const std::vector<std::string>& caption,
+                      std::string_view source = "measured here", const RecordedSweepRows* recorded = nullptr);
 
 }  // namespace gpulab::core

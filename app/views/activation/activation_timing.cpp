@@ -43,7 +43,7 @@ void ActivationView::draw_timing() {
     const float spare = avail - timing_rest_h_ - ImGui::GetStyle().ItemSpacing.y;
     const float plot_h = spare < min_h ? 0.0f : std::min(spare, max_h);
     const float y0 = ImGui::GetCursorPosY();
-    draw_timing_panel(run, history_, plot_h, other_.get());
+    draw_timing_panel(run, history_, plot_h, comparison());
     // Everything but the plot and the spacing under it, so the choice above is the same next frame.
     timing_rest_h_ = ImGui::GetCursorPosY() - y0 - (plot_h > 0.0f ? plot_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
 }

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "views/compare_view.h"
+#include "views/recorded_gpu.h"
 #include "views/stored_results.h"
 #include "measure/format.h"
 #include "gpu_model/gpu_model.h"
@@ -50,6 +52,7 @@ void ActivationView::enter_step(const core::LessonStep& step) {
         device_output_tag_.forget();  // the GPU's buffers hold later runs' outputs now
         textures_dirty_ = true;
         host_.show_cached(hit->measured_unix_s, hit->origin);
+        match_recording();
         return;
     }
     // Never the previous step's pictures and numbers under this step's heading while it measures.
@@ -161,6 +164,7 @@ void ActivationView::finish_run(std::shared_ptr<core::ActivationRun> run, bool l
         cache_.put(core::activation_config_key(run->params), run, core::activation_run_bytes(*run), run->started_unix_s);
     }
     last_run_ = std::move(run);
+    if (!live) match_recording();
     std::vector<uint64_t> generations;
     for (const core::Backend* b : host_.backends) generations.push_back(b->output_generation());
     device_output_tag_.remember(std::move(generations), host_.jobs->busy());
@@ -230,7 +234,7 @@ ExportResult ActivationView::export_files(const ViewExport& v) {
     in.window_width = v.window_width;
     in.window_height = v.window_height;
     in.ui_scale = v.ui_scale;
-    in.other = other_.get();
+    in.other = comparison();
     ExportResult result = write_export(in);
     if (result.ok) {
         // One warp's loads from the real kernel's cuda-sim trace (activation_coalescing.cpp).
@@ -250,11 +254,59 @@ ExportResult ActivationView::export_files(const ViewExport& v) {
             return result;
         }
     }
-    if (!result.ok || !other_ || !last_run_) return result;
-    result.message += "; compared with other machine: " + other_->machine_label + ", " + other_->date;
-    const std::string mismatch = comparison_mismatch(*last_run_, *other_);
-    if (!mismatch.empty()) result.message += " (" + mismatch + ")";
+    if (!result.ok || !comparison() || !last_run_) return result;
+    result.message += compare_export_note(*comparison(), comparison_mismatch(*last_run_, *comparison()));
     return result;
+}
+
+void ActivationView::match_recording() {
+    recorded_.reset();
+    if (!last_run_) return;
+    const core::ActivationRun& run = *last_run_;
+    recorded_ = recorded_match<core::ImportedRun>("activation", core::activation_comparison, [&](const core::ImportedRun& r) {
+        return comparison_mismatch(run, r).empty();
+    });
+    if (recorded_) {
+        // Its GPU rows only: the recording computer's CPU is not the one a student compares with.
+        std::erase_if(recorded_->backends, [](const core::ImportedBackend& b) { return !core::recorded_gpu_backend(b.backend); });
+        if (!recorded_->backends.empty()) return;
+        recorded_.reset();
+    }
+    recorded_ = estimate_for(run);
+}
+
+std::unique_ptr<core::ImportedRun> ActivationView::estimate_for(const core::ActivationRun& run) {
+    // Only where our kernel did not run here: a measurement needs no estimate beside it.
+    const core::BackendReport* kernel = nullptr;
+    const core::BackendReport* simulated = nullptr;
+    for (const auto& r : run.reports) {
+        if (r.backend == "cuda-kernel") kernel = &r;
+        if (r.kind == core::BackendKind::Simulated && r.ran) simulated = &r;
+    }
+    if (kernel && kernel->ran) return nullptr;
+    // The data's bytes as the simulator counted them (every byte read and written once), else as the
+    // op declares them: an elementwise kernel reads its input and writes its output.
+    core::KernelWork work;
+    const int64_t bytes = static_cast<int64_t>(run.input.bytes());
+    work.data_bytes = simulated && simulated->unique_bytes > 0 ? simulated->unique_bytes : 2 * bytes;
+    work.upload_bytes = work.download_bytes = bytes;
+    const core::PublishedGpu& gpu = estimated_gpu();
+    const core::GpuEstimate e = core::estimate_gpu_time(work, gpu);
+    auto out = std::make_unique<core::ImportedRun>();
+    out->recorded_source = core::estimate_source(gpu);
+    out->estimate = true;
+    out->op = run.op.label();
+    out->elements = core::format_pow2(run.input.size());
+    out->gpu = gpu.name;
+    out->machine_label = gpu.name;
+    out->version = GPULAB_VERSION;
+    core::ImportedBackend b;
+    b.backend = "cuda-kernel";
+    b.ran = true;
+    b.median_ns = b.min_ns = b.max_ns = e.total_ns();
+    b.gbps = e.kernel_ns > 0 ? static_cast<double>(work.data_bytes) / static_cast<double>(e.kernel_ns) : 0.0;
+    out->backends.push_back(b);
+    return out;
 }
 
 // [SECTION] comparison with another machine
@@ -262,7 +314,7 @@ ExportResult ActivationView::export_files(const ViewExport& v) {
 bool ActivationView::load_comparison(const std::string& path, std::string& error) {
     try {
         other_ = std::make_unique<core::ImportedRun>(core::load_compare_summary(path));
-        host_.info = "comparing with other machine: " + other_->machine_label + ", " + other_->date;
+        host_.info = "comparing with " + other_machine_text(*other_);
         other_error_.clear();
         return true;
     } catch (const std::exception& e) {
@@ -280,7 +332,7 @@ std::string ActivationView::export_description() const {
 }
 
 std::string ActivationView::measurement_csv(const std::string& lesson_title) const {
-    return last_run_ ? summary_csv(*last_run_, caption_lines(*last_run_, lesson_title)) : std::string();
+    return last_run_ ? summary_csv(*last_run_, caption_lines(*last_run_, lesson_title), comparison()) : std::string();
 }
 
 // [SECTION] status bar

@@ -81,6 +81,14 @@ private:
     // once instead of measuring again (core/measure/result_cache.h).
     core::ResultCache<core::ActivationRun> cache_{core::results_cache_bytes()};
     std::unique_ptr<core::ImportedRun> other_;            // another machine's summary; null: none
+    // The shipped GPU recording's run of the same op and size (views/recorded_gpu.h), its GPU rows
+    // only; shown where no file was loaded to compare with. Null: the recording has none.
+    std::unique_ptr<core::ImportedRun> recorded_;
+    const core::ImportedRun* comparison() const { return other_ ? other_.get() : recorded_.get(); }
+    void match_recording();
+    // Where the recording has no run of these settings: our kernel's time on the estimated GPU, from
+    // the simulator's byte count (core/gpu_model/gpu_estimate.h), labelled as an estimate.
+    static std::unique_ptr<core::ImportedRun> estimate_for(const core::ActivationRun& run);
     std::string other_error_;  // why the last file to compare with was refused, shown in the Timing panel
     SampleHistory history_;
     bool textures_dirty_ = false;

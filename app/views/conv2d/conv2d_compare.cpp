@@ -19,24 +19,41 @@ bool Conv2dView::load_comparison(const std::string& path, std::string& error) {
     return load_other_machine(path, "conv2d", core::conv_comparison, host_, other_, error);
 }
 
+const core::ImportedConv* Conv2dView::comparison(const core::Conv2dRun& run) const {
+    if (other_) return other_.get();
+    const std::string shape = run.desc.to_string();
+    return recorded_.get(shape, [&] {
+        auto m = recorded_match<core::ImportedConv>("conv2d", core::conv_comparison,
+                                                    [&](const core::ImportedConv& c) { return c.shape == shape; });
+        // Its GPU rows only: the recording computer's CPU is not the one a student compares with.
+        if (m) std::erase_if(m->backends, [](const core::ImportedConvBackend& b) { return !b.ran || !core::recorded_gpu_backend(b.backend); });
+        if (m && m->backends.empty()) m.reset();
+        return m;
+    });
+}
+
 std::string Conv2dView::comparison_mismatch(const core::Conv2dRun& run) const {
-    if (!other_) return {};
+    const core::ImportedConv* other = comparison(run);
+    if (!other) return {};
     const std::string mine = run.desc.to_string();
-    if (other_->shape.empty() || other_->shape == mine) return {};
+    if (other->shape.empty() || other->shape == mine) return {};
     // This machine's shape is on the line above the bars and in the caption: only the other one here.
-    return "not the same convolution: the other machine ran " + other_->shape +
+    return "not the same convolution: the " + other_name(*other) + " ran " + other->shape +
            " (GFLOP/s still compare; medians do not)";
 }
 
 std::vector<std::string> Conv2dView::comparison_caption(const core::Conv2dRun& run) const {
-    if (!other_) return {};
-    return compare_caption_lines(*other_, "other machine's bars (outlined, hatched) under this machine's, same colours",
+    const core::ImportedConv* other = comparison(run);
+    if (!other) return {};
+    return compare_caption_lines(*other, other_name(*other) + "'s bars (outlined, hatched) under this machine's, same colours",
                                  comparison_mismatch(run));
 }
 
 void Conv2dView::draw_comparison_bars(const core::Conv2dRun& run, float width) const {
-    if (!other_) return;
-    const core::ImportedConv& o = *other_;
+    const core::ImportedConv* other = comparison(run);
+    if (!other) return;
+    const core::ImportedConv& o = *other;
+    const bool recorded = !o.recorded_source.empty();
     ImGui::Spacing();
     draw_compare_legend(o, CompareSwatch::Bars, comparison_mismatch(run), width);
 
@@ -60,7 +77,7 @@ void Conv2dView::draw_comparison_bars(const core::Conv2dRun& run, float width) c
     float name_w = 0.0f;
     for (const auto& n : names) name_w = std::max(name_w, ImGui::CalcTextSize(n.c_str()).x);
     name_w += lh;
-    const float value_w = ImGui::CalcTextSize("other: 0000.00 GFLOP/s, 000.0 ms").x + lh * 0.6f;
+    const float value_w = ImGui::CalcTextSize((other_value_prefix(o) + "0000.00 GFLOP/s, 000.0 ms").c_str()).x + lh * 0.6f;
     const float bar_w = std::max(width - name_w - value_w, lh * 6.0f);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::Dummy({std::max(width, 1.0f), row_h * static_cast<float>(names.size())});
@@ -78,11 +95,14 @@ void Conv2dView::draw_comparison_bars(const core::Conv2dRun& run, float width) c
             const float top = y + row_h * (half == 0 ? 0.08f : 0.52f), bottom = y + row_h * (half == 0 ? 0.48f : 0.92f);
             const float ty = (top + bottom - lh) * 0.5f;
             const bool ran = half == 0 ? mine && mine->ran : theirs && theirs->ran;
+            // A recording brings GPU rows only: a CPU row has this machine's bar alone, on the same scale.
+            if (!ran && half == 1 && recorded && !theirs) continue;
             if (!ran) {
                 const char* why = half == 0
                                       ? (mine ? "this machine: not run here" : "this machine: no such backend")
-                                      : (theirs ? "other machine: not run there" : "other machine: not listed there");
-                dl->AddText({bx, ty}, grey, why);
+                                      : nullptr;
+                const std::string there = other_name(o) + (theirs ? ": not run there" : ": not listed there");
+                dl->AddText({bx, ty}, grey, why ? why : there.c_str());
                 continue;
             }
             const double gflops = half == 0 ? mine->gflops : theirs->gflops;
@@ -94,7 +114,7 @@ void Conv2dView::draw_comparison_bars(const core::Conv2dRun& run, float width) c
             else
                 draw_hatched_bar(dl, a, b, backend_color(name, 0.95f));
             char value[96];
-            std::snprintf(value, sizeof value, "%s%.2f GFLOP/s, %s", half == 0 ? "" : "other: ", gflops,
+            std::snprintf(value, sizeof value, "%s%.2f GFLOP/s, %s", half == 0 ? "" : other_value_prefix(o).c_str(), gflops,
                           core::format_duration(median).c_str());
             dl->AddText({bx + bar_w + lh * 0.4f, ty}, text_c, value);
         }

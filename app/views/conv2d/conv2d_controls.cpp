@@ -362,7 +362,7 @@ void Conv2dView::draw_timing() {
         ImGui::TextColored(kAccentColour, "Showing the last %s run; press Run for the new input.",
                            m->run.params.per_channel ? "per-channel" : "grayscale");
     draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
-    if (other_) draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
+    if (comparison(run)) draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
     // The how-to-read line, where it fits: on a projector with the step's predict prompt above the
     // bars it would be the one line that makes the panel scroll, so there it goes to the tooltip of
     // the bars' heading line instead.

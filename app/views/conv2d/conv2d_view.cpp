@@ -579,10 +579,12 @@ std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::str
     return lines;
 }
 
-std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption) {
+std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption,
+                     const core::ImportedConv* other) {
     std::ostringstream o;
     for (const auto& line : caption) o << "# " << line << "\n";
-    o << "backend,median_ns,min_ns,max_ns,samples,gflops,implementation,verdict\n";
+    o << "backend,median_ns,min_ns,max_ns,samples,gflops,implementation,verdict,source\n";
+    const std::string source = "," + core::csv_field(shown_result_source()) + "\n";
     for (const core::BackendReport& r : run.reports) {
         o << core::csv_field(r.backend) << ",";
         if (r.ran) {
@@ -592,14 +594,21 @@ std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>&
             o << r.total.median_ns << "," << r.total.min_ns << "," << r.total.max_ns << "," << r.total.samples << ","
               << (timed ? core::format_fixed(r.gflops, 3) : std::string()) << "," << core::csv_field(r.implementation)
               << "," << core::csv_field(timed ? verdict : "simulated on the CPU, time not a GPU speed: " + verdict)
-              << "\n";
+              << source;
         } else {
             const std::string why = !r.availability.ok ? r.availability.reason
                                     : r.error.empty()  ? std::string("skipped")
                                                        : r.error;
-            o << ",,,0,,," << core::csv_field("not run: " + why) << "\n";
+            o << ",,,0,,," << core::csv_field("not run: " + why) << source;
         }
     }
+    // A recording's GPU rows, as it wrote them (its note is the implementation that ran there).
+    if (other && !other->recorded_source.empty())
+        for (const core::ImportedConvBackend& b : other->backends)
+            if (b.ran)
+                o << core::csv_field(b.backend) << "," << b.median_ns << "," << b.min_ns << "," << b.max_ns << ","
+                  << b.samples << "," << core::format_fixed(b.gflops, 3) << "," << core::csv_field(b.note) << ",,"
+                  << core::csv_field(other->recorded_source) << "\n";
     return o.str();
 }
 
@@ -619,7 +628,7 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
     std::vector<std::string> caption = conv_caption_lines(run, in.lesson_title);
     std::string error;
 
-    if (!out.text("-conv.csv", conv_csv(run, caption))) return out.failed();
+    if (!out.text("-conv.csv", conv_csv(run, caption, comparison(run)))) return out.failed();
     for (std::string& line : comparison_caption(run)) caption.push_back(std::move(line));
 
     const std::filesystem::path png = out.path("-conv.png");
@@ -666,9 +675,9 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         ImGui::Spacing();
         draw_export_heading(fonts, "Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");
         draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
-        if (other_) {
+        if (const core::ImportedConv* other = comparison(run)) {
             ImGui::Spacing();
-            draw_export_heading(fonts, "This machine vs the other machine (longer bars are faster)");
+            draw_export_heading(fonts, "This machine vs the " + other_name(*other) + " (longer bars are faster)");
             draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
         }
     });
@@ -686,7 +695,7 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         if (!out.picture(trace_png, traced, error)) return out.failed();
     }
     result = out.finish(in.window_rgba, in.window_width, in.window_height);
-    if (result.ok && other_) result.message += compare_export_note(*other_, comparison_mismatch(run));
+    if (result.ok && comparison(run)) result.message += compare_export_note(*comparison(run), comparison_mismatch(run));
     return result;
 }
 
@@ -699,7 +708,7 @@ std::string Conv2dView::export_description() const {
 
 std::string Conv2dView::measurement_csv(const std::string& lesson_title) const {
     const ConvMeasurement* m = shown();
-    return m ? conv_csv(m->run, conv_caption_lines(m->run, lesson_title)) : std::string();
+    return m ? conv_csv(m->run, conv_caption_lines(m->run, lesson_title), comparison(m->run)) : std::string();
 }
 
 // [SECTION] status bar

@@ -28,6 +28,7 @@
 #include "measure/result_cache.h"
 #include "runtime/memory.h"
 #include "views/lesson_view.h"
+#include "views/recorded_gpu.h"
 #include "render/tensor_texture.h"
 #include "sim/sim_trace_runs.h"
 #include "train/channel_partials.h"
@@ -65,7 +66,10 @@ struct BlockSchedule {
 BlockSchedule block_schedule(int64_t out_h, int64_t out_w, int64_t planes = 1, int kernel = 3, int stride = 1);
 
 // The lesson's CSV: caption lines as # comments, then one row per backend.
-std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption);
+// `other`: a shipped GPU recording's rows follow this machine's; every row's last column says where
+// it was measured (issue 39).
+std::string conv_csv(const core::Conv2dRun& run, const std::vector<std::string>& caption,
+                     const core::ImportedConv* other = nullptr);
 std::vector<std::string> conv_caption_lines(const core::Conv2dRun& run, std::string_view lesson_title);
 
 // The first filter's R x S weights as coloured cells with their values (on the diverging map: red,
@@ -242,6 +246,10 @@ class Conv2dView : public LessonView {
     // it at once instead of measuring again (core/measure/result_cache.h).
     core::ResultCache<const ConvMeasurement> cache_{core::results_cache_bytes()};
     std::unique_ptr<core::ImportedConv> other_;            // another machine's export; null: none
+    // The shipped GPU recording's run of the same shape, its GPU rows only (views/recorded_gpu.h),
+    // shown where no file was loaded to compare with.
+    mutable RecordedMatch<core::ImportedConv> recorded_;
+    const core::ImportedConv* comparison(const core::Conv2dRun& run) const;
     bool textures_dirty_ = false;
     DivergingRamp textures_ramp_ = DivergingRamp::BlueRed;  // the palette's ramp the textures were drawn with
     // The backends are shared with every lesson and the worker: a device output is shown only while

@@ -7,21 +7,74 @@
 #include "views/compare_view.h"
 #include "latency_view.h"
 
+#include <cmath>
+#include <cstdio>
+
+#include "measure/format.h"
+#include "views/export.h"
+#include "workloads/latency_sweep.h"
+
 namespace gpulab::app {
 
 bool LatencyView::load_comparison(const std::string& path, std::string& error) {
     return load_other_machine(path, "latency", core::sweep_comparison, host_, other_, error);
 }
 
+const core::ImportedSweep* LatencyView::comparison() const {
+    if (other_) return other_.get();
+    if (!result_) return nullptr;
+    const std::string op(core::activation_label(result_->sweep.activation));
+    return recorded_.get(op, [&] {
+        auto m = recorded_match<core::ImportedSweep>("latency", core::sweep_comparison,
+                                                     [&](const core::ImportedSweep& s) { return s.op == op; });
+        // Its GPU curves only: the recording computer's CPU is not the one a student compares with.
+        if (m) std::erase_if(m->series, [](const core::ImportedSweepSeries& c) { return !core::recorded_gpu_backend(c.backend); });
+        if (m && m->series.empty()) m.reset();
+        return m;
+    });
+}
+
+std::string LatencyView::recorded_crossover_text() const {
+    const core::ImportedSweep* other = comparison();
+    if (!result_ || !other || other->recorded_source.empty()) return {};
+    const core::SweepResult& r = result_->sweep;
+    if (r.plan.sizes.empty() || !core::sweep_crossover(r).gpu_backend.empty()) return {};  // this machine's own GPU says it
+    const core::ImportedSweepSeries& gpu = other->series.front();
+    const std::optional<double> n = core::crossover_against(r, gpu.elements, gpu.median_ns);
+    const std::string who = "the recorded " + gpu.backend + " (" + other->gpu + ", another computer)";
+    if (!n)
+        return who + " never beats this CPU between " + core::format_pow2(r.plan.sizes.front()) + " and " +
+               core::format_pow2(r.plan.sizes.back()) + " (two computers; copies included)";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " beats this CPU above N = 2^%.1f (two computers; copies included)", std::log2(*n));
+    return who + buf;
+}
+
+std::string LatencyView::sweep_csv_with_recording(const core::SweepResult& sweep,
+                                                  const std::vector<std::string>& caption) const {
+    const core::ImportedSweep* other = comparison();
+    core::RecordedSweepRows rows;
+    if (other && !other->recorded_source.empty()) {
+        rows.source = other->recorded_source;
+        for (const core::ImportedSweepSeries& c : other->series) {
+            rows.backends.push_back(c.backend);
+            rows.elements.push_back(c.elements);
+            rows.median_ns.push_back(c.median_ns);
+        }
+    }
+    return core::sweep_csv(sweep, caption, shown_result_source(), rows.backends.empty() ? nullptr : &rows);
+}
+
 std::string LatencyView::comparison_mismatch() const {
-    if (!other_ || !result_) return {};
+    const core::ImportedSweep* other = comparison();
+    if (!other || !result_) return {};
     const std::string mine(core::activation_label(result_->sweep.activation));
-    if (other_->op.empty() || other_->op == mine) return {};
-    return "not the same op: this machine swept " + mine + ", the other machine " + other_->op;
+    if (other->op.empty() || other->op == mine) return {};
+    return "not the same op: this machine swept " + mine + ", the " + other_name(*other) + " " + other->op;
 }
 
 void LatencyView::draw_comparison_legend(float width) const {
-    draw_compare_legend(*other_, CompareSwatch::Lines, comparison_mismatch(), width);
+    draw_compare_legend(*comparison(), CompareSwatch::Lines, comparison_mismatch(), width);
 }
 
 }  // namespace gpulab::app

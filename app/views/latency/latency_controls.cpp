@@ -97,10 +97,14 @@ void LatencyView::draw_timing() {
     if (!with.empty()) {
         ImGui::TextColored(transfers_ ? ImVec4(1.0f, 0.88f, 0.35f, 1.0f) : kMutedColour, "%s", with.c_str());
         ImGui::TextColored(!transfers_ ? ImVec4(1.0f, 0.88f, 0.35f, 1.0f) : kMutedColour, "%s", without.c_str());
+    } else if (const std::string recorded = recorded_crossover_text(); !recorded.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(1.0f, 0.88f, 0.35f, 1.0f), "%s", recorded.c_str());
+        ImGui::PopTextWrapPos();
     } else if (const std::string missing = gpu_missing_sentence(r); !missing.empty()) {
         ImGui::TextColored(kMutedColour, "No crossover to mark: %s.", missing.c_str());
     }
-    if (other_) draw_comparison_legend(ImGui::GetContentRegionAvail().x);
+    if (comparison()) draw_comparison_legend(ImGui::GetContentRegionAvail().x);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     draw_sweep_throughput_plot(r, plot_options(), {avail.x, std::max(avail.y, ImGui::GetFontSize() * 8)});
 }

@@ -293,14 +293,15 @@ ExportResult LatencyView::export_files(const ViewExport& in) {
     std::string error;
 
     std::vector<std::string> caption = sweep_caption_lines(sweep, in.lesson_title);
-    if (!out.text("-sweep.csv", core::sweep_csv(sweep, caption))) return out.failed();
+    if (!out.text("-sweep.csv", sweep_csv_with_recording(sweep, caption))) return out.failed();
 
     const std::filesystem::path png = out.path("-sweep.png");
     const std::string mismatch = comparison_mismatch();
-    if (other_) {
+    if (const core::ImportedSweep* other = comparison()) {
         for (std::string& line : compare_caption_lines(
-                 *other_, "other machine's medians: thin lines with hollow dots, in each backend's colour", mismatch))
+                 *other, other_name(*other) + "'s medians: thin lines with hollow dots, in each backend's colour", mismatch))
             caption.push_back(std::move(line));
+        if (const std::string x = recorded_crossover_text(); !x.empty()) caption.push_back(x);
     }
     const SweepPlotOptions opt = plot_options();
     const std::optional<std::size_t> bi = size_index_near(breakdown_exp_);
@@ -322,7 +323,7 @@ ExportResult LatencyView::export_files(const ViewExport& in) {
     });
     if (!out.picture(png, ok, error)) return out.failed();
     result = out.finish(in.window_rgba, in.window_width, in.window_height);
-    if (result.ok && other_) result.message += compare_export_note(*other_, mismatch);
+    if (result.ok && comparison()) result.message += compare_export_note(*comparison(), mismatch);
     return result;
 }
 
@@ -333,7 +334,7 @@ std::string LatencyView::export_description() const {
 }
 
 std::string LatencyView::measurement_csv(const std::string& lesson_title) const {
-    return result_ ? core::sweep_csv(result_->sweep, sweep_caption_lines(result_->sweep, lesson_title)) : std::string();
+    return result_ ? sweep_csv_with_recording(result_->sweep, sweep_caption_lines(result_->sweep, lesson_title)) : std::string();
 }
 
 }  // namespace gpulab::app

@@ -18,6 +18,7 @@
 #include "runtime/memory.h"
 #include "probes/latency_probe.h"
 #include "views/lesson_view.h"
+#include "views/recorded_gpu.h"
 #include "sweep_plot.h"
 #include "workloads/latency_sweep.h"
 
@@ -81,7 +82,15 @@ class LatencyView : public LessonView {
     void draw_result_note();
 
     // [SECTION] comparison with another machine (latency_compare.cpp)
-    SweepPlotOptions plot_options() const { return {transfers_, -1, other_.get()}; }
+    SweepPlotOptions plot_options() const { return {transfers_, -1, comparison()}; }
+    // The file loaded to compare with, else the shipped GPU recording's sweep of the same op (its
+    // GPU curves only: views/recorded_gpu.h); null when neither.
+    const core::ImportedSweep* comparison() const;
+    // "the recorded GPU would win above N = ... against this CPU (two computers, copies included)",
+    // when this machine has no GPU curve of its own and the recording has one; else "".
+    std::string recorded_crossover_text() const;
+    // core::sweep_csv with the source column, and the recording's curves when one is shown.
+    std::string sweep_csv_with_recording(const core::SweepResult& sweep, const std::vector<std::string>& caption) const;
     // "" when the other machine swept the same op, else what differs.
     std::string comparison_mismatch() const;
     void draw_comparison_legend(float width) const;
@@ -118,6 +127,7 @@ class LatencyView : public LessonView {
     core::ResultCache<const LatencyMeasurement> cache_{core::results_cache_bytes()};
     static std::string config_key(const core::SweepConfig& c);
     std::unique_ptr<core::ImportedSweep> other_;  // another machine's sweep; null: none
+    mutable RecordedMatch<core::ImportedSweep> recorded_;
     float anim_time_ = 0.0f;
 };
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "views/compare_view.h"
 #include "views/export.h"
 #include "measure/format.h"
 #include "gpu_model/gpu_model.h"
@@ -337,7 +338,7 @@ std::vector<Curve> legend_of(const std::vector<Curve>& curves, const core::Impor
     std::vector<Curve> out = curves;
     if (other) {
         Curve c;
-        c.label = "other machine: " + other->machine_label + ", " + other->date;
+        c.label = other_machine_text(*other);
         c.colour = IM_COL32(210, 210, 210, 255);
         c.other = true;
         out.push_back(std::move(c));
@@ -465,7 +466,10 @@ void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o,
     const std::string missing = gpu_missing_sentence(r);
     if (!missing.empty()) {
         // Plain words (the Devices panel has the driver's error); cuda-sim's time is no speed to plot.
-        plot_note(ax, "no GPU lines: " + missing, IM_COL32(200, 200, 200, 255));
+        plot_note(ax, (o.other && !o.other->recorded_source.empty() ? "no GPU measured here (" + missing +
+                                                                           "): the thin line is the recorded GPU run"
+                                                                     : "no GPU lines: " + missing),
+                  IM_COL32(200, 200, 200, 255));
     }
     dl->PopClipRect();
     draw_legend(ax, legend, frame0.y + 2.0f);

@@ -43,25 +43,40 @@ bool SimdMimdView::load_comparison(const std::string& path, std::string& error) 
     return load_other_machine(path, "simd-mimd", core::simd_comparison, host_, other_, error);
 }
 
+const core::ImportedSimd* SimdMimdView::comparison() const {
+    if (other_) return other_.get();
+    // The divergence patterns are the same kernels on any GPU: any recorded measurement will do.
+    return recorded_.get("patterns", [] {
+        return recorded_match<core::ImportedSimd>("simd-mimd", core::simd_comparison, [](const core::ImportedSimd& s) {
+            return std::any_of(s.patterns.begin(), s.patterns.end(), [](const core::ImportedPattern& p) { return p.measured; });
+        });
+    });
+}
+
 std::string SimdMimdView::comparison_mismatch() const {
-    if (!other_ || !result_ || !result_->simd.ok || !other_->simd_ok) return {};
+    const core::ImportedSimd* other = comparison();
+    // A recording brings its GPU rows only: its CPU's SIMD run is not compared.
+    if (!other || !other->recorded_source.empty() || !result_ || !result_->simd.ok || !other->simd_ok) return {};
     const std::string mine(core::activation_name(result_->activation));
-    if ((other_->activation.empty() || other_->activation == mine) && other_->elements == result_->elements) return {};
+    if ((other->activation.empty() || other->activation == mine) && other->elements == result_->elements) return {};
     return "not the same SIMD measurement: this machine ran " + mine + " over " +
-           core::format_count(result_->elements) + " floats, the other machine " + other_->activation + " over " +
-           core::format_count(other_->elements);
+           core::format_count(result_->elements) + " floats, the other machine " + other->activation + " over " +
+           core::format_count(other->elements);
 }
 
 std::vector<std::string> SimdMimdView::comparison_caption() const {
-    if (!other_) return {};
-    return compare_caption_lines(*other_, "other machine's numbers: the right-hand column of the table at the bottom",
+    const core::ImportedSimd* other = comparison();
+    if (!other) return {};
+    return compare_caption_lines(*other, other_name(*other) + "'s numbers: the right-hand column of the table at the bottom",
                                  comparison_mismatch());
 }
 
 void SimdMimdView::draw_comparison(float width, bool hide_divergence) const {
-    if (!other_ || !result_) return;
+    const core::ImportedSimd* other = comparison();
+    if (!other || !result_) return;
     const SimdMimdMeasurement& m = *result_;
-    const core::ImportedSimd& o = *other_;
+    const core::ImportedSimd& o = *other;
+    const bool recorded = !o.recorded_source.empty();
     draw_compare_legend(o, CompareSwatch::None, comparison_mismatch(), width);
     const ImGuiTableFlags flags =
         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_BordersInnerV |
@@ -69,7 +84,7 @@ void SimdMimdView::draw_comparison(float width, bool hide_divergence) const {
     if (!ImGui::BeginTable("##simd_compare", 3, flags, {width, 0})) return;
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.7f);
     ImGui::TableSetupColumn("this machine", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("other machine", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(other_name(o).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     auto row = [](const std::string& what, const std::string& mine, const std::string& theirs) {
         ImGui::TableNextRow();
@@ -80,12 +95,16 @@ void SimdMimdView::draw_comparison(float width, bool hide_divergence) const {
         ImGui::TableNextColumn();
         ImGui::TextWrapped("%s", theirs.c_str());
     };
-    row("ISA and lanes", isa_text(m.simd.ok, m.simd.isa, m.simd.lanes), isa_text(o.simd_ok, o.isa, o.lanes));
-    row("SIMD speed-up, one core",
-        speedup_text(m.simd.ok, m.simd.scalar.median_ns, m.simd.simd.median_ns, m.simd.speedup),
-        speedup_text(o.simd_ok, o.scalar_ns, o.simd_ns, o.speedup));
-    row("MIMD together vs sequential", mimd_text(m.mimd.ok, m.mimd.threads, m.mimd.wall_ns, m.mimd.sequential_ns),
-        mimd_text(o.mimd_ok, o.threads, o.wall_ns, o.sequential_ns));
+    // A recording brings its GPU rows only: the CPU rows compare two computers' CPUs, which a loaded
+    // file is for.
+    if (!recorded) {
+        row("ISA and lanes", isa_text(m.simd.ok, m.simd.isa, m.simd.lanes), isa_text(o.simd_ok, o.isa, o.lanes));
+        row("SIMD speed-up, one core",
+            speedup_text(m.simd.ok, m.simd.scalar.median_ns, m.simd.simd.median_ns, m.simd.speedup),
+            speedup_text(o.simd_ok, o.scalar_ns, o.simd_ns, o.speedup));
+        row("MIMD together vs sequential", mimd_text(m.mimd.ok, m.mimd.threads, m.mimd.wall_ns, m.mimd.sequential_ns),
+            mimd_text(o.mimd_ok, o.threads, o.wall_ns, o.sequential_ns));
+    }
     if (hide_divergence) {
         row("warp divergence", "shown once you have answered the prompt", "shown once you have answered the prompt");
     } else {

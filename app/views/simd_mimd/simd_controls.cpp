@@ -115,7 +115,7 @@ void SimdMimdView::draw_timing() {
         ImGui::TextColored(kMutedColour, "The cost of every pattern appears here once you have answered the prompt.");
     else
         draw_cost_table(m, pattern_);
-    if (other_) {
+    if (comparison()) {
         ImGui::Spacing();
         draw_comparison(ImGui::GetContentRegionAvail().x, hidden_pattern().has_value());
     }

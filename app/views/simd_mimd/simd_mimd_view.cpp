@@ -345,7 +345,8 @@ std::vector<std::string> simd_caption_lines(const SimdMimdMeasurement& m, std::s
     return lines;
 }
 
-std::string simd_csv(const SimdMimdMeasurement& m, const std::vector<std::string>& caption) {
+std::string simd_csv(const SimdMimdMeasurement& m, const std::vector<std::string>& caption,
+                     const core::ImportedSimd* recorded) {
     std::ostringstream o;
     for (const auto& line : caption) o << "# " << line << "\n";
     o << "kind,name,value,detail\n";
@@ -381,7 +382,15 @@ std::string simd_csv(const SimdMimdMeasurement& m, const std::vector<std::string
         else
             o << "not measured,," << core::csv_field("not measured: " + c.why) << "\n";
     }
-    return o.str();
+    std::string out = with_source_column(o.str(), shown_result_source());
+    // A recording's measured patterns after this machine's, in the pattern table (the last one).
+    if (recorded && !recorded->recorded_source.empty())
+        for (const core::ImportedPattern& p : recorded->patterns)
+            if (p.measured)
+                out += "pattern," + core::csv_field(p.pattern) + "," + core::format_fixed(p.theoretical, 3) + "," +
+                       core::format_fixed(p.measured_factor, 3) + ",,measured," + core::csv_field(recorded->recorded_source) +
+                       "\n";
+    return out;
 }
 
 // [SECTION] export
@@ -398,7 +407,7 @@ ExportResult SimdMimdView::export_files(const ViewExport& in) {
     std::vector<std::string> caption = simd_caption_lines(m, in.lesson_title);
     std::string error;
 
-    if (!out.text("-simd.csv", simd_csv(m, caption))) return out.failed();
+    if (!out.text("-simd.csv", simd_csv(m, caption, comparison()))) return out.failed();
     for (std::string& line : comparison_caption()) caption.push_back(std::move(line));
 
     const std::filesystem::path png = out.path("-simd.png");
@@ -429,15 +438,15 @@ ExportResult SimdMimdView::export_files(const ViewExport& in) {
         ImGui::Spacing();
         draw_export_heading(fonts, "Divergence cost per pattern");
         draw_cost_table(m, pattern);
-        if (other_) {
+        if (const core::ImportedSimd* other = comparison()) {
             ImGui::Spacing();
-            draw_export_heading(fonts, "This machine vs the other machine");
+            draw_export_heading(fonts, "This machine vs the " + other_name(*other));
             draw_comparison(w, false);
         }
     });
     if (!out.picture(png, ok, error)) return out.failed();
     result = out.finish(in.window_rgba, in.window_width, in.window_height);
-    if (result.ok && other_) result.message += compare_export_note(*other_, comparison_mismatch());
+    if (result.ok && comparison()) result.message += compare_export_note(*comparison(), comparison_mismatch());
     return result;
 }
 
@@ -448,7 +457,7 @@ std::string SimdMimdView::export_description() const {
 }
 
 std::string SimdMimdView::measurement_csv(const std::string& lesson_title) const {
-    return result_ ? simd_csv(*result_, simd_caption_lines(*result_, lesson_title)) : std::string();
+    return result_ ? simd_csv(*result_, simd_caption_lines(*result_, lesson_title), comparison()) : std::string();
 }
 
 }  // namespace gpulab::app

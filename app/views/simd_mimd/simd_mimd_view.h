@@ -24,6 +24,7 @@
 #include "runtime/memory.h"
 #include "probes/divergence.h"
 #include "views/lesson_view.h"
+#include "views/recorded_gpu.h"
 #include "workloads/simd_mimd.h"
 
 namespace gpulab::app {
@@ -78,7 +79,10 @@ DivergenceAnswer answer_divergence(const std::string& reveal, const std::vector<
 // The warps the view shows for a pattern: recorded when the kernel ran, else emulated.
 std::vector<WarpReplay> warp_replays(const SimdMimdMeasurement* m, simt::Pattern pattern, int warps);
 // The lesson's CSV: caption lines as # comments, then simd, span and pattern rows.
-std::string simd_csv(const SimdMimdMeasurement& m, const std::vector<std::string>& caption);
+// Every row's last column says where it was measured (issue 39); `recorded`, a shipped GPU
+// recording's measurement, adds its measured divergence patterns under its own source.
+std::string simd_csv(const SimdMimdMeasurement& m, const std::vector<std::string>& caption,
+                     const core::ImportedSimd* recorded = nullptr);
 std::vector<std::string> simd_caption_lines(const SimdMimdMeasurement& m, std::string_view lesson_title);
 
 // [SECTION] drawing, shared by the canvas and the exported PNG (simd_draw.cpp)
@@ -171,6 +175,10 @@ class SimdMimdView : public LessonView {
     core::ResultCache<const SimdMimdMeasurement> cache_{core::results_cache_bytes()};
     static std::string config_key(core::Activation activation, int64_t elements);
     std::unique_ptr<core::ImportedSimd> other_;  // another machine's measurement; null: none
+    // The file loaded to compare with, else the shipped GPU recording's divergence patterns
+    // (views/recorded_gpu.h); null when neither.
+    mutable RecordedMatch<core::ImportedSimd> recorded_;
+    const core::ImportedSimd* comparison() const;
     float anim_time_ = 0.0f;
 };
 

@@ -216,31 +216,40 @@ void TrainView::draw_race_panel(float width) {
     } else {
         bar("this machine", 0.0, 0, "not measured: no GPU engine ran here (see the table)");
     }
-    if (other_) {
+    if (const core::ImportedTrain* other = comparison()) {
         // The other machine's race, judged by the same rule: its fastest GPU engine over its fastest
-        // CPU engine, never the plain loop; cuda-sim is never in a race.
+        // CPU engine, never the plain loop; cuda-sim is never in a race. Both lanes ran on that one
+        // computer, so the ratio is that computer's, measured there.
         const core::ImportedTrainLane *cpu = nullptr, *gpu = nullptr;
-        for (const auto& l : other_->race) {
+        for (const auto& l : other->race) {
             if (!l.ran || l.images_per_second <= 0 || l.engine == train::kPlainLoop) continue;
             const core::ImportedTrainLane*& best = train::is_cpu_engine(l.engine) ? cpu : gpu;
             if (!best || l.images_per_second > best->images_per_second) best = &l;
         }
-        const std::string label = "the other machine (imported)";
+        const bool recorded = !other->recorded_source.empty();
+        const std::string label = recorded ? "recorded on " + other->gpu : "the other machine (imported)";
         if (cpu && gpu)
             bar(label.c_str(), gpu->images_per_second / cpu->images_per_second, backend_color(gpu->engine),
                 core::format_ratio(gpu->images_per_second / cpu->images_per_second) + ": " + gpu->engine + " vs " +
-                    cpu->engine + " on " + other_->machine_label);
+                    cpu->engine + " on " + other->machine_label);
         else
-            bar(label.c_str(), 0.0, 0, "not measured there: no GPU engine ran on " + other_->machine_label);
+            bar(label.c_str(), 0.0, 0, "not measured there: no GPU engine ran on " + other->machine_label);
+        if (recorded) hover_tip((other->recorded_source + "; not this computer: both lanes of this ratio ran on " +
+                                 other->machine_label).c_str());
     }
     ImGui::PopTextWrapPos();
-    if (other_) draw_other_machine_race(width);  // a table: its cells must not wrap at the panel's edge
+    if (comparison()) draw_other_machine_race(width);  // a table: its cells must not wrap at the panel's edge
 }
 
 void TrainView::draw_other_machine_race(float) {
+    const core::ImportedTrain* other = comparison();
     ImGui::Spacing();
-    ImGui::TextColored(kAccentColour, "Pictures per second, this machine beside %s (measured %s):",
-                       other_->machine_label.c_str(), other_->date.c_str());
+    if (other->recorded_source.empty())
+        ImGui::TextColored(kAccentColour, "Pictures per second, this machine beside %s (measured %s):",
+                           other->machine_label.c_str(), other->date.c_str());
+    else
+        ImGui::TextColored(kAccentColour, "Pictures per second, this machine beside the %s (%s; not this computer):",
+                           other->gpu.c_str(), other->recorded_source.c_str());
     if (!ImGui::BeginTable("##other_race", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
     ImGui::TableSetupColumn("engine");
     ImGui::TableSetupColumn("here");
@@ -250,13 +259,13 @@ void TrainView::draw_other_machine_race(float) {
     auto rate = [](bool ran, double ips) { return ran && ips > 0 ? core::format_count(static_cast<std::int64_t>(ips)) : std::string("-"); };
     std::vector<std::string> engines;
     for (const auto& l : race_->lanes) engines.push_back(l.engine);
-    for (const auto& l : other_->race)
+    for (const auto& l : other->race)
         if (std::find(engines.begin(), engines.end(), l.engine) == engines.end()) engines.push_back(l.engine);
     for (const std::string& e : engines) {
         const train::LaneResult* mine = nullptr;
         for (const auto& l : race_->lanes)
             if (l.engine == e) mine = &l;
-        const core::ImportedTrainLane* theirs = other_->find(e);
+        const core::ImportedTrainLane* theirs = other->find(e);
         const double here = mine && mine->ran ? mine->images_per_second() : 0.0;
         const double there = theirs && theirs->ran ? theirs->images_per_second : 0.0;
         ImGui::TableNextRow();

@@ -179,7 +179,7 @@ EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<st
 // [SECTION] export
 
 std::string train_csv(const TrainRunResult* tr, const RaceRunResult* race, const BatchRunResult* batch,
-                      const std::vector<std::string>& caption) {
+                      const std::vector<std::string>& caption, const core::ImportedTrain* recorded) {
     std::string out;
     for (const auto& line : caption) out += "# " + line + "\n";
     out += "# section: train = the Train run per epoch, race = each engine per epoch for the same seconds, "
@@ -231,7 +231,18 @@ std::string train_csv(const TrainRunResult* tr, const RaceRunResult* race, const
             out += buf;
         }
     }
-    return out;
+    // The source column of every row written above: all measured here (or all on the computer an
+    // imported result came from).
+    std::string with_source = with_source_column(out, shown_result_source());
+    // A recording's race lanes, one row each with its totals, as it wrote them.
+    if (race && recorded && !recorded->recorded_source.empty())  // shown beside this machine's race only
+        for (const core::ImportedTrainLane& l : recorded->race) {
+            if (!l.ran) continue;
+            std::snprintf(buf, sizeof buf, "race,%s,,,%.4f,%lld,,,%.4f,%.1f,,,,", l.engine.c_str(), l.seconds,
+                          static_cast<long long>(l.images), l.test_accuracy, l.images_per_second);
+            with_source += buf + core::csv_field(l.note) + "," + core::csv_field(recorded->recorded_source) + "\n";
+        }
+    return with_source;
 }
 
 namespace {
@@ -253,7 +264,8 @@ ExportResult TrainView::export_files(const ViewExport& in) {
     ExportWriter out(in.out_dir, in.lesson_id);
     if (!out.ok()) return out.failed();
     const std::vector<std::string> caption = train_caption(in.lesson_title, effective_plan());
-    if (!out.text("-train.csv", train_csv(train_.get(), race_.get(), batch_.get(), caption))) return out.failed();
+    if (!out.text("-train.csv", train_csv(train_.get(), race_.get(), batch_.get(), caption, comparison())))
+        return out.failed();
     // Two pictures: an offscreen panel is at most 1,400 pixels tall.
     const std::filesystem::path png = out.path("-train.png");
     std::string error;
@@ -298,7 +310,7 @@ ExportResult TrainView::export_files(const ViewExport& in) {
         if (!out.picture(race_png, ok, error)) return out.failed();
     }
     ExportResult result = out.finish(in.window_rgba, in.window_width, in.window_height);
-    if (result.ok && other_) result.message += compare_export_note(*other_, "");
+    if (result.ok && comparison()) result.message += compare_export_note(*comparison(), "");
     return result;
 }
 
@@ -311,7 +323,21 @@ std::string TrainView::export_description() const {
 
 std::string TrainView::measurement_csv(const std::string& lesson_title) const {
     if (!train_ && !race_ && !batch_) return "";
-    return train_csv(train_.get(), race_.get(), batch_.get(), train_caption(lesson_title, effective_plan()));
+    return train_csv(train_.get(), race_.get(), batch_.get(), train_caption(lesson_title, effective_plan()),
+                     comparison());
+}
+
+const core::ImportedTrain* TrainView::comparison() const {
+    if (other_) return other_.get();
+    // The race's settings are the lesson's own (same model, data and seconds per engine): any
+    // recorded race with a GPU lane that ran will do.
+    return recorded_.get("race", [] {
+        return recorded_match<core::ImportedTrain>("train", core::train_comparison, [](const core::ImportedTrain& t) {
+            for (const auto& l : t.race)
+                if (l.ran && !train::is_cpu_engine(l.engine)) return true;
+            return false;
+        });
+    });
 }
 
 bool TrainView::load_comparison(const std::string& path, std::string& error) {

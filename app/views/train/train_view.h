@@ -29,6 +29,7 @@
 #include "train/race.h"
 #include "train/roofline.h"
 #include "views/lesson_view.h"
+#include "views/recorded_gpu.h"
 
 namespace gpulab::app {
 
@@ -86,8 +87,10 @@ struct EpochAnswer {
 EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<std::string>& choices);
 
 // The lesson's CSV: caption lines as # comments, then one row per measured point.
+// Every row's last column says where it was measured (issue 39); `recorded`, a shipped GPU
+// recording's race, adds its lanes after this machine's rows under its own source.
 std::string train_csv(const TrainRunResult* train, const RaceRunResult* race, const BatchRunResult* batch,
-                      const std::vector<std::string>& caption);
+                      const std::vector<std::string>& caption, const core::ImportedTrain* recorded = nullptr);
 
 class TrainView : public LessonView {
   public:
@@ -190,6 +193,9 @@ class TrainView : public LessonView {
     bool reveal_now_ = false;
 
     std::unique_ptr<core::ImportedTrain> other_;  // another machine's race, from its -train.csv
+    // The file loaded to compare with, else the shipped GPU recording's race (views/recorded_gpu.h).
+    mutable RecordedMatch<core::ImportedTrain> recorded_;
+    const core::ImportedTrain* comparison() const;
 
     std::optional<train::ModelPicture> dropped_;
     std::string dropped_path_;

@@ -1,0 +1,50 @@
+# The recorded GPU run beside this computer's (issue 39): with the tests' fixture recording
+# (tests/data/recording-fixture, labelled "test fixture, not a GPU"), each lesson's export writes the
+# recording's GPU rows after this machine's, every row with its source; without a recording none;
+# a recording folder that cannot be read never stops an export. Each export is --quick.
+set(GPULAB_REC_OUT ${CMAKE_CURRENT_BINARY_DIR}/recording-out)
+set(GPULAB_REC_FIXTURE ${PROJECT_SOURCE_DIR}/tests/data/recording-fixture)
+set(GPULAB_REC_ENV "DISPLAY=" "WAYLAND_DISPLAY=" "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
+set(GPULAB_REC_SOURCE "\"test fixture, not a GPU: recorded on NVIDIA H200, 2026-11-28\"")
+
+# gpulab_recording_test(NAME LESSON CSV_FILE RECORDING EXPECT_OR_REJECT [ROW_START])
+# ROW_START: how the recorded row begins (default: one of the GPU backends' rows).
+function(gpulab_recording_test name lesson csv recording mode)
+    set(row "(cuda-kernel|[0-9]+,cuda-kernel)")
+    if(ARGC GREATER 5)
+        set(row "${ARGV5}")
+    endif()
+    set(out ${GPULAB_REC_OUT}/${name})
+    add_test(NAME recording.${name}.export
+             COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;${lesson};--out;${out};--quick;--all-steps"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=exported" -P ${GPULAB_CHECK})
+    set_tests_properties(recording.${name}.export PROPERTIES FIXTURES_SETUP recording_${name}
+                         ENVIRONMENT "${GPULAB_REC_ENV};GPULAB_RECORDING=${recording}")
+    if(mode STREQUAL "expect")
+        set(check "-DEXPECT_REGEX=,source.*measured here.*\n${row},[^\n]*${GPULAB_REC_SOURCE}")
+    else()
+        set(check "-DREJECT_REGEX=recorded on")
+    endif()
+    add_test(NAME recording.${name}.csv
+             COMMAND ${CMAKE_COMMAND} -DFILE=${out}/${csv} "${check}" -P ${CMAKE_CURRENT_LIST_DIR}/check_file_regex.cmake)
+    set_tests_properties(recording.${name}.csv PROPERTIES FIXTURES_REQUIRED recording_${name})
+endfunction()
+
+# The steps whose settings the fixture recorded: ReLU on 2^20 (step 1), sobel-x on 512 x 512 (step 2),
+# the ReLU sweep, the warp divergence patterns (any step after the first run).
+gpulab_recording_test(activation elementwise-activations elementwise-activations-step-01.csv ${GPULAB_REC_FIXTURE} expect)
+gpulab_recording_test(conv conv-sliding-window conv-sliding-window-step-02.csv ${GPULAB_REC_FIXTURE} expect)
+gpulab_recording_test(latency latency-vs-throughput latency-vs-throughput-step-02.csv ${GPULAB_REC_FIXTURE} expect)
+gpulab_recording_test(simd simd-vs-mimd simd-vs-mimd-step-03.csv ${GPULAB_REC_FIXTURE} expect "pattern,lane-parity")
+gpulab_recording_test(off elementwise-activations elementwise-activations-step-01.csv off reject)
+# A folder that is not a recording: the export goes on, with no recorded rows.
+gpulab_recording_test(missing elementwise-activations elementwise-activations-step-01.csv ${GPULAB_REC_OUT}/no-such-folder reject)
+# Where the recording has no run of the settings (activation step 4 on), the kernel's row is an
+# estimate, labelled as one in its source column; with no recording at all too.
+foreach(name activation off)
+    add_test(NAME recording.${name}.estimate
+             COMMAND ${CMAKE_COMMAND} -DFILE=${GPULAB_REC_OUT}/${name}/elementwise-activations-step-04.csv
+                     "-DEXPECT_REGEX=\ncuda-kernel,1,1,0,[1-9][0-9]*,[^\n]*,\"estimate \\(model, NVIDIA H200\\)\""
+                     -P ${CMAKE_CURRENT_LIST_DIR}/check_file_regex.cmake)
+    set_tests_properties(recording.${name}.estimate PROPERTIES FIXTURES_REQUIRED recording_${name})
+endforeach()
