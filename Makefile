@@ -16,7 +16,8 @@ CUDA_ARCHS ?= $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU ' && echo native
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GPULAB = $(BUILD_DIR)/app/gpulab
 
-.PHONY: all deps configure build run test test-layout test-sanitize test-tsan fuzz soak bench package clean gpu-check
+.PHONY: all deps configure build run test test-layout test-sanitize test-tsan fuzz soak bench package clean gpu-check \
+        gpu-record-bundle gpu-record gpu-record-unpack
 
 all: build
 
@@ -65,6 +66,23 @@ soak: build
 # a GPU it says so in one line. GPU_CHECK_OUT=DIR chooses the folder.
 gpu-check: deps
 	scripts/gpu-check.sh $(if $(GPU_CHECK_OUT),--out $(GPU_CHECK_OUT))
+
+# The recording call for a lent GPU machine, which has no network (docs/gpu-verification.md, "The
+# recording call"). gpu-record-bundle, here: builds HEAD for sm_90 + PTX in build-gpu-record/, packs
+# it with its libraries and Fashion-MNIST into .gpu-bundle/, fetches .gl/, checks that the call
+# carries under 55 MiB and prints the device call, which runs scripts/gpu-record.sh there (no make).
+# gpu-record: that bundle, then the device call rehearsed here as the device runs it
+# (scripts/gpu-record-rehearse.sh; without a GPU it stops short of the GPU steps and says so) into
+# GPU_RECORD_OUT. gpu-record-unpack RECORDING=DIR puts a returned recording in assets/recorded/<gpu-id>/.
+GPU_RECORD_OUT ?= /tmp/gpu-record-out
+gpu-record-bundle: deps
+	scripts/gpu-record-bundle.sh
+
+gpu-record: gpu-record-bundle
+	scripts/gpu-record-rehearse.sh --out $(GPU_RECORD_OUT)
+
+gpu-record-unpack:
+	scripts/gpu-record-unpack.sh $(RECORDING)
 
 # A .deb of this build (cmake/Package.cmake): apt install ./$(BUILD_DIR)/gpulab_*.deb
 package: CUDA_ARCHS = $(PACKAGE_CUDA_ARCHS)

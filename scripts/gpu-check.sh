@@ -18,7 +18,8 @@
 #
 # --bundle DIR: the lent GPU machine, which has a driver but none of our packages: no build; the
 #   binaries come from DIR/bin (gpulab, gpulab_tests, gpulab_gl_tests) with DIR/lib on
-#   LD_LIBRARY_PATH, as ../shared/GPU.md's recipe bundles them, and cuDNN from LD_LIBRARY_PATH.
+#   LD_LIBRARY_PATH, as scripts/gpu-bundle.sh bundles them, and cuDNN from LD_LIBRARY_PATH. The
+#   recording call (scripts/gpu-record.sh, make gpu-record-bundle) is the fuller form of this.
 #
 # Usage: scripts/gpu-check.sh [--out DIR] [--arch SM] [--bundle DIR]
 set -uo pipefail
@@ -69,7 +70,8 @@ fi
 if [ -n "$bundle" ]; then
     bin="$bundle/bin"
     export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    export GPULAB_DATA_DIR="$bundle"
+    # The recording bundle keeps the data folders under src/ (scripts/gpu-record-bundle.sh).
+    if [ -d "$bundle/src/lessons" ]; then export GPULAB_DATA_DIR="$bundle/src"; else export GPULAB_DATA_DIR="$bundle"; fi
     say "binaries from the bundle $bundle"
 else
     if [ -z "$arch" ]; then

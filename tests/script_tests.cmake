@@ -1,0 +1,17 @@
+# The recording call's scripts (docs/gpu-verification.md, "The recording call"). They run on a lent
+# GPU machine, where a mistake costs device minutes that cannot be had back, so every build checks
+# what needs no GPU and no bundle: each script parses and answers --help, the device command fits
+# the device tool's 2,000 characters and builds or installs nothing there, and a returned recording
+# is unpacked, or refused when it is not a GPU's (tests/check_gpu_record_call.cmake). Seconds.
+find_program(GPULAB_BASH bash)
+if(GPULAB_BASH)
+    foreach(script gpu-bundle gpu-record gpu-record-bundle gpu-record-rehearse gpu-record-unpack)
+        add_test(NAME scripts.${script}.parses COMMAND ${GPULAB_BASH} -n ${PROJECT_SOURCE_DIR}/scripts/${script}.sh)
+        add_test(NAME scripts.${script}.help COMMAND ${GPULAB_BASH} ${PROJECT_SOURCE_DIR}/scripts/${script}.sh --help)
+        set_tests_properties(scripts.${script}.parses scripts.${script}.help PROPERTIES LABELS scripts)
+    endforeach()
+    add_test(NAME scripts.gpu-record.call
+             COMMAND ${CMAKE_COMMAND} -DBASH=${GPULAB_BASH} -DSRC=${PROJECT_SOURCE_DIR}
+                     -DWORK=${CMAKE_CURRENT_BINARY_DIR}/gpu-record-call -P ${CMAKE_CURRENT_LIST_DIR}/check_gpu_record_call.cmake)
+    set_tests_properties(scripts.gpu-record.call PROPERTIES LABELS scripts)
+endif()
