@@ -48,3 +48,16 @@ foreach(name activation off)
                      -P ${CMAKE_CURRENT_LIST_DIR}/check_file_regex.cmake)
     set_tests_properties(recording.${name}.estimate PROPERTIES FIXTURES_REQUIRED recording_${name})
 endforeach()
+
+# Precedence: a file the student loads to compare with takes the recording's place (the fixture's own
+# activation CSV, read as another machine's export: its rows say "measured here").
+add_test(NAME recording.compare_file_first.export
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;elementwise-activations;--out;${GPULAB_REC_OUT}/compare-first;--quick;--compare;${GPULAB_REC_FIXTURE}/elementwise-activations-step-01.csv"
+                 -DEXPECT_RC=0 "-DEXPECT_REGEX=compared with other machine: Intel[^\n]+NVIDIA H200" -P ${GPULAB_CHECK})
+set_tests_properties(recording.compare_file_first.export PROPERTIES FIXTURES_SETUP recording_compare_first
+                     ENVIRONMENT "${GPULAB_REC_ENV};GPULAB_RECORDING=${GPULAB_REC_FIXTURE}")
+add_test(NAME recording.compare_file_first.csv
+         COMMAND ${CMAKE_COMMAND} -DFILE=${GPULAB_REC_OUT}/compare-first/elementwise-activations-summary.csv
+                 "-DREJECT_REGEX=recorded on|estimate \\(model" -P ${CMAKE_CURRENT_LIST_DIR}/check_file_regex.cmake)
+set_tests_properties(recording.compare_file_first.csv PROPERTIES FIXTURES_REQUIRED recording_compare_first)

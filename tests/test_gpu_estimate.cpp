@@ -37,3 +37,23 @@ TEST_CASE("estimate: a tiny kernel is all launch, a dense one compute-bound, dat
     CHECK(e.kernel_ns == doctest::Approx(4000.0 + 137438953472.0 / (67.0 * 1000.0 * 0.5)).epsilon(1e-4));
     CHECK(estimate_source(kH200) == "estimate (model, NVIDIA H200)");
 }
+
+TEST_CASE("estimate: against session 14's recorded H100 products, as docs/benchmarks.md tabulates") {
+    // cuBLAS FP32 medians on the H100 (docs/benchmarks.md, session 14), in TFLOP/s.
+    const struct {
+        int64_t n;
+        double tflops;
+        double ratio;  // model / measured, as the table says
+    } rows[] = {{256, 1.66, 0.25}, {512, 11.4, 0.51}, {1024, 31.4, 1.00}, {4096, 51.0, 1.52}};
+    int within_2x = 0;
+    for (const auto& r : rows) {
+        KernelWork w;
+        w.flops = 2 * r.n * r.n * r.n;
+        w.data_bytes = 3 * r.n * r.n * 4;
+        const double measured_ns = static_cast<double>(w.flops) / (r.tflops * 1000.0);
+        const double ratio = static_cast<double>(estimate_gpu_time(w, kH100).kernel_ns) / measured_ns;
+        CHECK(ratio == doctest::Approx(r.ratio).epsilon(0.02));
+        if (ratio >= 0.5 && ratio <= 2.0) ++within_2x;
+    }
+    CHECK(within_2x == 3);
+}

@@ -9,6 +9,7 @@
 #include "gpu_model/gpu_model.h"
 #include "measure/machine_info.h"
 #include "shell.h"
+#include "views/recorded_gpu.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -91,6 +92,25 @@ void Shell::draw_devices() {
         ImGui::PopStyleColor();
     }
     hover_tip(gpu::probe_ready() ? gpu::version_summary().c_str() : gpu::kProbing);
+    // The GPU run the lessons draw beside this computer's (views/recorded_gpu.h), or why there is none.
+    ImGui::Spacing();
+    ImGui::TextColored(kMutedColour, "Recorded GPU run");
+    if (const core::GpuRecording* rec = shipped_recording()) {
+        const core::RecordingProvenance& p = rec->provenance;
+        ImGui::TextWrapped("%s, %s: drawn beside this computer's runs, never as its own", p.gpu.c_str(), p.date.c_str());
+        std::string tip = "from " + rec->folder.string() + "\n" + std::to_string(rec->files.size()) + " measurements";
+        if (!p.driver.empty()) tip += "\ndriver " + p.driver;
+        if (!p.cuda.empty()) tip += ", CUDA " + p.cuda;
+        if (!p.cudnn.empty()) tip += ", cuDNN " + p.cudnn;
+        if (!p.cublas.empty()) tip += ", cuBLAS " + p.cublas;
+        if (!p.commit.empty()) tip += "\ngpulab commit " + p.commit;
+        if (!rec->skipped.empty()) tip += "\n" + std::to_string(rec->skipped.size()) + " files passed over, the first: " + rec->skipped.front();
+        hover_tip(tip.c_str());
+    } else {
+        ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+        ImGui::TextWrapped("none: %s; GPU rows show an estimate where one is possible", recording_problem().c_str());
+        ImGui::PopStyleColor();
+    }
 }
 
 }  // namespace gpulab::app

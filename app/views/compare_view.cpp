@@ -45,8 +45,9 @@ std::vector<std::string> compare_caption_lines(const core::ImportedMachine& othe
     // One line each: together they are wider than a 1100-pixel caption with long CPU names.
     lines.push_back(this_machine_text());
     lines.push_back(other_machine_text(other));
-    const std::string source = " (gpulab " + other.version + ", from " +
-                               std::filesystem::path(other.path).filename().string() + ")";
+    const std::string source = other.estimate ? " (from published figures by a model: core/gpu_model/gpu_estimate.h)"
+                                              : " (gpulab " + other.version + ", from " +
+                                                    std::filesystem::path(other.path).filename().string() + ")";
     lines.push_back(mismatch.empty() ? what + source : mismatch);
     return lines;
 }

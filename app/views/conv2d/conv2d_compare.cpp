@@ -19,6 +19,45 @@ bool Conv2dView::load_comparison(const std::string& path, std::string& error) {
     return load_other_machine(path, "conv2d", core::conv_comparison, host_, other_, error);
 }
 
+namespace {
+
+// Where the recording has no run of this shape and our kernel did not run here: its time on the
+// estimated GPU from the convolution's arithmetic and its data's bytes (the simulator's count when
+// cuda-sim ran, else input, filters and output once), labelled as an estimate. Null when our kernel
+// ran here: a measurement needs no estimate beside it.
+std::unique_ptr<core::ImportedConv> estimated_conv(const core::Conv2dRun& run) {
+    const core::BackendReport* simulated = nullptr;
+    for (const auto& r : run.reports) {
+        if (r.backend == "cuda-kernel" && r.ran) return nullptr;
+        if (r.kind == core::BackendKind::Simulated && r.ran) simulated = &r;
+    }
+    const int64_t in_bytes = static_cast<int64_t>(run.input.bytes() + run.filters.bytes());
+    const int64_t out_bytes = static_cast<int64_t>(run.reference_output.bytes());
+    core::KernelWork work;
+    work.data_bytes = simulated && simulated->unique_bytes > 0 ? simulated->unique_bytes : in_bytes + out_bytes;
+    work.flops = static_cast<int64_t>(run.desc.flops());
+    work.upload_bytes = in_bytes;
+    work.download_bytes = out_bytes;
+    const core::PublishedGpu& gpu = estimated_gpu();
+    const core::GpuEstimate e = core::estimate_gpu_time(work, gpu);
+    auto out = std::make_unique<core::ImportedConv>();
+    out->recorded_source = core::estimate_source(gpu);
+    out->estimate = true;
+    out->shape = run.desc.to_string();
+    out->gpu = out->machine_label = gpu.name;
+    out->version = GPULAB_VERSION;
+    core::ImportedConvBackend b;
+    b.backend = "cuda-kernel";
+    b.ran = true;
+    b.median_ns = b.min_ns = b.max_ns = e.total_ns();
+    b.gflops = e.kernel_ns > 0 ? run.desc.flops() / static_cast<double>(e.kernel_ns) : 0.0;
+    b.note = std::string("model: ") + e.bound + "-bound kernel, copies included";
+    out->backends.push_back(b);
+    return out;
+}
+
+}  // namespace
+
 const core::ImportedConv* Conv2dView::comparison(const core::Conv2dRun& run) const {
     if (other_) return other_.get();
     const std::string shape = run.desc.to_string();
@@ -28,7 +67,7 @@ const core::ImportedConv* Conv2dView::comparison(const core::Conv2dRun& run) con
         // Its GPU rows only: the recording computer's CPU is not the one a student compares with.
         if (m) std::erase_if(m->backends, [](const core::ImportedConvBackend& b) { return !b.ran || !core::recorded_gpu_backend(b.backend); });
         if (m && m->backends.empty()) m.reset();
-        return m;
+        return m ? std::move(m) : estimated_conv(run);
     });
 }
 

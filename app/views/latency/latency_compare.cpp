@@ -20,6 +20,39 @@ bool LatencyView::load_comparison(const std::string& path, std::string& error) {
     return load_other_machine(path, "latency", core::sweep_comparison, host_, other_, error);
 }
 
+namespace {
+
+// Where the recording has no sweep of this op and no GPU ran here: our kernel's time at every size of
+// the sweep on the estimated GPU (core/gpu_model/gpu_estimate.h: input and output once, each copied),
+// labelled as an estimate. Null when a GPU backend ran here.
+std::unique_ptr<core::ImportedSweep> estimated_sweep(const core::SweepResult& r) {
+    for (std::size_t b = 0; b < r.backends.size(); ++b)
+        if (r.kinds[b] == core::BackendKind::Gpu)
+            for (const auto& c : r.cells[b])
+                if (c.ran) return nullptr;
+    const core::PublishedGpu& gpu = estimated_gpu();
+    auto out = std::make_unique<core::ImportedSweep>();
+    out->recorded_source = core::estimate_source(gpu);
+    out->estimate = true;
+    out->op = core::activation_label(r.activation);
+    out->gpu = out->machine_label = gpu.name;
+    out->version = GPULAB_VERSION;
+    core::ImportedSweepSeries s;
+    s.backend = "cuda-kernel";
+    for (const int64_t n : r.plan.sizes) {
+        core::KernelWork work;
+        work.upload_bytes = work.download_bytes = n * static_cast<int64_t>(sizeof(float));
+        work.data_bytes = 2 * work.upload_bytes;
+        s.elements.push_back(n);
+        s.median_ns.push_back(core::estimate_gpu_time(work, gpu).total_ns());
+    }
+    if (s.elements.empty()) return nullptr;
+    out->series.push_back(std::move(s));
+    return out;
+}
+
+}  // namespace
+
 const core::ImportedSweep* LatencyView::comparison() const {
     if (other_) return other_.get();
     if (!result_) return nullptr;
@@ -30,7 +63,7 @@ const core::ImportedSweep* LatencyView::comparison() const {
         // Its GPU curves only: the recording computer's CPU is not the one a student compares with.
         if (m) std::erase_if(m->series, [](const core::ImportedSweepSeries& c) { return !core::recorded_gpu_backend(c.backend); });
         if (m && m->series.empty()) m.reset();
-        return m;
+        return m ? std::move(m) : estimated_sweep(result_->sweep);
     });
 }
 
@@ -41,12 +74,15 @@ std::string LatencyView::recorded_crossover_text() const {
     if (r.plan.sizes.empty() || !core::sweep_crossover(r).gpu_backend.empty()) return {};  // this machine's own GPU says it
     const core::ImportedSweepSeries& gpu = other->series.front();
     const std::optional<double> n = core::crossover_against(r, gpu.elements, gpu.median_ns);
-    const std::string who = "the recorded " + gpu.backend + " (" + other->gpu + ", another computer)";
+    const std::string who = other->estimate ? "an estimated " + gpu.backend + " on an " + other->gpu + " (a model)"
+                                            : "the recorded " + gpu.backend + " (" + other->gpu + ", another computer)";
     if (!n)
         return who + " never beats this CPU between " + core::format_pow2(r.plan.sizes.front()) + " and " +
-               core::format_pow2(r.plan.sizes.back()) + " (two computers; copies included)";
+               core::format_pow2(r.plan.sizes.back()) +
+               (other->estimate ? " (an estimate, not a measurement; copies included)" : " (two computers; copies included)");
     char buf[96];
-    std::snprintf(buf, sizeof buf, " beats this CPU above N = 2^%.1f (two computers; copies included)", std::log2(*n));
+    std::snprintf(buf, sizeof buf, " beats this CPU above N = 2^%.1f (%s; copies included)", std::log2(*n),
+                  other->estimate ? "an estimate, not a measurement" : "two computers");
     return who + buf;
 }
 

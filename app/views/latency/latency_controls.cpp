@@ -67,7 +67,7 @@ void LatencyView::draw_predict() {
         ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the sweep ends.");
         return;
     }
-    const PredictAnswer a = answer_prompt(p.reveal, result_->sweep);
+    const PredictAnswer a = answer_prompt(p.reveal, result_->sweep, comparison());
     if (!a.ok) {
         text_status(Status::Error, a.text.c_str());
         return;
@@ -75,8 +75,13 @@ void LatencyView::draw_predict() {
     ImGui::TextWrapped("%s", a.text.c_str());
     if (pick_ < 0) return;
     const int kind = classify_choice(p.choices[static_cast<std::size_t>(pick_)]);
-    if (!a.gpu_measured)
+    if (!a.gpu_measured && a.gpu_from.empty())
         ImGui::TextColored(kMutedColour, "Your pick cannot be checked here: the GPU side was not measured.");
+    else if (!a.gpu_measured)
+        text_status(kind == a.winner ? Status::Ok : Status::Error,
+                    (std::string(kind == a.winner ? "Your prediction was right" : "Not this time") +
+                     ", judged by the " + a.gpu_from + " for the GPU side, not a measurement here.")
+                        .c_str());
     else if (kind == a.winner)
         text_status(Status::Ok, "Your prediction was right.");
     else

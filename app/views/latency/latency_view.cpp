@@ -217,7 +217,7 @@ int classify_choice(const std::string& choice) {
     return -1;
 }
 
-PredictAnswer answer_prompt(const std::string& reveal, const core::SweepResult& sweep) {
+PredictAnswer answer_prompt(const std::string& reveal, const core::SweepResult& sweep, const core::ImportedSweep* other) {
     PredictAnswer a;
     const std::string prefix = "faster-at:";
     if (reveal.rfind(prefix, 0) != 0) {
@@ -260,17 +260,30 @@ PredictAnswer answer_prompt(const std::string& reveal, const core::SweepResult& 
         return a;
     }
     a.ok = true;
+    std::string gpu_words = gpu_name + " with copies ";
+    if (gpu_name.empty() && other && !other->recorded_source.empty() && !other->series.empty()) {
+        // No GPU here: the recording's (or the model's) time at the same size, said as such.
+        const core::ImportedSweepSeries& s = other->series.front();
+        for (std::size_t k = 0; k < s.elements.size() && k < s.median_ns.size(); ++k)
+            if (s.elements[k] == size && s.median_ns[k] > 0) {
+                gpu_name = s.backend;
+                gpu_ns = s.median_ns[k];
+                a.gpu_from = other_name(*other);
+                gpu_words = other->estimate ? s.backend + " on an " + other->gpu + " estimated (a model), copies included, "
+                                            : s.backend + " recorded on " + other->gpu + " (another computer), copies included, ";
+            }
+    }
     if (gpu_name.empty()) {
         a.text = "The CPU (" + cpu_name + ") takes " + core::format_duration(cpu_ns) + at +
                  ". The GPU side cannot be measured on this machine: " + gpu_missing_sentence(sweep) + ".";
         return a;
     }
-    a.gpu_measured = true;
+    a.gpu_measured = a.gpu_from.empty();
     const double ratio = static_cast<double>(std::max(cpu_ns, gpu_ns)) /
                          static_cast<double>(std::max<int64_t>(std::min(cpu_ns, gpu_ns), 1));
     a.winner = ratio < 1.25 ? 2 : cpu_ns < gpu_ns ? 0 : 1;
-    const std::string times = cpu_name + " " + core::format_duration(cpu_ns) + ", " + gpu_name + " with copies " +
-                              core::format_duration(gpu_ns) + at;
+    const std::string times = cpu_name + " " + core::format_duration(cpu_ns) + (a.gpu_measured ? "" : " here") + ", " +
+                              gpu_words + core::format_duration(gpu_ns) + at;
     if (a.winner == 2)
         a.text = "About the same (within 25 %): " + times + ".";
     else

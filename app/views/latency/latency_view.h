@@ -37,6 +37,9 @@ struct LatencyMeasurement {
 struct PredictAnswer {
     bool ok = false;  // false: `text` says why there is no answer
     bool gpu_measured = false;
+    // Where no GPU ran here, the GPU side came from the shipped recording ("recorded GPU run") or
+    // the model ("GPU estimate"); empty when it came from this machine or nowhere.
+    std::string gpu_from;
     int winner = -1;   // 0: CPU, 1: GPU, 2: about the same (within 25 %)
     std::string text;  // one or two sentences with both times
 };
@@ -44,8 +47,10 @@ struct PredictAnswer {
 // Which kind of answer a choice's text names: 0 CPU, 1 GPU, 2 about the same, -1 unknown.
 int classify_choice(const std::string& choice);
 
-// Answers `reveal` ("faster-at:N") from a sweep; never throws.
-PredictAnswer answer_prompt(const std::string& reveal, const core::SweepResult& sweep);
+// Answers `reveal` ("faster-at:N") from a sweep; never throws. `other`: a recorded GPU run or an
+// estimate (ImportedMachine::recorded_source set) answers the GPU side where no GPU ran here.
+PredictAnswer answer_prompt(const std::string& reveal, const core::SweepResult& sweep,
+                            const core::ImportedSweep* other = nullptr);
 
 class LatencyView : public LessonView {
   public:

@@ -467,7 +467,7 @@ void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o,
     if (!missing.empty()) {
         // Plain words (the Devices panel has the driver's error); cuda-sim's time is no speed to plot.
         plot_note(ax, (o.other && !o.other->recorded_source.empty() ? "no GPU measured here (" + missing +
-                                                                           "): the thin line is the recorded GPU run"
+                                                                           "): the thin line is the " + other_name(*o.other)
                                                                      : "no GPU lines: " + missing),
                   IM_COL32(200, 200, 200, 255));
     }
