@@ -308,8 +308,11 @@ q=() limit=() gemm=4096   # --quick: small runs (see --help)
 if [ "$mode" = gpu ]; then
     # 2. The recording, lesson by lesson (a lesson that overruns costs only its own rows).
     for l in $lesson_list; do export_lesson "$([ "$l" = train-small-cnn ] && echo 150 || echo 90)" "$l" "${q[@]}"; done
-    # 3. The GPU tests, then the GL tests (CUDA-GL interop among them).
-    step 120 "GPU test suites ($suites_gpu)" tests-gpu.log "$bin/gpulab_tests" "--test-suite=$suites_gpu"
+    # 3. The GPU tests in two runs, so that a run cut short costs only its half (--duration: what
+    # takes the time there, for the next call's budget), then the GL tests (CUDA-GL interop).
+    step 100 "GPU test suites gpu, gpu-train" tests-gpu.log "$bin/gpulab_tests" --test-suite=gpu,gpu-train --duration=true
+    step 90 "GPU test suites tensor, backends, puzzles, gpu-model" tests-gpu-more.log \
+        "$bin/gpulab_tests" --test-suite=tensor,backends,puzzles,gpu-model --duration=true
     [ -x "$bin/gpulab_gl_tests" ] && step 45 "GL tests (interop)" tests-gl.log "$bin/gpulab_gl_tests"
     # 4. The bench suites, one process each so that one suite's timeout keeps the others.
     for s in activation latency simd conv train tensor; do
