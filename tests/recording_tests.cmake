@@ -61,3 +61,6 @@ add_test(NAME recording.compare_file_first.csv
          COMMAND ${CMAKE_COMMAND} -DFILE=${GPULAB_REC_OUT}/compare-first/elementwise-activations-summary.csv
                  "-DREJECT_REGEX=recorded on|estimate \\(model" -P ${CMAKE_CURRENT_LIST_DIR}/check_file_regex.cmake)
 set_tests_properties(recording.compare_file_first.csv PROPERTIES FIXTURES_REQUIRED recording_compare_first)
+
+# The tensor-core lesson's speed table: the recording's cuBLAS and mma.sync rows at the step's size.
+gpulab_recording_test(tensor tensor-cores tensor-cores-step-11.csv ${GPULAB_REC_FIXTURE} expect "speed,gpu-cublas,TF32,512,yes")

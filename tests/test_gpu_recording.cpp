@@ -92,3 +92,14 @@ TEST_CASE("recording: rows an export marks as recorded are not read back as that
     CHECK_FALSE(run.find("cuda-kernel")->ran);  // this machine's row, not the recording's
     CHECK(run.backends.size() == 2);
 }
+
+TEST_CASE("recording: the tensor-core lesson's speed rows read back by backend, format and size") {
+    const GpuRecording rec = load_recording(kFixture);
+    REQUIRE(rec.of_workload("tensor").size() == 1);
+    const ImportedTensorSpeed t = tensor_speed_comparison(*rec.of_workload("tensor").front());
+    REQUIRE(t.find("gpu-cublas", "TF32", 512));
+    CHECK(t.find("gpu-cublas", "TF32", 512)->gflops == doctest::Approx(60000.0));
+    CHECK(t.find("cuda-kernel", "BF16", 512)->ran);
+    CHECK_FALSE(t.find("gpu-cublas", "TF32", 1024));  // another size is not this row
+    CHECK_FALSE(t.find("gpu-cublas", "FP8", 512));
+}

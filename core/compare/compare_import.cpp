@@ -35,6 +35,7 @@ constexpr TableKind kTableKinds[] = {
     {"kind,name,value,detail", "simd-mimd"},
     {"backend,median_ns,min_ns,max_ns,samples,gflops", "conv2d"},
     {"section,engine,batch,epoch_or_layer", "train"},
+    {"kind,input,lane,matrix", "tensor"},
 };
 constexpr std::string_view kSamplesHeader = "backend,sample,total_ns";
 

@@ -186,6 +186,28 @@ struct ImportedTrain : ImportedMachine {
 
 ImportedTrain train_comparison(const CompareFile& file);
 
+// [SECTION] tensor cores: <id>-tensor.csv (its speed table: one matrix product per backend and format)
+
+struct ImportedSpeedRow {
+    std::string backend;  // "gpu-cublas", "cuda-kernel", "cpu-parallel", ...
+    std::string inputs;   // "FP32", "TF32", "FP16", "BF16", as written
+    std::int64_t size = 0;
+    bool ran = false;
+    double gflops = 0.0, gflops_min = 0.0, gflops_max = 0.0;
+    std::string path;     // what ran there, or why not
+};
+
+struct ImportedTensorSpeed : ImportedMachine {
+    std::vector<ImportedSpeedRow> rows;  // the "speed" rows, in file order
+
+    // The row of that backend and input format at that size, or null.
+    const ImportedSpeedRow* find(std::string_view backend, std::string_view inputs, std::int64_t size) const;
+};
+
+// The speed table of a tensor-cores export; InputError when a number does not read. A file whose
+// speed table is missing gives no rows.
+ImportedTensorSpeed tensor_speed_comparison(const CompareFile& file);
+
 // "<cpu>, <gpu or no GPU>" for the machine this process runs on, in the same words as an import's
 // machine_label. `gpu_name` empty means no usable GPU.
 std::string machine_label(const std::string& cpu_model, const std::string& gpu_name);

@@ -213,4 +213,42 @@ ImportedTrain train_comparison(const CompareFile& file) {
     return out;
 }
 
+// [SECTION] tensor cores
+
+const ImportedSpeedRow* ImportedTensorSpeed::find(std::string_view backend, std::string_view inputs,
+                                                  std::int64_t size) const {
+    for (const ImportedSpeedRow& r : rows)
+        if (r.backend == backend && r.inputs == inputs && r.size == size) return &r;
+    return nullptr;
+}
+
+ImportedTensorSpeed tensor_speed_comparison(const CompareFile& file) {
+    using namespace cmp;
+    ImportedTensorSpeed out;
+    static_cast<ImportedMachine&>(out) = file;
+    // The speed table is found by its columns, wherever it stands among the export's tables.
+    for (const CompareTable& t : file.tables) {
+        if (t.column("gflops_median") < 0 || t.column("backend") < 0) continue;
+        for (std::size_t i = 0; i < t.rows.size(); ++i) {
+            if (t.cell(i, "kind") != "speed") continue;
+            const int line_no = t.line_numbers[i];
+            ImportedSpeedRow r;
+            r.backend = t.cell(i, "backend");
+            r.inputs = t.cell(i, "inputs");
+            if (r.backend.empty() || r.inputs.empty())
+                fail(file.path, "line " + std::to_string(line_no) + " has no backend or input format");
+            r.size = to_int(t.cell(i, "size"), file.path, line_no, "size");
+            r.ran = t.cell(i, "ran") == "yes";
+            if (r.ran) {
+                r.gflops = to_double(t.cell(i, "gflops_median"), file.path, line_no, "gflops_median");
+                r.gflops_min = to_double(t.cell(i, "gflops_min"), file.path, line_no, "gflops_min");
+                r.gflops_max = to_double(t.cell(i, "gflops_max"), file.path, line_no, "gflops_max");
+            }
+            r.path = t.cell(i, "path");
+            out.rows.push_back(std::move(r));
+        }
+    }
+    return out;
+}
+
 }  // namespace gpulab::core

@@ -39,6 +39,9 @@ struct GemmSpeedRow {
     bool check_pass = false;
     double worst_error_ratio = 0.0;  // largest |C - exact| / bound over the sampled outputs (<= 1 passes)
     std::string error;               // a run that failed part-way
+    // "" when measured here; else where (a GPU run shipped with gpulab, issue 39: "recorded on NVIDIA
+    // H200, 2026-11-28"). Set for display and export only: a stored result's rows have it empty.
+    std::string source;
 };
 
 struct GemmSpeedRun {

@@ -175,7 +175,7 @@ template <class A> void serialize(A& a, DotSweepConfig& c) { archive_members(a, 
 template <class A> void serialize(A& a, DotSweepLine& l) { archive_members(a, l, l.inputs, l.accumulate, l.error); }
 template <class A> void serialize(A& a, GemmSpeedRow& r) {
     archive_members(a, r, r.backend, r.inputs, r.ran, r.native, r.instruction, r.path, r.time, r.gflops, r.gflops_min, r.gflops_max,
-                    r.check_pass, r.worst_error_ratio, r.error);
+                    r.check_pass, r.worst_error_ratio, r.error, r.source);
 }
 template <class A> void serialize(A& a, GemmSpeedRun& r) { archive_members(a, r, r.size, r.rows); }
 

@@ -14,6 +14,7 @@
 #include "libraries/cublas_gemm_precision.h"
 #include "measure/format.h"
 #include "tensor_view.h"
+#include "views/compare_view.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
 
@@ -33,7 +34,9 @@ std::string row_owner(const core::GemmSpeedRow& r) {
     return r.backend + (r.backend == "cpu-parallel" ? " (ours)" : "");
 }
 
-std::string row_name(const core::GemmSpeedRow& r) { return row_owner(r) + ", " + core::format_label(r.inputs) + " inputs"; }
+std::string row_name(const core::GemmSpeedRow& r) {
+    return row_owner(r) + ", " + core::format_label(r.inputs) + " inputs" + (r.source.empty() ? "" : " (recorded)");
+}
 
 // Rows drawn as one: a row that ran, or consecutive rows of one backend that did not run for the
 // same reason (the four gpu-cublas rows without a GPU), so a reason is said once, not four times.
@@ -80,7 +83,11 @@ void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
     float label_w = 0.0f;
     for (const SpeedLine& l : lines) label_w = std::max(label_w, ImGui::CalcTextSize(l.name.c_str()).x);
     label_w += lh * 0.6f;
-    const float value_w = ImGui::CalcTextSize("8888 GFLOP/s").x + lh * 0.6f;
+    // As wide as the widest value (a recorded GPU row runs to five digits).
+    float value_w = ImGui::CalcTextSize("8888 GFLOP/s").x;
+    for (const core::GemmSpeedRow& r : run.rows)
+        if (r.ran) value_w = std::max(value_w, ImGui::CalcTextSize(gflops_text(r.gflops).c_str()).x);
+    value_w += lh * 0.6f;
     const float bar_max = std::max(width - label_w - value_w, lh * 4.0f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (std::size_t li = 0; li < lines.size(); ++li) {
@@ -100,10 +107,15 @@ void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
         dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), line.name.c_str());
         if (r.ran) {
             const auto x_of = [&](double g) { return o.x + label_w + static_cast<float>(g / top) * bar_max; };
-            // BF16 rows hatched as well as lighter, so FP32 and BF16 differ without colour.
+            // BF16 rows hatched as well as lighter, so FP32 and BF16 differ without colour; a recorded
+            // row outlined and hatched, as another computer's bars are in every lesson.
             const ImU32 fill = r.inputs == core::FpFormat::Fp32 ? colour : (colour & 0x00FFFFFF) | 0x99000000;
-            dl->AddRectFilled({o.x + label_w, o.y + 3}, {x_of(r.gflops), o.y + lh - 5}, fill);
-            if (r.inputs != core::FpFormat::Fp32)
+            if (!r.source.empty())
+                draw_hatched_bar(dl, {o.x + label_w, o.y + 3}, {std::max(x_of(r.gflops), o.x + label_w + 2.0f), o.y + lh - 5},
+                                 colour);
+            else
+                dl->AddRectFilled({o.x + label_w, o.y + 3}, {x_of(r.gflops), o.y + lh - 5}, fill);
+            if (r.source.empty() && r.inputs != core::FpFormat::Fp32)
                 for (float x = o.x + label_w; x < x_of(r.gflops); x += lh * 0.35f)
                     dl->AddLine({x, o.y + lh - 5}, {std::min(x + lh * 0.5f, x_of(r.gflops)), o.y + 3},
                                 IM_COL32(0, 0, 0, 110));
@@ -117,7 +129,9 @@ void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
         // so on its own line.
         ImGui::Indent(label_w);
         ImGui::PushTextWrapPos(0.0f);
-        if (r.ran)
+        if (r.ran && !r.source.empty())
+            ImGui::TextColored(kMutedColour, "%s; not this computer: %s", r.source.c_str(), r.path.c_str());
+        else if (r.ran)
             ImGui::TextColored(kMutedColour, "%s%s", r.path.c_str(),
                                r.check_pass ? "" : "  (the check against the exact sum FAILED)");
         else
@@ -127,10 +141,39 @@ void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
     }
 }
 
+core::GemmSpeedRun with_recorded_rows(const core::GemmSpeedRun& run, const core::ImportedTensorSpeed* recorded) {
+    core::GemmSpeedRun out = run;
+    if (!recorded) return out;
+    for (core::GemmSpeedRow& r : out.rows) {
+        if (r.ran || !core::recorded_gpu_backend(r.backend)) continue;
+        const core::ImportedSpeedRow* theirs = recorded->find(r.backend, core::format_label(r.inputs), run.size);
+        if (!theirs || !theirs->ran) continue;
+        r.ran = r.native = r.check_pass = true;  // a recorded row that ran passed its check there
+        r.gflops = theirs->gflops;
+        r.gflops_min = theirs->gflops_min;
+        r.gflops_max = theirs->gflops_max;
+        r.path = theirs->path;
+        r.source = recorded->recorded_source;
+    }
+    return out;
+}
+
 void draw_speed_gpu_note(const core::GemmSpeedRun& run) {
     bool gpu_ran = false;
-    for (const core::GemmSpeedRow& r : run.rows)
-        if (r.backend == gpu::kCublasGemmBackend && r.ran) gpu_ran = true;
+    std::string recorded;
+    for (const core::GemmSpeedRow& r : run.rows) {
+        if (r.backend == gpu::kCublasGemmBackend && r.ran && r.source.empty()) gpu_ran = true;
+        if (r.ran && !r.source.empty()) recorded = r.source;
+    }
+    if (!recorded.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kMutedColour,
+                           "The rows marked (recorded) are %s; not this computer: cuBLAS and gpulab's own mma.sync "
+                           "kernel timed there with CUDA events around the product alone, the matrices already on the "
+                           "GPU, so their gap to this CPU's rows is two computers' and not a copy's.",
+                           recorded.c_str());
+        ImGui::PopTextWrapPos();
+    }
     ImGui::PushTextWrapPos(0.0f);
     // The GPU rows time cublasGemmEx alone with CUDA events (no copies), the CPU rows the whole call:
     // said here so nobody reads the gap as the cost of a copy-in, copy-out product.
@@ -154,21 +197,38 @@ void draw_speed_gpu_note(const core::GemmSpeedRun& run) {
     ImGui::PopTextWrapPos();
 }
 
+core::GemmSpeedRun TensorView::shown_speed() const {
+    if (!result_) return {};
+    const core::GemmSpeedRun& run = result_->speed;
+    const core::ImportedTensorSpeed* recorded = recorded_speed_.get(std::to_string(run.size), [&] {
+        return recorded_match<core::ImportedTensorSpeed>(
+            "tensor", core::tensor_speed_comparison, [&](const core::ImportedTensorSpeed& t) {
+                for (const core::ImportedSpeedRow& r : t.rows)
+                    if (r.ran && r.size == run.size && core::recorded_gpu_backend(r.backend)) return true;
+                return false;
+            });
+    });
+    return with_recorded_rows(run, recorded);
+}
+
 void TensorView::draw_speed_panel() {
     if (!result_) {
         draw_result_note();
         return;
     }
     const core::GemmSpeedRun& s = result_->speed;
+    const core::GemmSpeedRun shown = shown_speed();
+    const bool recorded = std::any_of(shown.rows.begin(), shown.rows.end(), [](const core::GemmSpeedRow& r) { return !r.source.empty(); });
     ImGui::TextWrapped("One %s x %s x %s matrix product (%s multiply-adds), FP32 sums in every row; the BF16 rows "
-                       "round A and B to BF16 first. Measured now, on this computer: the median of several runs, "
+                       "round A and B to BF16 first. Measured now, on this computer%s: the median of several runs, "
                        "the line from the slowest to the fastest.",
                        core::format_count(s.size).c_str(), core::format_count(s.size).c_str(),
-                       core::format_count(s.size).c_str(), core::format_count(s.size * s.size * s.size).c_str());
+                       core::format_count(s.size).c_str(), core::format_count(s.size * s.size * s.size).c_str(),
+                       recorded ? " (the rows marked recorded: on another one, as their lines say)" : "");
     ImGui::Spacing();
-    draw_speed_bars(s, ImGui::GetContentRegionAvail().x);
+    draw_speed_bars(shown, ImGui::GetContentRegionAvail().x);
     ImGui::Spacing();
-    draw_speed_gpu_note(s);
+    draw_speed_gpu_note(shown);
 }
 
 }  // namespace gpulab::app

@@ -248,7 +248,7 @@ std::string precision_race_csv(const train::PrecisionRace& r) {
          "updates_below_bf16_step,train_ns\n";
     if (!r.ok) {
         o << "precision_lane,,,,,,,,," << core::csv_field("not run: " + r.error) << "\n";
-        return o.str();
+        return with_source_column(o.str(), shown_result_source());
     }
     for (const train::PrecisionLane& l : r.lanes)
         o << "precision_lane," << core::csv_field(l.label) << "," << l.batch_loss.size() << "," << r.config.batch << ","
@@ -258,7 +258,7 @@ std::string precision_race_csv(const train::PrecisionRace& r) {
     for (const train::PrecisionLane& l : r.lanes)
         for (std::size_t b = 0; b < l.batch_loss.size(); ++b)
             o << "precision_loss," << train::precision_id(l.precision) << "," << b + 1 << "," << l.batch_loss[b] << "\n";
-    return o.str();
+    return with_source_column(o.str(), shown_result_source());
 }
 
 }  // namespace gpulab::app

@@ -147,7 +147,7 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(
 
 TensorView::TensorView(ViewHost& host) : host_(host) {
     // Payload format 4: the batch's gradients (2), the matrix products' speed (3), our AMX and mma.sync rows (4).
-    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 4, tensor_measurement_bytes);
+    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 5, tensor_measurement_bytes);
     // The training panel's race (format 1: lanes of FP32, BF16 mixed and BF16 weights).
     back_with_stored_results<const train::PrecisionRace>(race_cache_, "tensor-training", 1, precision_race_bytes);
 }
@@ -338,7 +338,7 @@ std::vector<std::string> tensor_caption_lines(const TensorMeasurement& m, std::s
     return lines;
 }
 
-std::string tensor_csv(const TensorMeasurement& m, kern::MmaInput input, double value,
+std::string tensor_csv(const TensorMeasurement& m, const core::GemmSpeedRun& speed, kern::MmaInput input, double value,
                        const std::vector<std::string>& caption) {
     std::ostringstream o;
     for (const std::string& line : caption) o << "# " << line << "\n";
@@ -395,12 +395,18 @@ std::string tensor_csv(const TensorMeasurement& m, kern::MmaInput input, double 
     } else {
         o << "gradients,,,,,,," << core::csv_field("not computed: " + m.gradients.error) << "\n";
     }
-    o << "\nkind,backend,inputs,size,ran,native,gflops_median,gflops_min,gflops_max,check,path\n";
-    for (const core::GemmSpeedRow& r : m.speed.rows)
-        o << "speed," << r.backend << "," << core::format_label(r.inputs) << "," << m.speed.size << ","
+    // Every table's rows say where they were measured (issue 39): the speed table row by row (a
+    // recording's GPU rows among them), the others all here.
+    const std::string own = shown_result_source();
+    std::string before = with_source_column(o.str(), own);
+    std::ostringstream t;
+    t << "\nkind,backend,inputs,size,ran,native,gflops_median,gflops_min,gflops_max,check,path,source\n";
+    for (const core::GemmSpeedRow& r : speed.rows)
+        t << "speed," << r.backend << "," << core::format_label(r.inputs) << "," << speed.size << ","
           << (r.ran ? "yes" : "no") << "," << (r.native ? "yes" : "no") << "," << r.gflops << "," << r.gflops_min << ","
           << r.gflops_max << "," << (r.ran ? (r.check_pass ? "pass" : "FAIL") : "") << "," << core::csv_field(r.path)
-          << "\n";
+          << "," << core::csv_field(r.source.empty() ? own : r.source) << "\n";
+    o.str("");
     o << "\nkind,input,m,n,k,outputs_differing_from_cpu_scalar,mma_sync_instructions,simulator_ns,note\n";
     for (const KernelCheck& c : m.checks) {
         o << "check," << kern::mma_input_label(c.input) << "," << c.m << "," << c.n << "," << c.k << ",";
@@ -410,7 +416,7 @@ std::string tensor_csv(const TensorMeasurement& m, kern::MmaInput input, double 
         else
             o << ",,," << core::csv_field("not run: " + c.error) << "\n";
     }
-    return o.str();
+    return before + t.str() + with_source_column(o.str(), own);
 }
 
 // [SECTION] script actions, comparison
@@ -466,7 +472,7 @@ ExportResult TensorView::export_files(const ViewExport& in) {
     std::vector<std::string> caption = result_ ? tensor_caption_lines(m, in.lesson_title, value_)
                                                : machine_caption_lines(in.lesson_title, race_->started_unix_s);
     if (!result_) caption.push_back(kModelNote);
-    if (!out.text("-tensor.csv", (result_ ? tensor_csv(m, input_, value_, caption) + "\n" : std::string()) +
+    if (!out.text("-tensor.csv", (result_ ? tensor_csv(m, shown_speed(), input_, value_, caption) + "\n" : std::string()) +
                                      (race_ ? precision_race_csv(*race_) : std::string())))
         return out.failed();
     const std::shared_ptr<const train::PrecisionRace> race = race_;
@@ -536,8 +542,9 @@ ExportResult TensorView::export_files(const ViewExport& in) {
         ImGui::Spacing();
         draw_export_heading(fonts, "The same " + core::format_count(m.speed.size) + "^3 matrix product in FP32 and BF16 on "
                                    "this CPU, and with cuBLAS on the GPU");
-        draw_speed_bars(m.speed, ImGui::GetContentRegionAvail().x);
-        draw_speed_gpu_note(m.speed);
+        const core::GemmSpeedRun speed = shown_speed();
+        draw_speed_bars(speed, ImGui::GetContentRegionAvail().x);
+        draw_speed_gpu_note(speed);
         ImGui::TextWrapped("%s", kModelNote);
     });
     if (!out.picture(png, ok, error)) return out.failed();
@@ -552,7 +559,8 @@ std::string TensorView::export_description() const {
 }
 
 std::string TensorView::measurement_csv(const std::string& lesson_title) const {
-    std::string csv = result_ ? tensor_csv(*result_, input_, value_, tensor_caption_lines(*result_, lesson_title, value_))
+    std::string csv = result_ ? tensor_csv(*result_, shown_speed(), input_, value_,
+                                           tensor_caption_lines(*result_, lesson_title, value_))
                               : std::string();
     // The training panel's race where it ran, after the main tables.
     if (race_ && panel_ == Panel::Training) csv += (csv.empty() ? "" : "\n") + precision_race_csv(*race_);

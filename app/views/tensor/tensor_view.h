@@ -34,7 +34,9 @@
 #include "sim/sim_kernels.h"
 #include "train/gradient_precision.h"
 #include "train/precision_race.h"
+#include "compare/compare_import.h"
 #include "views/lesson_view.h"
+#include "views/recorded_gpu.h"
 #include "workloads/precision_ladder.h"
 #include "workloads/tensor_speed.h"
 
@@ -78,7 +80,8 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(const core::DotSweepConf
 
 // The lesson's CSV: caption lines as # comments, then the lane data, the typed number in each
 // format, the formats' ranges, the sweep and the kernel checks, each a table with its own header.
-std::string tensor_csv(const TensorMeasurement& m, kern::MmaInput input, double value,
+// `speed`: the speed rows shown (this machine's, with a recording's GPU rows where none ran here).
+std::string tensor_csv(const TensorMeasurement& m, const core::GemmSpeedRun& speed, kern::MmaInput input, double value,
                        const std::vector<std::string>& caption);
 std::vector<std::string> tensor_caption_lines(const TensorMeasurement& m, std::string_view lesson_title, double value);
 
@@ -142,6 +145,9 @@ std::string precision_race_csv(const train::PrecisionRace& r);
 void draw_speed_bars(const core::GemmSpeedRun& run, float width);
 // How the gpu-cublas rows of `run` were timed, or that they need an NVIDIA GPU.
 void draw_speed_gpu_note(const core::GemmSpeedRun& run);
+// `run` with each GPU row that did not run here replaced by `recorded`'s row of the same backend,
+// format and size (its source set, drawn outlined and hatched); `run` itself when `recorded` is null.
+core::GemmSpeedRun with_recorded_rows(const core::GemmSpeedRun& run, const core::ImportedTensorSpeed* recorded);
 // The sentence every panel with model arithmetic carries.
 extern const char* const kModelNote;
 
@@ -184,6 +190,10 @@ class TensorView : public LessonView {
     bool training_race_shown();  // false, with the reason drawn, when there is no race to show
     void draw_training_timing();
     void draw_speed_panel();
+    // The speed rows on screen: this machine's, and the shipped GPU recording's GPU rows of the same
+    // size where none ran here (views/recorded_gpu.h).
+    core::GemmSpeedRun shown_speed() const;
+    mutable RecordedMatch<core::ImportedTensorSpeed> recorded_speed_;
     const train::WeightWalk& weight_walk();  // for weight_step_, computed when it changes
     const GradientCounts& gradient_counts();  // for result_ and loss_scale_exp_, counted when one changes
     // The gradients prompt's answer for result_ and predict_, worked out once (a pass over the batch).
