@@ -8,6 +8,9 @@
 #include <cstdio>
 
 #include "puzzle_view.h"
+#include "gpu_model/gpu_estimate.h"
+#include "measure/format.h"
+#include "views/recorded_gpu.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -221,6 +224,21 @@ void PuzzleView::draw_counters(const puzzles::CaseOutcome& c, float width) {
         row("shared memory", b,
             "Shared memory has 32 banks of 4 bytes; a warp's request takes one pass (wavefront) when no two of its "
             "threads need different words of the same bank. More wavefronts per request: bank conflicts.");
+        // What these counts would cost on a GPU, by the model every lesson's estimate uses (one launch,
+        // the sectors' bytes at the memory's bandwidth; copies left out, as a kernel time is): never a
+        // measurement, and said so.
+        if (r.clean && r.global_sectors > 0) {
+            core::KernelWork work;
+            work.data_bytes = 32 * r.global_sectors;
+            const core::PublishedGpu& gpu = estimated_gpu();
+            const core::GpuEstimate e = core::estimate_gpu_time(work, gpu);
+            std::snprintf(b, sizeof b, "about %s, %s-bound: %s, not a measurement", core::format_duration(e.kernel_ns).c_str(),
+                          e.bound, core::estimate_source(gpu).c_str());
+            row("GPU estimate", b,
+                "From the sectors counted above and the GPU's published memory bandwidth, plus one launch "
+                "(core/gpu_model/gpu_estimate.h). An example this small is all launch: the GPU pays off when "
+                "millions of threads share that cost.");
+        }
         ImGui::EndTable();
     }
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
