@@ -106,6 +106,8 @@ struct ImportedSweepSeries {
     std::string backend;
     std::vector<int64_t> elements;   // ascending sizes where the backend ran
     std::vector<int64_t> median_ns;  // total (copies included for a GPU), one per size
+    // The kernel alone (data resident on the GPU), one per size; 0 where the file has no such column.
+    std::vector<int64_t> compute_ns;
 };
 
 struct ImportedSweep : ImportedMachine {

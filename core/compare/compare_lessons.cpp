@@ -45,14 +45,17 @@ ImportedSweep sweep_comparison(const CompareFile& file) {
         if (backend.empty()) fail(file.path, "line " + std::to_string(line_no) + " has no backend name");
         const int64_t n = to_int(t.cell(i, "elements"), file.path, line_no, "elements");
         const int64_t ns = to_int(t.cell(i, "median_ns"), file.path, line_no, "median_ns");
+        const std::string& compute_cell = t.cell(i, "compute_median_ns");
+        const int64_t compute = compute_cell.empty() ? 0 : to_int(compute_cell, file.path, line_no, "compute_median_ns");
         auto it = std::find_if(out.series.begin(), out.series.end(),
                                [&](const ImportedSweepSeries& s) { return s.backend == backend; });
         if (it == out.series.end()) {
-            out.series.push_back({backend, {}, {}});
+            out.series.push_back({backend, {}, {}, {}});
             it = out.series.end() - 1;
         }
         it->elements.push_back(n);
         it->median_ns.push_back(ns);
+        it->compute_ns.push_back(compute);
     }
     for (auto& s : out.series) {
         // Rows come size by size already; sorting keeps a hand-edited file drawable as a curve.
@@ -60,10 +63,11 @@ ImportedSweep sweep_comparison(const CompareFile& file) {
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
         std::sort(order.begin(), order.end(),
                   [&](std::size_t a, std::size_t b) { return s.elements[a] < s.elements[b]; });
-        ImportedSweepSeries sorted{s.backend, {}, {}};
+        ImportedSweepSeries sorted{s.backend, {}, {}, {}};
         for (std::size_t i : order) {
             sorted.elements.push_back(s.elements[i]);
             sorted.median_ns.push_back(s.median_ns[i]);
+            sorted.compute_ns.push_back(s.compute_ns[i]);
         }
         s = std::move(sorted);
     }

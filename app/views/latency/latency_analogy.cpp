@@ -16,6 +16,7 @@
 #include "latency_view.h"
 #include "measure/machine_info.h"
 #include "backends/simd/simd_math.h"
+#include "views/recorded_gpu.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
 
@@ -29,6 +30,9 @@ constexpr int kPileCells = 128;   // the pile drawn as 128 bundles of sums
 
 struct Side {
     bool measured = false;
+    // Where no GPU ran here: "recorded on NVIDIA H200, 2026-11-28" or "estimate (model, NVIDIA H200)"
+    // (views/recorded_gpu.h), said under the side; empty for this machine's measurement.
+    std::string source;
     std::string backend;
     double total_ns = 0;  // the whole pile, measured
     double fixed_ns = 0;  // before the first sum is done (GPU: its time at the smallest size)
@@ -85,20 +89,34 @@ void LatencyView::draw_analogy_panel() {
             if (!c.ran) continue;
             const double t = static_cast<double>(c.total.median_ns);
             if (r.kinds[b] == core::BackendKind::Cpu && (!cpu.measured || t < cpu.total_ns)) {
-                cpu = {true, r.backends[b], t, 0.0};
+                cpu = {true, "", r.backends[b], t, 0.0};
             } else if (r.kinds[b] == core::BackendKind::Gpu && !gpu_side.measured) {
                 const core::SweepCell& small = r.cells[b][0];
-                gpu_side = {true, r.backends[b], t, small.ran ? std::min<double>(small.total.median_ns, t) : 0.0};
+                gpu_side = {true, "", r.backends[b], t, small.ran ? std::min<double>(small.total.median_ns, t) : 0.0};
             }
         }
         if (!gpu_side.measured) missing = gpu_missing_reason(r);
+        // No GPU here: the recorded GPU run's (or the model's) time at the same size, said as such.
+        const core::ImportedSweep* other = comparison();
+        if (!gpu_side.measured && other && !other->recorded_source.empty() && !other->series.empty()) {
+            const core::ImportedSweepSeries& sr = other->series.front();
+            for (std::size_t k = 0; k < sr.elements.size() && k < sr.median_ns.size(); ++k)
+                if (sr.elements[k] == n && sr.median_ns[k] > 0 && !sr.median_ns.empty()) {
+                    const double first = static_cast<double>(sr.median_ns.front());
+                    const double t = static_cast<double>(sr.median_ns[k]);
+                    gpu_side = {true, other->recorded_source, sr.backend, t, std::min(first, t)};
+                }
+        }
     }
 
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
     ImGui::TextWrapped(
         "A pile of %s tiny sums (one ReLU each): few fast workers or very many slower ones? Speeds "
-        "are this machine's measurements, slowed down together so you can watch.",
-        core::format_pow2(n).c_str());
+        "are %s, slowed down together so you can watch.",
+        core::format_pow2(n).c_str(),
+        gpu_side.source.empty() ? "this machine's measurements"
+        : gpu_side.source.rfind("estimate", 0) == 0 ? "this machine's measured CPU and a GPU estimate (a model)"
+                                                    : "this machine's measured CPU and a GPU recorded on another computer");
     ImGui::PopStyleColor();
 
     // One common slow-down: the slower side takes kSlowerSideSeconds on screen.
@@ -133,6 +151,10 @@ void LatencyView::draw_analogy_panel() {
         if (gpu && have_gpu)
             std::snprintf(title, sizeof title, "GPU: %s lanes (%d SMs x %d FP32 lanes)",
                           core::format_count(students).c_str(), sms, lanes);
+        else if (gpu && !s.source.empty())
+            // The recording's or the estimate's GPU: an H200 has the H100 SXM5's 132 SMs of 128 lanes.
+            std::snprintf(title, sizeof title, "GPU: %s lanes (%s, published spec)", core::format_count(students).c_str(),
+                          estimated_gpu().name);
         else if (gpu)
             std::snprintf(title, sizeof title, "GPU: %s lanes (example: an H100 SXM5)",
                           core::format_count(students).c_str());
@@ -171,7 +193,10 @@ void LatencyView::draw_analogy_panel() {
             char each[96];
             std::snprintf(each, sizeof each, "%d SMs x %d FP32 lanes%s; each figure stands for %d", sms, lanes,
                           have_gpu ? "" : " (published spec)", (students + drawn - 1) / drawn);
-            dl->AddText({x0, y - lh}, IM_COL32(150, 150, 150, 255), each);
+            // Cut to the side's width, like the title: at 1366 x 768 the whole line is wider.
+            dl->PushClipRect({x0, y - lh}, {x0 + half, y}, true);
+            dl->AddText({x0, y - lh}, IM_COL32(150, 150, 150, 255), fit_line(each, half).c_str());
+            dl->PopClipRect();
         }
         y += lh * 0.3f;
         pile(dl, {x0, y}, std::min(half, pile_h * 8.0f), pile_h, work_f, accent);
@@ -182,7 +207,8 @@ void LatencyView::draw_analogy_panel() {
             l1 = core::format_pow2(n) + " sums in " + core::format_duration(static_cast<int64_t>(s.total_ns)) + " = " +
                  core::format_duration(static_cast<int64_t>(std::llround(s.total_ns / static_cast<double>(n) * 1000))) +
                  " per 1000 sums";
-            l2 = "measured: " + s.backend + " median at " + core::format_pow2(n) +
+            l2 = (s.source.empty() ? "measured: " : s.source + ", not this computer: ") + s.backend + " median at " +
+                 core::format_pow2(n) +
                  (gpu ? ", copies included; waits " + core::format_duration(static_cast<int64_t>(s.fixed_ns)) +
                             " first (its time at the smallest size)"
                       : ", the fastest CPU backend");
@@ -216,11 +242,17 @@ void LatencyView::draw_analogy_panel() {
     if (cpu.measured && gpu_side.measured) {
         const bool gpu_wins = gpu_side.total_ns < cpu.total_ns;
         const double ratio = gpu_wins ? cpu.total_ns / gpu_side.total_ns : gpu_side.total_ns / cpu.total_ns;
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(kAccentColour,
-                           "At %s the %s finish first, %s sooner. Change the size (breakdown size in "
+                           "At %s the %s finish first, %s sooner%s. Change the size (breakdown size in "
                            "the controls) and watch the winner change.",
                            core::format_pow2(n).c_str(), gpu_wins ? "students" : "mathematicians",
-                           core::format_ratio(ratio).c_str());
+                           core::format_ratio(ratio).c_str(),
+                           gpu_side.source.empty() ? ""
+                           : gpu_side.source.rfind("estimate", 0) == 0
+                               ? " (the students' time an estimate, not a measurement)"
+                               : " (the students' time recorded on another computer)");
+        ImGui::PopTextWrapPos();
     }
     ImGui::Dummy({avail.x, 1.0f});
 }

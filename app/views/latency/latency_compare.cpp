@@ -43,8 +43,10 @@ std::unique_ptr<core::ImportedSweep> estimated_sweep(const core::SweepResult& r)
         core::KernelWork work;
         work.upload_bytes = work.download_bytes = n * static_cast<int64_t>(sizeof(float));
         work.data_bytes = 2 * work.upload_bytes;
+        const core::GpuEstimate e = core::estimate_gpu_time(work, gpu);
         s.elements.push_back(n);
-        s.median_ns.push_back(core::estimate_gpu_time(work, gpu).total_ns());
+        s.median_ns.push_back(e.total_ns());
+        s.compute_ns.push_back(e.kernel_ns);
     }
     if (s.elements.empty()) return nullptr;
     out->series.push_back(std::move(s));

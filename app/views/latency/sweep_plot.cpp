@@ -295,15 +295,19 @@ void value_range(const std::vector<Curve>& curves, double& lo, double& hi) {
     }
 }
 
-// The other machine's series: its total median per size, or elements per second when `rate`.
-std::vector<OtherCurve> other_curves(const core::ImportedSweep* other, bool rate) {
+// The other machine's series: its median per size, or elements per second when `rate`; the total
+// (copies included) when `transfers`, else the kernel alone where the file gave it (a CPU backend's
+// total is its compute).
+std::vector<OtherCurve> other_curves(const core::ImportedSweep* other, bool rate, bool transfers) {
     std::vector<OtherCurve> out;
     if (!other) return out;
     for (const core::ImportedSweepSeries& s : other->series) {
         OtherCurve c{backend_color(s.backend), {}};
         for (std::size_t i = 0; i < s.elements.size(); ++i) {
-            if (s.median_ns[i] <= 0) continue;
-            const double n = static_cast<double>(s.elements[i]), t = static_cast<double>(s.median_ns[i]);
+            const bool resident = !transfers && i < s.compute_ns.size() && s.compute_ns[i] > 0;
+            const int64_t ns = resident ? s.compute_ns[i] : s.median_ns[i];
+            if (ns <= 0) continue;
+            const double n = static_cast<double>(s.elements[i]), t = static_cast<double>(ns);
             c.points.emplace_back(n, rate ? n / t * 1e9 : t);
         }
         if (!c.points.empty()) out.push_back(std::move(c));
@@ -425,7 +429,7 @@ std::string gpu_missing_sentence(const core::SweepResult& r) {
 
 void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o, ImVec2 size) {
     const std::vector<Curve> curves = time_curves(r, o.transfers);
-    const std::vector<OtherCurve> others = other_curves(o.other, false);
+    const std::vector<OtherCurve> others = other_curves(o.other, false, o.transfers);
     const std::vector<Curve> legend = legend_of(curves, o.other);
     double lo, hi;
     value_range(curves, lo, hi);
@@ -496,7 +500,7 @@ void draw_sweep_throughput_plot(const core::SweepResult& r, const SweepPlotOptio
             }
         }
     }
-    const std::vector<OtherCurve> others = other_curves(o.other, true);
+    const std::vector<OtherCurve> others = other_curves(o.other, true, o.transfers);
     const std::vector<Curve> legend = legend_of(curves, o.other);
     double lo, hi;
     value_range(curves, lo, hi);
