@@ -97,8 +97,8 @@ void Shell::draw_devices() {
     ImGui::TextColored(kMutedColour, "Recorded GPU run");
     if (const core::GpuRecording* rec = shipped_recording()) {
         const core::RecordingProvenance& p = rec->provenance;
-        ImGui::TextWrapped("%s, %s: drawn beside this computer's runs, never as its own", p.gpu.c_str(), p.date.c_str());
-        std::string tip = "from " + rec->folder.string() + "\n" + std::to_string(rec->files.size()) + " measurements";
+        ImGui::TextWrapped("%s: drawn beside this computer's runs, never as its own", rec->source().c_str());
+        std::string tip = "recorded " + p.date + "\nfrom " + rec->folder.string() + "\n" + std::to_string(rec->files.size()) + " measurements";
         if (!p.driver.empty()) tip += "\ndriver " + p.driver;
         if (!p.cuda.empty()) tip += ", CUDA " + p.cuda;
         if (!p.cudnn.empty()) tip += ", cuDNN " + p.cudnn;

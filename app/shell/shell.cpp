@@ -191,6 +191,12 @@ void Shell::update(float dt) {
 }
 
 std::string Shell::view_script_action(const std::string& name) {
+    // "tab=<name>": the side panel's tab (Lesson, Controls, Lessons, Devices) is chosen, so a
+    // screenshot of a script can show any of them.
+    if (name.rfind("tab=", 0) == 0) {
+        select_side_tab_ = name.substr(4);
+        return "tab " + select_side_tab_ + " chosen";
+    }
     if (!view_) return "no lesson is open";
     std::string said;
     view_->script_action(name, said);
@@ -314,19 +320,25 @@ void Shell::draw_timing() {
 
 void Shell::draw_side_tabs(const FrameContext& ctx, bool with_lesson_text) {
     if (!ImGui::BeginTabBar("##side_tabs")) return;
-    if (with_lesson_text && ImGui::BeginTabItem("Lesson")) {
+    // A script's choice (view_script_action "tab=..."), taken once.
+    auto flags = [&](const char* tab) {
+        if (select_side_tab_ != tab) return ImGuiTabItemFlags_None;
+        select_side_tab_.clear();
+        return ImGuiTabItemFlags_SetSelected;
+    };
+    if (with_lesson_text && ImGui::BeginTabItem("Lesson", nullptr, flags("Lesson"))) {
         draw_lesson_text();
         ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Controls")) {
+    if (ImGui::BeginTabItem("Controls", nullptr, flags("Controls"))) {
         draw_controls(ctx);
         ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Lessons")) {
+    if (ImGui::BeginTabItem("Lessons", nullptr, flags("Lessons"))) {
         draw_lesson_list();
         ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Devices")) {
+    if (ImGui::BeginTabItem("Devices", nullptr, flags("Devices"))) {
         draw_devices();
         ImGui::EndTabItem();
     }

@@ -187,6 +187,7 @@ private:
     // The tab bar of the side column: Controls, Lessons, Devices (and the step text first when the
     // window is too narrow for a column of its own).
     void draw_side_tabs(const FrameContext& ctx, bool with_lesson_text);
+    std::string select_side_tab_;  // a script's "tab=<name>": chosen on the next frame
     const core::Lesson* lesson() const;
     // The view for a workload, created the first time it is needed and kept: a job still running
     // for a lesson the student left finishes into its own view.
