@@ -64,3 +64,16 @@ set_tests_properties(recording.compare_file_first.csv PROPERTIES FIXTURES_REQUIR
 
 # The tensor-core lesson's speed table: the recording's cuBLAS and mma.sync rows at the step's size.
 gpulab_recording_test(tensor tensor-cores tensor-cores-step-11.csv ${GPULAB_REC_FIXTURE} expect "speed,gpu-cublas,TF32,512,yes")
+
+# gpulab info names the recording, or why there is none, in one line.
+add_test(NAME recording.info_names_it
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;info" -DEXPECT_RC=0
+                 "-DEXPECT_REGEX=\nRecorded   test fixture, not a GPU: recorded on NVIDIA H200, 2026-11-28 \\(6 measurements"
+                 -P ${GPULAB_CHECK})
+set_tests_properties(recording.info_names_it PROPERTIES ENVIRONMENT "${GPULAB_REC_ENV};GPULAB_RECORDING=${GPULAB_REC_FIXTURE}")
+add_test(NAME recording.info_says_why_none
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:gpulab>;info" -DEXPECT_RC=0
+                 "-DEXPECT_REGEX=\nRecorded   none: [^\n]*no-such-recording: cannot read the recording folder"
+                 -P ${GPULAB_CHECK})
+set_tests_properties(recording.info_says_why_none PROPERTIES
+                     ENVIRONMENT "${GPULAB_REC_ENV};GPULAB_RECORDING=${GPULAB_REC_OUT}/no-such-recording")

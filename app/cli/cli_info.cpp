@@ -9,6 +9,7 @@
 #include "measure/machine_info.h"
 #include "render/offscreen_context.h"
 #include "render/resources.h"
+#include "views/recorded_gpu.h"
 #include "backends/simd/simd_math.h"
 #include "measure/wsl.h"
 
@@ -37,6 +38,12 @@ int cmd_info() {
     }
     std::printf("CUDA       %s\n", gpu::version_summary().c_str());
     std::printf("cuDNN      %s\n", g.cudnn_ok ? g.cudnn_version.c_str() : g.cudnn_reason.c_str());
+    // The GPU run the lessons draw beside this computer's (views/recorded_gpu.h), or why there is none.
+    if (const core::GpuRecording* rec = shipped_recording())
+        std::printf("Recorded   %s (%zu measurements, %s)\n", rec->source().c_str(), rec->files.size(),
+                    rec->folder.string().c_str());
+    else
+        std::printf("Recorded   none: %s\n", recording_problem().c_str());
 
     std::string why;
     auto context = OffscreenContext::create(why);
