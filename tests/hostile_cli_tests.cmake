@@ -55,6 +55,12 @@ add_test(NAME cli.hostile.lesson_picture_broken
                  -DEXPECT_RC=1 "-DEXPECT_REGEX=gpulab export: step 1: the step's picture cannot be used: .*not-a-picture.png: cannot decode"
                  -DEXPECT_LINES=1 -P ${GPULAB_CHECK})
 list(APPEND GPULAB_HOSTILE_TESTS cli.hostile.lesson_picture_broken)
+add_test(NAME cli.hostile.lesson_picture_broken_activation
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;bad-picture-activation;--lesson-dir;${PROJECT_SOURCE_DIR}/tests/data/lessons-bad-picture;--all-steps;--quick;--out;${GPULAB_HOSTILE_OUT}/lesson_picture_broken_activation"
+                 -DEXPECT_RC=1 "-DEXPECT_REGEX=gpulab export: step 1: the step's picture cannot be used: .*not-a-picture.png: cannot decode"
+                 -DEXPECT_LINES=1 -P ${GPULAB_CHECK})
+list(APPEND GPULAB_HOSTILE_TESTS cli.hostile.lesson_picture_broken_activation)
 
 # A lesson folder holding a FIFO, a /dev/zero symlink and the deep file: the built-in lessons
 # still list (exit 0) and each bad file is named once on stderr.

@@ -35,7 +35,10 @@ void ActivationView::enter_step(const core::LessonStep& step) {
             std::clamp(static_cast<int>(std::lround(std::log2(static_cast<double>(params_.elements)))), 10, 26);
     if (!params_.image_path.empty()) {
         std::strncpy(path_buf_, params_.image_path.c_str(), sizeof path_buf_ - 1);
-        if (try_load_image(params_.image_path)) use_file_ = true;
+        if (try_load_image(params_.image_path))
+            use_file_ = true;
+        else  // the export stops with this step, the file and why (ViewHost::step_input_problem)
+            host_.step_input_problem = "the step's picture cannot be used: " + host_.error;
         params_.image_path.clear();
     }
     const std::string anim = core::param_string(step.params, "animation", "both");

@@ -65,7 +65,11 @@ void TrainView::enter_step(const core::LessonStep& step) {
     pick_ = -1;
     reveal_now_ = false;
     // A picture the step names is classified as if it had been dropped on the window.
-    if (const std::string picture = core::param_string(p, "image", ""); !picture.empty()) drop_files({picture});
+    if (const std::string picture = core::param_string(p, "image", ""); !picture.empty()) {
+        drop_files({picture});
+        // A picture that does not decode stops an export with this step, the file and why.
+        if (dropped_path_ != picture) host_.step_input_problem = "the step's picture cannot be used: " + host_.error;
+    }
     // A step with a run measures only when its tab has nothing yet: stepping back and forth in
     // class does not restart a minute of training.
     if (step.action == "run") {
