@@ -77,3 +77,16 @@ add_test(NAME recording.info_says_why_none
                  -P ${GPULAB_CHECK})
 set_tests_properties(recording.info_says_why_none PROPERTIES
                      ENVIRONMENT "${GPULAB_REC_ENV};GPULAB_RECORDING=${GPULAB_REC_OUT}/no-such-recording")
+
+# The latency prompt is answered from the recording where no GPU ran here (the student's pick judged
+# against it, said so); the picture is checked by eye (docs: the step-2 screenshot) and for colours.
+if(GPULAB_XVFB_RUN)
+    set(png ${GPULAB_REC_OUT}/latency-predict.png)
+    add_test(NAME recording.latency_predict
+             COMMAND ${CMAKE_COMMAND}
+                     "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;latency-vs-throughput;--script-keys;Right,Idle,View=answer-first,Idle;--frames;60;--screenshot;${png}"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=answered 'the CPU'.*lesson=latency-vs-throughput step=2 of 5"
+                     -DEXPECT_FILE=${png} -P ${GPULAB_CHECK})
+    set_tests_properties(recording.latency_predict PROPERTIES LABELS gui TIMEOUT 240
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RECORDING=${GPULAB_REC_FIXTURE}")
+endif()

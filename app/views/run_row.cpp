@@ -82,4 +82,17 @@ bool draw_activation_combo(core::Activation& activation, const char* tip) {
     return changed;
 }
 
+bool answer_first_action(const std::optional<core::PredictPrompt>& prompt, int& pick, const std::string& name,
+                         std::string& said, bool& ok) {
+    if (name != "answer-first") return false;
+    ok = prompt && !prompt->choices.empty();
+    if (!ok) {
+        said = "this step has no predict prompt";
+        return true;
+    }
+    pick = 0;
+    said = "answered '" + prompt->choices[0] + "'";
+    return true;
+}
+
 }  // namespace gpulab::app

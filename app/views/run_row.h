@@ -3,6 +3,9 @@
 // alike and a fix lands everywhere.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "jobs.h"
 #include "lesson/lesson.h"
 #include "ops/op_desc.h"
@@ -22,6 +25,12 @@ void draw_busy_machine_warning(const JobRunner& jobs);
 // `reveal_now` ("just show me") are the view's state; `ready` enables "just show me".
 // Returns true once the student has answered, i.e. when the view should reveal.
 bool draw_predict_choices(const core::PredictPrompt& prompt, int& pick, bool& reveal_now, bool ready);
+
+// The script action "answer-first" every view with a prompt offers (a test or a screenshot picks the
+// first choice as a student would): true when `name` is it, with `said` set and `pick` 0 where the
+// step has a prompt.
+bool answer_first_action(const std::optional<core::PredictPrompt>& prompt, int& pick, const std::string& name,
+                         std::string& said, bool& ok);
 
 // The "activation" combo box over every activation the backends implement; `tip` says what the
 // choice changes in this lesson. True when the student picked another one.

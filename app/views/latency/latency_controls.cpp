@@ -114,4 +114,10 @@ void LatencyView::draw_timing() {
     draw_sweep_throughput_plot(r, plot_options(), {avail.x, std::max(avail.y, ImGui::GetFontSize() * 8)});
 }
 
+bool LatencyView::script_action(const std::string& name, std::string& said) {
+    if (bool ok = false; answer_first_action(predict_, pick_, name, said, ok)) return ok;
+    said = "unknown action '" + name + "' (answer-first)";
+    return false;
+}
+
 }  // namespace gpulab::app

@@ -70,6 +70,7 @@ class LatencyView : public LessonView {
     void draw_controls() override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
     bool load_comparison(const std::string& path, std::string& error) override;
+    bool script_action(const std::string& name, std::string& said) override;  // answer-first
     bool draws_predict_prompt() const override { return true; }
     std::string comparison_file_suffix() const override { return "-sweep.csv"; }
 

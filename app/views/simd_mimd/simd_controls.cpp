@@ -62,7 +62,7 @@ void SimdMimdView::draw_predict() {
         ImGui::TextColored(kMutedColour, "Your pick is in. The answer appears when the run ends.");
         return;
     }
-    const DivergenceAnswer a = answer_divergence(p.reveal, p.choices, *result_);
+    const DivergenceAnswer a = answer_divergence(p.reveal, p.choices, *result_, comparison());
     if (!a.ok) {
         text_status(Status::Error, a.text.c_str());
         return;
@@ -71,11 +71,14 @@ void SimdMimdView::draw_predict() {
     if (pick_ < 0) return;
     const std::string nearest =
         a.best_choice >= 0 ? p.choices[static_cast<std::size_t>(a.best_choice)] : std::string("none of them");
+    const bool recorded = !a.recorded_source.empty();
     if (pick_ == a.best_choice)
         text_status(Status::Ok, a.measured ? "Your prediction matches the measurement."
+                                : recorded ? "Your prediction matches the recorded GPU run (not measured here)."
                                            : "Your prediction matches the theory (not measured here).");
     else
-        text_status(Status::Error, ("Not quite: the " + std::string(a.measured ? "measured" : "theoretical") +
+        text_status(Status::Error, ("Not quite: the " +
+                                    std::string(a.measured ? "measured" : recorded ? "recorded GPU run's" : "theoretical") +
                                     " answer is nearest to '" + nearest + "'. Watch the warp replay to see why.")
                                        .c_str());
 }
@@ -119,6 +122,12 @@ void SimdMimdView::draw_timing() {
         ImGui::Spacing();
         draw_comparison(ImGui::GetContentRegionAvail().x, hidden_pattern().has_value());
     }
+}
+
+bool SimdMimdView::script_action(const std::string& name, std::string& said) {
+    if (bool ok = false; answer_first_action(predict_, pick_, name, said, ok)) return ok;
+    said = "unknown action '" + name + "' (answer-first)";
+    return false;
 }
 
 }  // namespace gpulab::app

@@ -261,7 +261,7 @@ double choice_factor(const std::string& choice) {
 }
 
 DivergenceAnswer answer_divergence(const std::string& reveal, const std::vector<std::string>& choices,
-                                   const SimdMimdMeasurement& m) {
+                                   const SimdMimdMeasurement& m, const core::ImportedSimd* recorded) {
     DivergenceAnswer a;
     const std::string prefix = "divergence:";
     if (reveal.rfind(prefix, 0) != 0) {
@@ -278,6 +278,12 @@ DivergenceAnswer answer_divergence(const std::string& reveal, const std::vector<
     a.ok = true;
     a.measured = c.measured && c.measured_factor > 0;
     a.factor = a.measured ? c.measured_factor : c.theoretical;
+    const core::ImportedPattern* theirs =
+        recorded && !recorded->recorded_source.empty() ? recorded->find(core::pattern_name(*p)) : nullptr;
+    if (!a.measured && theirs && theirs->measured && theirs->measured_factor > 0) {
+        a.factor = theirs->measured_factor;
+        a.recorded_source = recorded->recorded_source;
+    }
     double best = 1e300;
     for (std::size_t k = 0; k < choices.size(); ++k) {
         const double f = choice_factor(choices[k]);
@@ -292,6 +298,10 @@ DivergenceAnswer answer_divergence(const std::string& reveal, const std::vector<
         a.text = "Measured on the GPU: " + label + " took " + core::format_duration(c.kernel_ns) + " against " +
                  core::format_duration(m.costs[0].kernel_ns) + " for the uniform kernel, " +
                  core::format_ratio(a.factor) + " slower (theory: " + core::format_ratio(c.theoretical) + ").";
+    } else if (!a.recorded_source.empty()) {
+        a.text = "Measured on another computer's GPU (" + a.recorded_source + "; not this computer): " + label + " ran " +
+                 core::format_ratio(a.factor) + " slower than the uniform kernel (theory: " +
+                 core::format_ratio(c.theoretical) + ").";
     } else {
         a.text = "Theoretical, not measured: a warp of " + label + " runs " + core::format_fixed(c.theoretical, 1) +
                  " paths one after another, so about " + core::format_ratio(a.factor) +

@@ -66,6 +66,9 @@ struct SimdMimdMeasurement {
 struct DivergenceAnswer {
     bool ok = false;        // false: `text` says why there is no answer
     bool measured = false;  // the factor was measured on a GPU (else theoretical)
+    // Not measured here, measured on the shipped recording's GPU: what the answer was judged by
+    // ("recorded on NVIDIA H200, 2026-11-28"); empty otherwise.
+    std::string recorded_source;
     double factor = 0.0;
     int best_choice = -1;   // the choice nearest the factor
     std::string text;
@@ -73,9 +76,10 @@ struct DivergenceAnswer {
 
 // The slow-down factor a choice's text names ("about the same" 1, "about 4x" 4); 0 when none.
 double choice_factor(const std::string& choice);
-// Answers `reveal` ("divergence:4-way") from a measurement; never throws.
+// Answers `reveal` ("divergence:4-way") from a measurement; never throws. `recorded`: a GPU recording
+// whose measured factor answers where no GPU ran here (else the theory does).
 DivergenceAnswer answer_divergence(const std::string& reveal, const std::vector<std::string>& choices,
-                                   const SimdMimdMeasurement& m);
+                                   const SimdMimdMeasurement& m, const core::ImportedSimd* recorded = nullptr);
 // The warps the view shows for a pattern: recorded when the kernel ran, else emulated.
 std::vector<WarpReplay> warp_replays(const SimdMimdMeasurement* m, simt::Pattern pattern, int warps);
 // The lesson's CSV: caption lines as # comments, then simd, span and pattern rows.
@@ -122,6 +126,7 @@ class SimdMimdView : public LessonView {
     void draw_controls() override;
     void set_animation_time(float seconds) override { anim_time_ = seconds; }
     bool load_comparison(const std::string& path, std::string& error) override;
+    bool script_action(const std::string& name, std::string& said) override;  // answer-first
     bool draws_predict_prompt() const override { return true; }
     std::string comparison_file_suffix() const override { return "-simd.csv"; }
 

@@ -23,6 +23,7 @@
 #include "ops/mixed_matmul.h"
 #include "ops/pseudo_random.h"
 #include "runtime/cancel.h"
+#include "views/run_row.h"
 #include "views/timing_plot.h"
 #include "widgets/ui_helpers.h"
 
@@ -440,15 +441,7 @@ bool TensorView::script_action(const std::string& name, std::string& said) {
         said = "typed " + number_text(v);
         return true;
     }
-    if (name == "answer-first") {
-        if (!predict_ || predict_->choices.empty()) {
-            said = "this step has no predict prompt";
-            return false;
-        }
-        pick_ = 0;
-        said = "answered '" + predict_->choices[0] + "'";
-        return true;
-    }
+    if (bool ok = false; answer_first_action(predict_, pick_, name, said, ok)) return ok;
     said = "unknown action '" + name + "' (lane=N, value=X, answer-first)";
     return false;
 }

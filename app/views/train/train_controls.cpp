@@ -138,7 +138,7 @@ void TrainView::draw_predict() {
                                               : "Your pick is in. Press R to race; the answer appears when it ends.");
         return;
     }
-    const EpochAnswer a = answer_epoch_speedup(race_.get(), p.choices);
+    const EpochAnswer a = answer_epoch_speedup(race_.get(), p.choices, comparison());
     if (!a.ok) {
         text_status(Status::Error, a.text.c_str());
         return;
@@ -147,10 +147,12 @@ void TrainView::draw_predict() {
     if (pick_ < 0 || a.best_choice < 0) return;
     const std::string nearest = p.choices[static_cast<std::size_t>(a.best_choice)];
     if (pick_ == a.best_choice)
-        text_status(Status::Ok, a.measured ? "Your prediction matches this machine's race."
-                                           : "Your prediction matches the article's figure (no GPU here).");
+        text_status(Status::Ok, a.measured   ? "Your prediction matches this machine's race."
+                                : a.recorded ? "Your prediction matches the recorded GPU run's race (no GPU here)."
+                                             : "Your prediction matches the article's figure (no GPU here).");
     else
-        text_status(Status::Error, ("Not quite: the " + std::string(a.measured ? "measured" : "article's") +
+        text_status(Status::Error, ("Not quite: the " +
+                                    std::string(a.measured ? "measured" : a.recorded ? "recorded GPU run's" : "article's") +
                                     " answer is nearest to '" + nearest + "'.").c_str());
 }
 
@@ -192,6 +194,12 @@ void TrainView::draw_timing() {
     if (!train_ && !race_)
         ImGui::TextColored(kMutedColour, "%s", host_.jobs->busy() ? "running: the numbers appear as it goes"
                                                                    : "nothing measured yet: press Train (R)");
+}
+
+bool TrainView::script_action(const std::string& name, std::string& said) {
+    if (bool ok = false; answer_first_action(predict_, pick_, name, said, ok)) return ok;
+    said = "unknown action '" + name + "' (answer-first)";
+    return false;
 }
 
 }  // namespace gpulab::app

@@ -138,7 +138,8 @@ void TrainView::predict_dropped() {
 
 // [SECTION] predict
 
-EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<std::string>& choices) {
+EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<std::string>& choices,
+                                 const core::ImportedTrain* recorded) {
     EpochAnswer a;
     if (!race) {
         a.text = "nothing raced yet";
@@ -153,7 +154,26 @@ EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<st
     const train::LaneResult& cpu = race->lanes[static_cast<std::size_t>(s.fastest_cpu)];
     const double cpu_epoch_s = 60000.0 / cpu.images_per_second();
     const std::string article = train::article_experiment_sentence();
-    if (s.fastest_gpu < 0) {
+    // The recording's race, judged as the race panel judges it: fastest GPU over fastest CPU engine,
+    // never the plain loop, both lanes on that one computer.
+    const core::ImportedTrainLane *rec_cpu = nullptr, *rec_gpu = nullptr;
+    if (recorded && !recorded->recorded_source.empty())
+        for (const auto& l : recorded->race) {
+            if (!l.ran || l.images_per_second <= 0 || l.engine == train::kPlainLoop) continue;
+            const core::ImportedTrainLane*& best = train::is_cpu_engine(l.engine) ? rec_cpu : rec_gpu;
+            if (!best || l.images_per_second > best->images_per_second) best = &l;
+        }
+    if (s.fastest_gpu < 0 && rec_cpu && rec_gpu) {
+        a.recorded = true;
+        a.ratio = rec_gpu->images_per_second / rec_cpu->images_per_second;
+        a.text = "No GPU engine ran here. " + recorded->recorded_source + " (not this computer): " + rec_gpu->engine +
+                 " would finish an epoch of 60,000 pictures in " +
+                 core::format_duration(static_cast<std::int64_t>(60000.0 / rec_gpu->images_per_second * 1e9)) + ", " +
+                 rec_cpu->engine + " on that computer's CPU in " +
+                 core::format_duration(static_cast<std::int64_t>(60000.0 / rec_cpu->images_per_second * 1e9)) + ": " +
+                 core::format_ratio(a.ratio) + " faster there. Here " + cpu.engine + " would take " +
+                 core::format_duration(static_cast<std::int64_t>(cpu_epoch_s * 1e9)) + ". " + article;
+    } else if (s.fastest_gpu < 0) {
         a.ratio = train::ArticleFigures::speedup();
         a.text = "No GPU engine ran here, so this machine's answer is not measured. The fastest CPU engine, " +
                  cpu.engine + ", would take " + core::format_duration(static_cast<std::int64_t>(cpu_epoch_s * 1e9)) +

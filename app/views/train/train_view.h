@@ -80,11 +80,15 @@ struct BatchRunResult {
 struct EpochAnswer {
     bool ok = false;
     bool measured = false;  // a GPU engine ran
+    bool recorded = false;  // none ran here: the ratio is the shipped GPU recording's race
     double ratio = 0.0;
     int best_choice = -1;   // the choice whose "about Nx" is nearest (log scale)
     std::string text;
 };
-EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<std::string>& choices);
+// `recorded`: a GPU recording's race (its fastest GPU engine over its fastest CPU engine, both on that
+// computer) answers where no GPU engine ran here; else the article's figure does.
+EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<std::string>& choices,
+                                 const core::ImportedTrain* recorded = nullptr);
 
 // The lesson's CSV: caption lines as # comments, then one row per measured point.
 // Every row's last column says where it was measured (issue 39); `recorded`, a shipped GPU
@@ -115,6 +119,7 @@ class TrainView : public LessonView {
     float presenter_canvas_share() const override { return 0.68f; }
     void drop_files(const std::vector<std::string>& paths) override;
     bool load_comparison(const std::string& path, std::string& error) override;
+    bool script_action(const std::string& name, std::string& said) override;  // answer-first
     std::string comparison_file_suffix() const override { return "-train.csv"; }
 
     ExportResult export_files(const ViewExport& in) override;
