@@ -447,8 +447,11 @@ bool TensorView::script_action(const std::string& name, std::string& said) {
 }
 
 bool TensorView::load_comparison(const std::string&, std::string& error) {
-    error = "the tensor-core lesson has nothing to compare between machines: the simulated kernel and the IEEE "
-            "rounding model give the same numbers on every machine";
+    // Its lanes, formats and sums are the same everywhere; its speed rows are not, and the shipped
+    // GPU recording stands beside them where no GPU ran (views/recorded_gpu.h).
+    error = "the tensor-core lesson does not read another machine's file: the simulated kernel and the IEEE "
+            "rounding model give the same numbers on every machine, and the speed step shows the recorded GPU "
+            "run's rows where this computer has no GPU";
     host_.error = error;
     return false;
 }
