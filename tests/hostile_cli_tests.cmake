@@ -49,18 +49,16 @@ gpulab_hostile_test(lesson_refused_by_name 1 "the lesson 'long-line' cannot be o
 
 # A step whose picture does not decode: the export says which step, which file and why, and exits 1
 # (issue 43: it exported the built-in picture under the step and exited 0).
-add_test(NAME cli.hostile.lesson_picture_broken
-         COMMAND ${CMAKE_COMMAND}
-                 "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;bad-picture;--lesson-dir;${PROJECT_SOURCE_DIR}/tests/data/lessons-bad-picture;--all-steps;--quick;--out;${GPULAB_HOSTILE_OUT}/lesson_picture_broken"
-                 -DEXPECT_RC=1 "-DEXPECT_REGEX=gpulab export: step 1: the step's picture cannot be used: .*not-a-picture.png: cannot decode"
-                 -DEXPECT_LINES=1 -P ${GPULAB_CHECK})
-list(APPEND GPULAB_HOSTILE_TESTS cli.hostile.lesson_picture_broken)
-add_test(NAME cli.hostile.lesson_picture_broken_activation
-         COMMAND ${CMAKE_COMMAND}
-                 "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;bad-picture-activation;--lesson-dir;${PROJECT_SOURCE_DIR}/tests/data/lessons-bad-picture;--all-steps;--quick;--out;${GPULAB_HOSTILE_OUT}/lesson_picture_broken_activation"
-                 -DEXPECT_RC=1 "-DEXPECT_REGEX=gpulab export: step 1: the step's picture cannot be used: .*not-a-picture.png: cannot decode"
-                 -DEXPECT_LINES=1 -P ${GPULAB_CHECK})
-list(APPEND GPULAB_HOSTILE_TESTS cli.hostile.lesson_picture_broken_activation)
+foreach(lesson bad-picture bad-picture-activation)
+    string(REPLACE "bad-picture" "lesson_picture_broken" test "${lesson}")
+    string(REPLACE "-" "_" test "${test}")
+    add_test(NAME cli.hostile.${test}
+             COMMAND ${CMAKE_COMMAND}
+                     "-DCMD=$<TARGET_FILE:gpulab>;export;--lesson;${lesson};--lesson-dir;${PROJECT_SOURCE_DIR}/tests/data/lessons-bad-picture;--all-steps;--quick;--out;${GPULAB_HOSTILE_OUT}/${test}"
+                     -DEXPECT_RC=1 "-DEXPECT_REGEX=gpulab export: step 1: the step's picture cannot be used: .*not-a-picture.png: cannot decode"
+                     -DEXPECT_LINES=1 -P ${GPULAB_CHECK})
+    list(APPEND GPULAB_HOSTILE_TESTS cli.hostile.${test})
+endforeach()
 
 # A lesson folder holding a FIFO, a /dev/zero symlink and the deep file: the built-in lessons
 # still list (exit 0) and each bad file is named once on stderr.

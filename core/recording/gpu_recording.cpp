@@ -108,15 +108,20 @@ GpuRecording load_recording(const std::filesystem::path& folder) {
             rec.skipped.push_back(n + ": not a plain file name");
             continue;
         }
+        std::string text;
         try {
-            const std::string text = read_file_in_folder(dir, n, kMaxRecordedCsvBytes, "recorded CSV");
-            total += static_cast<std::int64_t>(text.size());
-            if (total > kMaxRecordingBytes)
-                throw InputError(dir + ": more than " + std::to_string(kMaxRecordingBytes >> 20) +
-                                 " MiB of CSVs; a recording is a few megabytes");
+            text = read_file_in_folder(dir, n, kMaxRecordedCsvBytes, "recorded CSV");
+        } catch (const InputError& e) {
+            rec.skipped.push_back(n + ": " + e.what());
+            continue;
+        }
+        total += static_cast<std::int64_t>(text.size());
+        if (total > kMaxRecordingBytes)
+            throw InputError(dir + ": more than " + std::to_string(kMaxRecordingBytes >> 20) +
+                             " MiB of CSVs; a recording is a few megabytes");
+        try {
             rec.files.push_back(parse_compare_file(text, dir + "/" + n));
         } catch (const InputError& e) {
-            if (total > kMaxRecordingBytes) throw;
             rec.skipped.push_back(n + ": " + e.what());
         }
     }
@@ -130,6 +135,13 @@ bool recorded_gpu_backend(std::string_view backend) {
 void mark_as_recorded(ImportedMachine& machine, const GpuRecording& recording) {
     machine.recorded_source = recording.source();
     machine.date = recording.provenance.date;
+}
+
+void mark_as_estimate(ImportedMachine& machine, const PublishedGpu& gpu) {
+    machine.recorded_source = estimate_source(gpu);
+    machine.estimate = true;
+    machine.gpu = machine.machine_label = gpu.name;
+    machine.version = GPULAB_VERSION;
 }
 
 }  // namespace gpulab::core

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compare/compare_import.h"
+#include "gpu_model/gpu_estimate.h"
 
 namespace gpulab::core {
 
@@ -67,5 +68,8 @@ bool recorded_gpu_backend(std::string_view backend);
 
 // Marks `machine` as the recording's: recorded_source from source(), the date from the provenance.
 void mark_as_recorded(ImportedMachine& machine, const GpuRecording& recording);
+// Marks `machine` as figures the model computed for `gpu` (gpu_model/gpu_estimate.h): its source
+// "estimate (model, <GPU>)", the GPU's name as its machine, this gpulab's version.
+void mark_as_estimate(ImportedMachine& machine, const PublishedGpu& gpu);
 
 }  // namespace gpulab::core

@@ -296,13 +296,9 @@ std::unique_ptr<core::ImportedRun> ActivationView::estimate_for(const core::Acti
     const core::PublishedGpu& gpu = estimated_gpu();
     const core::GpuEstimate e = core::estimate_gpu_time(work, gpu);
     auto out = std::make_unique<core::ImportedRun>();
-    out->recorded_source = core::estimate_source(gpu);
-    out->estimate = true;
+    core::mark_as_estimate(*out, gpu);
     out->op = run.op.label();
     out->elements = core::format_pow2(run.input.size());
-    out->gpu = gpu.name;
-    out->machine_label = gpu.name;
-    out->version = GPULAB_VERSION;
     core::ImportedBackend b;
     b.backend = "cuda-kernel";
     b.ran = true;

@@ -41,11 +41,8 @@ std::unique_ptr<core::ImportedConv> estimated_conv(const core::Conv2dRun& run) {
     const core::PublishedGpu& gpu = estimated_gpu();
     const core::GpuEstimate e = core::estimate_gpu_time(work, gpu);
     auto out = std::make_unique<core::ImportedConv>();
-    out->recorded_source = core::estimate_source(gpu);
-    out->estimate = true;
+    core::mark_as_estimate(*out, gpu);
     out->shape = run.desc.to_string();
-    out->gpu = out->machine_label = gpu.name;
-    out->version = GPULAB_VERSION;
     core::ImportedConvBackend b;
     b.backend = "cuda-kernel";
     b.ran = true;

@@ -33,6 +33,7 @@ struct Side {
     // Where no GPU ran here: "recorded on NVIDIA H200, 2026-11-28" or "estimate (model, NVIDIA H200)"
     // (views/recorded_gpu.h), said under the side; empty for this machine's measurement.
     std::string source;
+    bool estimate = false;  // the source is the model's, not a recording's
     std::string backend;
     double total_ns = 0;  // the whole pile, measured
     double fixed_ns = 0;  // before the first sum is done (GPU: its time at the smallest size)
@@ -89,10 +90,10 @@ void LatencyView::draw_analogy_panel() {
             if (!c.ran) continue;
             const double t = static_cast<double>(c.total.median_ns);
             if (r.kinds[b] == core::BackendKind::Cpu && (!cpu.measured || t < cpu.total_ns)) {
-                cpu = {true, "", r.backends[b], t, 0.0};
+                cpu = {true, "", false, r.backends[b], t, 0.0};
             } else if (r.kinds[b] == core::BackendKind::Gpu && !gpu_side.measured) {
                 const core::SweepCell& small = r.cells[b][0];
-                gpu_side = {true, "", r.backends[b], t, small.ran ? std::min<double>(small.total.median_ns, t) : 0.0};
+                gpu_side = {true, "", false, r.backends[b], t, small.ran ? std::min<double>(small.total.median_ns, t) : 0.0};
             }
         }
         if (!gpu_side.measured) missing = gpu_missing_reason(r);
@@ -104,7 +105,7 @@ void LatencyView::draw_analogy_panel() {
                 if (sr.elements[k] == n && sr.median_ns[k] > 0 && !sr.median_ns.empty()) {
                     const double first = static_cast<double>(sr.median_ns.front());
                     const double t = static_cast<double>(sr.median_ns[k]);
-                    gpu_side = {true, other->recorded_source, sr.backend, t, std::min(first, t)};
+                    gpu_side = {true, other->recorded_source, other->estimate, sr.backend, t, std::min(first, t)};
                 }
         }
     }
@@ -115,7 +116,7 @@ void LatencyView::draw_analogy_panel() {
         "are %s, slowed down together so you can watch.",
         core::format_pow2(n).c_str(),
         gpu_side.source.empty() ? "this machine's measurements"
-        : gpu_side.source.rfind("estimate", 0) == 0 ? "this machine's measured CPU and a GPU estimate (a model)"
+        : gpu_side.estimate ? "this machine's measured CPU and a GPU estimate (a model)"
                                                     : "this machine's measured CPU and a GPU recorded on another computer");
     ImGui::PopStyleColor();
 
@@ -249,7 +250,7 @@ void LatencyView::draw_analogy_panel() {
                            core::format_pow2(n).c_str(), gpu_wins ? "students" : "mathematicians",
                            core::format_ratio(ratio).c_str(),
                            gpu_side.source.empty() ? ""
-                           : gpu_side.source.rfind("estimate", 0) == 0
+                           : gpu_side.estimate
                                ? " (the students' time an estimate, not a measurement)"
                                : " (the students' time recorded on another computer)");
         ImGui::PopTextWrapPos();

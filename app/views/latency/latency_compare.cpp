@@ -32,11 +32,8 @@ std::unique_ptr<core::ImportedSweep> estimated_sweep(const core::SweepResult& r)
                 if (c.ran) return nullptr;
     const core::PublishedGpu& gpu = estimated_gpu();
     auto out = std::make_unique<core::ImportedSweep>();
-    out->recorded_source = core::estimate_source(gpu);
-    out->estimate = true;
+    core::mark_as_estimate(*out, gpu);
     out->op = core::activation_label(r.activation);
-    out->gpu = out->machine_label = gpu.name;
-    out->version = GPULAB_VERSION;
     core::ImportedSweepSeries s;
     s.backend = "cuda-kernel";
     for (const int64_t n : r.plan.sizes) {

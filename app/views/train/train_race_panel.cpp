@@ -217,15 +217,8 @@ void TrainView::draw_race_panel(float width) {
         bar("this machine", 0.0, 0, "not measured: no GPU engine ran here (see the table)");
     }
     if (const core::ImportedTrain* other = comparison()) {
-        // The other machine's race, judged by the same rule: its fastest GPU engine over its fastest
-        // CPU engine, never the plain loop; cuda-sim is never in a race. Both lanes ran on that one
-        // computer, so the ratio is that computer's, measured there.
-        const core::ImportedTrainLane *cpu = nullptr, *gpu = nullptr;
-        for (const auto& l : other->race) {
-            if (!l.ran || l.images_per_second <= 0 || l.engine == train::kPlainLoop) continue;
-            const core::ImportedTrainLane*& best = train::is_cpu_engine(l.engine) ? cpu : gpu;
-            if (!best || l.images_per_second > best->images_per_second) best = &l;
-        }
+        // The other machine's race, judged by the same rule as this one's.
+        const auto [cpu, gpu] = imported_race_leaders(*other);
         const bool recorded = !other->recorded_source.empty();
         const std::string label = recorded ? "recorded on " + other->gpu : "the other machine (imported)";
         if (cpu && gpu)

@@ -138,6 +138,16 @@ void TrainView::predict_dropped() {
 
 // [SECTION] predict
 
+ImportedRaceLeaders imported_race_leaders(const core::ImportedTrain& race) {
+    ImportedRaceLeaders out;
+    for (const auto& l : race.race) {
+        if (!l.ran || l.images_per_second <= 0 || l.engine == train::kPlainLoop) continue;
+        const core::ImportedTrainLane*& best = train::is_cpu_engine(l.engine) ? out.cpu : out.gpu;
+        if (!best || l.images_per_second > best->images_per_second) best = &l;
+    }
+    return out;
+}
+
 EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<std::string>& choices,
                                  const core::ImportedTrain* recorded) {
     EpochAnswer a;
@@ -154,15 +164,10 @@ EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<st
     const train::LaneResult& cpu = race->lanes[static_cast<std::size_t>(s.fastest_cpu)];
     const double cpu_epoch_s = 60000.0 / cpu.images_per_second();
     const std::string article = train::article_experiment_sentence();
-    // The recording's race, judged as the race panel judges it: fastest GPU over fastest CPU engine,
-    // never the plain loop, both lanes on that one computer.
-    const core::ImportedTrainLane *rec_cpu = nullptr, *rec_gpu = nullptr;
-    if (recorded && !recorded->recorded_source.empty())
-        for (const auto& l : recorded->race) {
-            if (!l.ran || l.images_per_second <= 0 || l.engine == train::kPlainLoop) continue;
-            const core::ImportedTrainLane*& best = train::is_cpu_engine(l.engine) ? rec_cpu : rec_gpu;
-            if (!best || l.images_per_second > best->images_per_second) best = &l;
-        }
+    // The recording's race, judged as the race panel judges it.
+    const ImportedRaceLeaders rec =
+        recorded && !recorded->recorded_source.empty() ? imported_race_leaders(*recorded) : ImportedRaceLeaders{};
+    const core::ImportedTrainLane *rec_cpu = rec.cpu, *rec_gpu = rec.gpu;
     if (s.fastest_gpu < 0 && rec_cpu && rec_gpu) {
         a.recorded = true;
         a.ratio = rec_gpu->images_per_second / rec_cpu->images_per_second;

@@ -85,6 +85,15 @@ struct EpochAnswer {
     int best_choice = -1;   // the choice whose "about Nx" is nearest (log scale)
     std::string text;
 };
+// Another machine's race judged as this machine's is (train/race.h): its fastest GPU engine and its
+// fastest CPU engine, never the plain loop (cuda-sim is never in a race). Both lanes ran on that
+// one computer, so their ratio is that computer's. Null where no such lane ran.
+struct ImportedRaceLeaders {
+    const core::ImportedTrainLane* cpu = nullptr;
+    const core::ImportedTrainLane* gpu = nullptr;
+};
+ImportedRaceLeaders imported_race_leaders(const core::ImportedTrain& race);
+
 // `recorded`: a GPU recording's race (its fastest GPU engine over its fastest CPU engine, both on that
 // computer) answers where no GPU engine ran here; else the article's figure does.
 EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<std::string>& choices,
