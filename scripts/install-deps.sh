@@ -28,7 +28,8 @@ packages=(
     doctest-dev                 # the test framework (CMake config with doctest_discover_tests)
     libboost-context-dev        # fibers for the CUDA kernel simulator (cuda-sim)
     libseccomp-dev              # confines gpulab-kernel-runner, which runs a student's puzzle kernel
-    binutils                    # addr2line: the source line of each defect in a student's kernel
+    binutils                    # addr2line: the source line of each defect in a student's kernel; nm: what it calls
+    bubblewrap                  # bwrap: the namespaces a student's kernel and its compiler run in (core/puzzles/sandbox.h)
     zlib1g-dev                  # inflates the gzipped IDX files of the training lesson (core/train/idx.cpp)
     libegl-dev libgl-dev        # OpenGL and EGL headers (EGL: headless export)
     libopengl-dev               # libOpenGL.so: CMake's FindOpenGL needs it for the OpenGL component;

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,35 +69,76 @@ ChildResult run_child(const ChildOptions& o) {
         r.start_error = std::string("could not create a pipe: ") + std::strerror(errno);
         return r;
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out.w, 1);
-    posix_spawn_file_actions_adddup2(&actions, out.w, 2);
-    if (o.report_fd) posix_spawn_file_actions_adddup2(&actions, rep.w, 3);
-    if (!o.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, o.cwd.c_str());
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setpgroup(&attr, 0);
-    // The child starts with default signal handling and nothing blocked, whatever the app set.
-    sigset_t all, none;
-    sigfillset(&all);
-    sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    // fork + exec rather than posix_spawn: the limits must be set in the child before the program
+    // starts, which posix_spawn cannot do. Everything the child needs is prepared here; between
+    // fork and exec it makes only async-signal-safe system calls (the app has other threads).
     std::vector<char*> argv;
     for (const std::string& a : o.argv) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    pid_t pid = -1;
+    const std::string cwd = o.cwd.string();
+    Pipe failed;  // the child writes errno here when it cannot start the program
+    if (!failed.open()) {
+        r.start_error = std::string("could not create a pipe: ") + std::strerror(errno);
+        return r;
+    }
     const auto start = std::chrono::steady_clock::now();
-    const int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const auto fail = [&](int step) {
+            const int e[2] = {step, errno};
+            (void)!write(failed.w, e, sizeof e);
+            _exit(127);
+        };
+        setpgid(0, 0);
+        const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        // dup2 onto the same number keeps close-on-exec: clear it by hand then.
+        const auto give = [&](int fd, int as) {
+            if (fd == as) return fcntl(fd, F_SETFD, 0) == 0;
+            return dup2(fd, as) == as;
+        };
+        if (null_fd < 0 || !give(null_fd, 0) || !give(out.w, 1) || !give(out.w, 2) || (o.report_fd && !give(rep.w, 3))) fail(1);
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) fail(2);
+        const auto limit = [&](int resource, std::size_t value) {
+            if (value == 0) return;
+            const rlimit l{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+            if (setrlimit(resource, &l) != 0) fail(3);
+        };
+        limit(RLIMIT_AS, o.limits.address_space);
+        limit(RLIMIT_FSIZE, o.limits.file_size);
+        limit(RLIMIT_CPU, static_cast<std::size_t>(o.limits.cpu_seconds));
+        if (o.limits.no_core) {
+            const rlimit none{0, 0};
+            setrlimit(RLIMIT_CORE, &none);
+        }
+        // The child starts with default signal handling and nothing blocked, whatever the app set.
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, &dfl, nullptr);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        execve(argv[0], argv.data(), environ);
+        fail(4);
+    }
     out.close_write();
     rep.close_write();
-    if (rc != 0) {
-        r.start_error = "could not start " + o.argv[0] + ": " + std::strerror(rc);
+    failed.close_write();
+    if (pid < 0) {
+        r.start_error = std::string("could not start ") + o.argv[0] + ": " + std::strerror(errno);
+        return r;
+    }
+    setpgid(pid, pid);  // also from this side, so the kill below never races the child's own call
+    int why[2] = {0, 0};
+    ssize_t got_why;
+    while ((got_why = read(failed.r, why, sizeof why)) < 0 && errno == EINTR) {
+    }
+    if (got_why == static_cast<ssize_t>(sizeof why)) {
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        static const char* const steps[] = {"", "its input and output", "its folder", "its limits", ""};
+        r.start_error = "could not start " + o.argv[0] + ": " + std::strerror(why[1]) +
+                        (why[0] >= 1 && why[0] <= 3 ? std::string(" (setting up ") + steps[why[0]] + ")" : std::string());
         return r;
     }
     r.started = true;

@@ -3,7 +3,9 @@
 // (the compiler), runs it (gpulab-kernel-runner) and finds source lines (addr2line) without ever
 // running student code in its own process or blocking its window. The child gets its own process
 // group, so a limit or a cancel ends everything it started (cc1plus under g++). POSIX; plain C++.
-// Verified by tests/test_puzzles.cpp.
+// Limits (setrlimit in the child, before it starts the program) bound what a compiler or a kernel
+// given hostile source can take: memory, the size of any file it writes, CPU time. Verified by
+// tests/test_puzzles.cpp.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +16,14 @@
 
 namespace gpulab::puzzles {
 
+// 0 leaves a limit as the app's own.
+struct ChildLimits {
+    std::size_t address_space = 0;  // RLIMIT_AS: a bigger allocation fails
+    std::size_t file_size = 0;      // RLIMIT_FSIZE: writing past it ends the child (SIGXFSZ)
+    int cpu_seconds = 0;            // RLIMIT_CPU: a backstop for the wall-clock limit (SIGXCPU)
+    bool no_core = true;            // RLIMIT_CORE 0: a crash leaves no core file behind
+};
+
 struct ChildOptions {
     std::vector<std::string> argv;      // argv[0] is the program's path
     std::filesystem::path cwd;          // empty: the caller's
@@ -22,6 +32,7 @@ struct ChildOptions {
     bool report_fd = false;             // give the child descriptor 3 and collect it
     std::size_t report_cap = std::size_t{256} << 20;
     std::function<bool()> cancelled;    // polled; true stops the child
+    ChildLimits limits;
 };
 
 struct ChildResult {

@@ -1,11 +1,14 @@
 #include "kernel_compile.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "child_process.h"
+#include "sandbox.h"
+#include "source_policy.h"
 
 namespace gpulab::puzzles {
 
@@ -18,6 +21,7 @@ Toolchain find_toolchain(const fs::path& device_dir, const fs::path& runner) {
     const char* env = std::getenv("GPULAB_CXX");
     tc.compiler = env != nullptr && env[0] != '\0' ? fs::path(env) : find_on_path("g++");
     tc.addr2line = find_on_path("addr2line");
+    tc.nm = find_on_path("nm");
     tc.nvcc = find_on_path("nvcc");
     std::error_code nvcc_ec;
     if (tc.nvcc.empty() && fs::exists("/usr/local/cuda/bin/nvcc", nvcc_ec)) tc.nvcc = "/usr/local/cuda/bin/nvcc";
@@ -27,6 +31,9 @@ Toolchain find_toolchain(const fs::path& device_dir, const fs::path& runner) {
                      "(sudo apt install g++) and restart gpulab";
     } else if (device_dir.empty() || !fs::exists(device_dir / "student_cuda.h", ec)) {
         tc.missing = "gpulab's student_cuda.h was not found (its data folder is incomplete): reinstall gpulab";
+    } else if (tc.nm.empty()) {
+        tc.missing = "nm was not found, so gpulab cannot check what a compiled kernel calls: install the binutils "
+                     "package (sudo apt install binutils) and restart gpulab";
     } else if (runner.empty() || !fs::exists(runner, ec)) {
         tc.missing = "gpulab-kernel-runner was not found next to gpulab: reinstall gpulab";
     }
@@ -46,11 +53,90 @@ std::string launcher_source(const Puzzle& p) {
     return s.str();
 }
 
+namespace {
+
+// The sandbox of every program that reads or writes a submission's files: the scratch folder
+// writable, gpulab's device headers (and a compiler outside /usr) readable.
+SandboxSpec compile_sandbox(const Toolchain& tc, const fs::path& work) {
+    SandboxSpec s;
+    s.writable = {work};
+    s.readable = {tc.device_dir};
+    if (!tc.compiler.empty()) s.readable.push_back(tc.compiler.parent_path());
+    return s;
+}
+
+ChildOptions confined(const Toolchain& tc, const fs::path& work, std::vector<std::string> argv,
+                      const std::function<bool()>& cancelled) {
+    ChildOptions o;
+    o.argv = sandboxed_argv(compile_sandbox(tc, work), work, argv);
+    o.cwd = work;
+    o.time_limit_ms = kCompilerSeconds * 1000;
+    o.output_cap = 256 * 1024;
+    o.cancelled = cancelled;
+    o.limits.address_space = kCompilerMemoryBytes;
+    o.limits.file_size = kCompilerFileBytes;
+    o.limits.cpu_seconds = kCompilerSeconds;
+    return o;
+}
+
+// The first "error:" line of the compiler's output, its file's folder left out (a message about
+// the launcher or a header, which has no line of the student's).
+std::string first_error(const std::string& output) {
+    std::size_t pos = 0;
+    while (pos < output.size()) {
+        const std::size_t end = std::min(output.find('\n', pos), output.size());
+        const std::string line = output.substr(pos, end - pos);
+        const std::size_t e = line.find("error: ");
+        if (e != std::string::npos) {
+            std::string said = line.substr(e + 7);
+            return said.size() > 300 ? said.substr(0, 300) + "..." : said;
+        }
+        pos = end + 1;
+    }
+    return "";
+}
+
+// What the compiled object calls from outside itself, each checked (source_policy.h). "" when
+// every call is a device function's, else the first refusal with its line in `d`.
+std::string refused_calls(const Toolchain& tc, const fs::path& work, const std::string& source, Diagnostic& d,
+                          const std::function<bool()>& cancelled) {
+    ChildOptions o = confined(tc, work, {tc.nm.string(), "-u", "--format=posix", "kernel.o"}, cancelled);
+    const ChildResult r = run_child(o);
+    if (!r.started || r.timed_out || r.exit_code != 0) return "gpulab could not list what the compiled kernel calls (nm failed)";
+    std::size_t pos = 0;
+    while (pos < r.output.size()) {
+        const std::size_t end = std::min(r.output.find('\n', pos), r.output.size());
+        const std::string symbol = r.output.substr(pos, r.output.find(' ', pos) - pos);
+        pos = end + 1;
+        if (symbol.empty() || symbol.size() > 4096) continue;
+        const std::string why = refused_symbol(symbol);
+        if (why.empty()) continue;
+        // Its line: the name as written (the last part of a C++ name, before any template).
+        std::string name = symbol;
+        const std::size_t said = why.find("calls ");
+        if (said != std::string::npos) name = why.substr(said + 6, why.find(',', said) - said - 6);
+        if (name.find("::") != std::string::npos) name = name.substr(name.rfind("::") + 2);
+        d.line = first_line_of(source, why.find("std::cout") != std::string::npos ? "cout" : name);
+        d.error = true;
+        d.message = why;
+        return why;
+    }
+    return "";
+}
+
+}  // namespace
+
 CompileResult compile_kernel_gpu(const Toolchain& tc, const Puzzle& p, const std::string& source, const fs::path& work,
                                  int arch, const std::function<bool()>& cancelled) {
     CompileResult r;
     if (tc.nvcc.empty()) {
         r.sentence = "The CUDA toolkit's nvcc was not found, so the kernel runs only in the simulator";
+        return r;
+    }
+    // The same rules as for the simulator (a GPU run follows a passed simulated check, so this
+    // refuses only a caller that skipped it); nvcc gets the student's own text, #pragma unroll kept.
+    if (const PolicedSource policed = police_source(source); !policed.refusals.empty()) {
+        r.sentence = "Line " + std::to_string(policed.refusals.front().line) + ": " + policed.refusals.front().message;
         return r;
     }
     std::error_code ec;
@@ -69,14 +155,18 @@ CompileResult compile_kernel_gpu(const Toolchain& tc, const Puzzle& p, const std
             return r;
         }
     }
-    ChildOptions o;
     const std::string sm = std::to_string(arch);
-    o.argv = {tc.nvcc.string(), "-std=c++17", "-O2", "-lineinfo", "-gencode", "arch=compute_" + sm + ",code=sm_" + sm,
-              "-I" + tc.device_dir.string(), "-o", "kernel_gpu", "build_gpu.cu"};
-    o.cwd = work;
+    ChildOptions o = confined(tc, work,
+                              {tc.nvcc.string(), "-std=c++17", "-O2", "-lineinfo", "-gencode",
+                               "arch=compute_" + sm + ",code=sm_" + sm, "-I" + tc.device_dir.string(), "-o", "kernel_gpu",
+                               "build_gpu.cu"},
+                              cancelled);
+    // nvcc runs several programs (cudafe++, cicc, ptxas, the host compiler) that map far more
+    // address space than g++; the caps only stop a runaway.
     o.time_limit_ms = 120000;
-    o.output_cap = 256 * 1024;
-    o.cancelled = cancelled;
+    o.limits.address_space = std::size_t{8} << 30;
+    o.limits.file_size = std::size_t{256} << 20;
+    o.limits.cpu_seconds = 120;
     const ChildResult c = run_child(o);
     r.seconds = c.seconds;
     r.raw = c.output;
@@ -92,18 +182,27 @@ CompileResult compile_kernel_gpu(const Toolchain& tc, const Puzzle& p, const std
 }
 
 CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::string& source, const fs::path& work,
-                             const std::function<bool()>& cancelled) {
+                             const std::function<bool()>& cancelled, bool police) {
     CompileResult r;
     if (!tc.usable()) {
         r.sentence = tc.missing;
+        return r;
+    }
+    // Refused before anything runs: what could switch the checks off or reach outside the kernel.
+    PolicedSource policed = police_source(source);
+    if (!police) policed = {source, {}};
+    if (!policed.refusals.empty()) {
+        r.refused = true;
+        for (const SourceRefusal& f : policed.refusals) r.diagnostics.push_back({f.line, 0, true, f.message});
+        r.sentence = "Line " + std::to_string(policed.refusals.front().line) + ": " + policed.refusals.front().message;
         return r;
     }
     std::error_code ec;
     fs::create_directories(work, ec);
     {
         std::ofstream k(work / "kernel.cu", std::ios::binary);
-        k << source;
-        if (!source.empty() && source.back() != '\n') k << "\n";
+        k << policed.source;
+        if (!policed.source.empty() && policed.source.back() != '\n') k << "\n";
         std::ofstream b(work / "build.cc", std::ios::binary);
         b << "#include \"kernel.cu\"\n" << launcher_source(p);
         if (!k || !b) {
@@ -115,30 +214,31 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
     // merged away: AddressSanitizer's skips a store to an address it has just checked for a load,
     // which hides `s[t] += s[t + k]` races) and linked without its runtime: student_cuda.h defines
     // the calls. -O0: every store the student wrote happens, in order, at its line.
-    ChildOptions o;
     // No function entry/exit calls: they would give every kernel function an exception cleanup, and a
     // check's sentence travels back to the simulator as an exception through the kernel's frames
     // from a call GCC marks as never throwing, which a cleanup's table does not list (terminate).
     // -fsanitize=bounds adds the arrays' own bounds (a local array's overflow stays inside the
     // thread's stack, where an address check sees nothing wrong); its handler is student_cuda.h's.
-    o.argv = {tc.compiler.string(), "-std=c++17", "-O0", "-g", "-fPIC", "-fno-strict-aliasing", "-fsanitize=thread",
-              "-fsanitize=bounds", "--param", "tsan-instrument-func-entry-exit=0", "-fsanitize-coverage=trace-pc", "-fstack-clash-protection", "-fdiagnostics-color=never",
-              "-fno-diagnostics-show-caret", "-fmax-errors=20", "-Wall", "-Wno-unused-variable",
-              "-Wno-unused-parameter", "-include", (tc.device_dir / "student_cuda.h").string(),
-              "-I" + tc.device_dir.string(), "-c", "-o", "kernel.o", "build.cc"};
-    o.cwd = work;
-    o.time_limit_ms = 30000;
-    o.output_cap = 256 * 1024;
-    o.cancelled = cancelled;
+    const ChildOptions o = confined(tc, work,
+        {tc.compiler.string(), "-std=c++17", "-O0", "-g", "-fPIC", "-fno-strict-aliasing", "-fsanitize=thread",
+         "-fsanitize=bounds", "--param", "tsan-instrument-func-entry-exit=0", "-fsanitize-coverage=trace-pc",
+         "-fstack-clash-protection", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret", "-fmax-errors=20",
+         "-Wall", "-Wno-unused-variable", "-Wno-unused-parameter", "-include", (tc.device_dir / "student_cuda.h").string(),
+         "-I" + tc.device_dir.string(), "-c", "-o", "kernel.o", "build.cc"},
+        cancelled);
     ChildResult c = run_child(o);
+    Diagnostic refused_call;
+    std::string refused_call_sentence;
     if (c.started && !c.timed_out && !c.cancelled && c.exit_code == 0) {
         const double compile_seconds = c.seconds;
-        ChildOptions l = o;
-        // -Bsymbolic: the kernel's calls to its hooks bind to student_cuda.h's own definitions,
-        // even in a process that has sanitizer runtimes of its own loaded (CI's ASan + UBSan build of
-        // the runner exports a __ubsan_handle_out_of_bounds that would otherwise be called instead).
-        l.argv = {tc.compiler.string(), "-shared", "-Wl,-Bsymbolic", "-o", "kernel.so", "kernel.o"};
-        c = run_child(l);
+        if (police) refused_call_sentence = refused_calls(tc, work, policed.source, refused_call, cancelled);
+        if (refused_call_sentence.empty()) {
+            // -Bsymbolic: the kernel's calls to its hooks bind to student_cuda.h's own definitions,
+            // even in a process that has sanitizer runtimes of its own loaded (CI's ASan + UBSan build of
+            // the runner exports a __ubsan_handle_out_of_bounds that would otherwise be called instead).
+            c = run_child(confined(tc, work, {tc.compiler.string(), "-shared", "-Wl,-Bsymbolic", "-o", "kernel.so", "kernel.o"},
+                                   cancelled));
+        }
         c.seconds += compile_seconds;
     }
     r.seconds = c.seconds;
@@ -153,6 +253,20 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
     }
     if (c.timed_out) {
         r.sentence = "The compiler took longer than 30 s and was stopped";
+        return r;
+    }
+    if (!refused_call_sentence.empty()) {
+        r.refused = true;
+        r.diagnostics.push_back(refused_call);
+        r.sentence = (refused_call.line > 0 ? "Line " + std::to_string(refused_call.line) + ": " : std::string()) +
+                     refused_call_sentence;
+        return r;
+    }
+    if (c.signal == SIGXFSZ || c.signal == SIGKILL || c.signal == SIGSEGV || c.signal == SIGXCPU) {
+        // RLIMIT_FSIZE, RLIMIT_AS (cc1plus dies or reports no memory) and RLIMIT_CPU.
+        r.sentence = c.signal == SIGXFSZ ? "The compiler was stopped: the kernel made it write a file over 64 MiB (a huge initialised array?)"
+                     : c.signal == SIGXCPU ? "The compiler was stopped after 30 s of CPU time"
+                                           : "The compiler was stopped: it needed more than 1 GiB of memory for this kernel";
         return r;
     }
     // kernel.cu:12:5: error: 'x' was not declared in this scope
@@ -192,7 +306,21 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
         r.sentence = d.line > 0 ? "Line " + std::to_string(d.line) + ": " + d.message : "The kernel did not compile: " + d.message;
         break;
     }
-    if (r.sentence.empty()) r.sentence = "The kernel did not compile (the compiler's message is in the details)";
+    if (r.sentence.empty()) {
+        const std::string said = first_error(c.output);
+        // g++ says so when a program it ran (cc1plus, as) was ended by a limit.
+        if (said.find("File size limit exceeded") != std::string::npos) {
+            r.sentence = "The compiler was stopped: the kernel made it write a file over 64 MiB (a huge initialised array?)";
+        } else if (said.find("CPU time limit exceeded") != std::string::npos) {
+            r.sentence = "The compiler was stopped after 30 s of CPU time";
+        } else if (said.find("memory exhausted") != std::string::npos || said.find("out of memory") != std::string::npos ||
+            said.find("cannot allocate") != std::string::npos) {
+            r.sentence = "The compiler was stopped: it needed more than 1 GiB of memory for this kernel";
+        } else {
+            r.sentence = said.empty() ? "The kernel did not compile (the compiler's message is in the details)"
+                                      : "The kernel did not compile: " + said;
+        }
+    }
     return r;
 }
 

@@ -9,6 +9,7 @@
 // tests/test_puzzles.cpp.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -25,6 +26,7 @@ struct Toolchain {
     std::filesystem::path device_dir;   // holds student_cuda.h and student_abi.h
     std::filesystem::path runner;       // gpulab-kernel-runner
     std::filesystem::path addr2line;    // binutils; lines in messages need it
+    std::filesystem::path nm;           // binutils; lists what a compiled kernel calls (source_policy.h)
     std::filesystem::path nvcc;         // the CUDA toolkit's compiler, for the GPU run (empty: none)
     std::string missing;
     bool usable() const { return missing.empty(); }
@@ -45,12 +47,20 @@ struct CompileResult {
     std::filesystem::path library;   // the shared object, when ok
     std::vector<Diagnostic> diagnostics;
     std::string sentence;            // when !ok: one sentence for the status line
+    bool refused = false;            // refused by the source policy (source_policy.h), not by the compiler
     std::string raw;                 // the compiler's whole output (for a tooltip)
     double seconds = 0.0;
 };
 
 // The launcher appended after the student's code (tests read it).
 std::string launcher_source(const Puzzle& p);
+
+// How the compiler, the linker and binutils are confined (sandbox.h) and limited: a submission
+// that asks the compiler for a 1 GB initialised array or an endless template recursion ends with a
+// sentence, not a full disk or a swapping machine.
+inline constexpr std::size_t kCompilerMemoryBytes = std::size_t{1} << 30;  // address space
+inline constexpr std::size_t kCompilerFileBytes = std::size_t{64} << 20;   // any file it writes
+inline constexpr int kCompilerSeconds = 30;
 
 // For a real GPU: kernel.cu with a <<<grid, block>>> launcher and device/gpu_harness.cuh, compiled
 // by nvcc for compute capability `arch` (86 for sm_86) into the program `kernel_gpu` in `work`
@@ -59,8 +69,11 @@ CompileResult compile_kernel_gpu(const Toolchain& tc, const Puzzle& p, const std
                                  const std::filesystem::path& work, int arch,
                                  const std::function<bool()>& cancelled = {});
 
-// Writes kernel.cu and build.cc into `work` and compiles kernel.so there (time limit 30 s).
+// Writes kernel.cu and build.cc into `work` and compiles kernel.so there (time limit 30 s). The
+// source is policed first (source_policy.h), and so is what the compiled object calls.
+// `police` false skips the policy (the tests that prove each confinement layer holds alone).
 CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::string& source,
-                             const std::filesystem::path& work, const std::function<bool()>& cancelled = {});
+                             const std::filesystem::path& work, const std::function<bool()>& cancelled = {},
+                             bool police = true);
 
 }  // namespace gpulab::puzzles

@@ -16,6 +16,7 @@
 
 #include "io/file_io.h"
 #include "child_process.h"
+#include "sandbox.h"
 
 namespace gpulab::puzzles {
 
@@ -70,6 +71,15 @@ fs::path make_scratch(const fs::path& root) {
     return templ;
 }
 
+// A program that runs the student's code or reads its compiled files, in the sandbox (sandbox.h):
+// `work` (the check's scratch folder) and the program itself readable, nothing writable.
+std::vector<std::string> confined_argv(const Toolchain& tc, const fs::path& work, std::vector<std::string> argv, bool gpu) {
+    SandboxSpec s;
+    s.readable = {work, tc.runner};
+    s.gpu = gpu;
+    return sandboxed_argv(s, work, argv);
+}
+
 KernelReport run_job(const Toolchain& tc, const KernelJob& job, const fs::path& work, const CheckOptions& o,
                      ChildResult& child) {
     const std::string why = write_job(job, work / "job");
@@ -79,7 +89,7 @@ KernelReport run_job(const Toolchain& tc, const KernelJob& job, const fs::path& 
         return r;
     }
     ChildOptions c;
-    c.argv = {tc.runner.string(), (work / "job").string()};
+    c.argv = confined_argv(tc, work, {tc.runner.string(), (work / "job").string()}, false);
     c.cwd = work;
     c.time_limit_ms = o.time_limit_ms + 2000;  // the runner's own timer says where it was; this is the backstop
     c.output_cap = 64 * 1024;
@@ -157,16 +167,17 @@ std::map<std::uintptr_t, int> lines_of(const Toolchain& tc, const fs::path& libr
     ChildOptions c;
     // -a: each answer starts with its address; -i: with the functions inlined there, innermost
     // first, so a check inside an inlined helper of student_cuda.h still finds the kernel's line.
-    c.argv = {tc.addr2line.string(), "-a", "-i", "-e", library.string()};
+    std::vector<std::string> argv = {tc.addr2line.string(), "-a", "-i", "-e", library.string()};
     std::vector<std::uintptr_t> asked;
     for (std::uintptr_t s : sites) {
         if (s <= base) continue;
         char text[32];
         std::snprintf(text, sizeof text, "0x%lx", static_cast<unsigned long>(s - base - 1));
-        c.argv.push_back(text);
+        argv.push_back(text);
         asked.push_back(s);
     }
     if (asked.empty()) return out;
+    c.argv = confined_argv(tc, library.parent_path(), argv, false);
     c.time_limit_ms = 10000;
     const ChildResult r = run_child(c);
     std::istringstream in(r.output);
@@ -296,7 +307,7 @@ GpuRun run_on_gpu(const Toolchain& tc, const Puzzle& p, const std::string& sourc
         return g;
     }
     ChildOptions co;
-    co.argv = {c.library.string(), (work / "job").string()};
+    co.argv = confined_argv(tc, work, {c.library.string(), (work / "job").string()}, true);
     co.cwd = work;
     co.time_limit_ms = o.time_limit_ms + 10000;  // the driver's start-up is part of it
     co.report_fd = true;
@@ -444,7 +455,7 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
         return r;
     }
     say("compiling...");
-    r.compile = compile_kernel(tc, p, source, work, o.cancelled);
+    r.compile = compile_kernel(tc, p, source, work, o.cancelled, o.police);
     r.compiled = r.compile.ok;
     const auto finish = [&]() -> CheckResult& {
         std::error_code ec;
@@ -453,7 +464,7 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
     };
     if (!r.compile.ok) {
         Defect d;
-        d.kind = DefectKind::CompileError;
+        d.kind = r.compile.refused ? DefectKind::Forbidden : DefectKind::CompileError;
         d.message = r.compile.sentence;
         for (const Diagnostic& g : r.compile.diagnostics)
             if (g.error && g.line > 0) d.lines.push_back(g.line);

@@ -30,6 +30,9 @@ struct CheckOptions {
     // > 0: after the simulator found the kernel clean and right, compile it with nvcc for this
     // compute capability (86 = sm_86) and run every case on the GPU too (CheckResult::gpu).
     int gpu_arch = 0;
+    // false: compile without the source policy (source_policy.h). Only the tests that prove the
+    // sandbox and seccomp hold on their own set it; nothing a student or grader reaches does.
+    bool police = true;
 };
 
 // The same kernel on a real GPU (CheckOptions::gpu_arch), compared with the reference and timed.

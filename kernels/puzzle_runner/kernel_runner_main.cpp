@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -169,8 +170,11 @@ std::string load(const std::string& path, Library& lib, const gpulab_runtime_abi
     if (abi == nullptr || bind == nullptr || window == nullptr || lib.launch == nullptr) {
         return "the compiled kernel was not built against gpulab's student_cuda.h";
     }
-    if (abi() != GPULAB_STUDENT_ABI) return "the compiled kernel was built by another version of gpulab: compile it again";
+    auto page = reinterpret_cast<void* (*)()>(dlsym(lib.handle, "gpulab_runtime_page"));
+    if (abi() != GPULAB_STUDENT_ABI || page == nullptr) return "the compiled kernel was built by another version of gpulab: compile it again";
     bind(rt);
+    // Read-only from here on (student_cuda.h: the runtime's address is alone on its page).
+    if (mprotect(page(), 4096, PROT_READ) != 0) return "could not protect the kernel's link to its checks (mprotect)";
     char* begin = nullptr;
     unsigned long bytes = 0;
     window(&begin, &bytes);

@@ -5,7 +5,7 @@
 #ifndef GPULAB_STUDENT_ABI_H
 #define GPULAB_STUDENT_ABI_H
 
-#define GPULAB_STUDENT_ABI 3
+#define GPULAB_STUDENT_ABI 4
 
 struct gpulab_dim3_abi {
     unsigned x, y, z;

@@ -22,12 +22,20 @@
 #define GPULAB_HOOK extern "C" __attribute__((visibility("default"), noinline, no_sanitize_thread, no_sanitize_coverage))
 #define GPULAB_UNCHECKED __attribute__((no_sanitize_thread, no_sanitize_coverage))
 
-static const gpulab_runtime_abi* gpulab_rt = nullptr;
+// The runtime's address, alone on its page: the runner makes that page read-only once bound, so no
+// store of the kernel (a pointer walked off its own __device__ variable, next door) can clear it
+// and switch the checks off; such a store faults instead.
+struct alignas(4096) gpulab_rt_page {
+    const gpulab_runtime_abi* rt;
+};
+static gpulab_rt_page gpulab_rt_slot;
+#define gpulab_rt (gpulab_rt_slot.rt)
 
 // [SECTION] what the runner calls
 
 GPULAB_HOOK int gpulab_student_abi() { return GPULAB_STUDENT_ABI; }
 GPULAB_HOOK void gpulab_bind(const gpulab_runtime_abi* rt) { gpulab_rt = rt; }
+GPULAB_HOOK void* gpulab_runtime_page() { return &gpulab_rt_slot; }
 
 // Every static __shared__ array, placed by the linker between these two symbols (absent when the
 // kernel declares none: weak).
