@@ -302,6 +302,24 @@ int main(int argc, char** argv) {
                            "Also compile each submission that passes with nvcc and run it on this machine's GPU: "
                            "outputs compared, kernel time measured");
 
+    auto* puzzle_grade = puzzle->add_subcommand(
+        "grade", "Grade a class: a folder with one .cu per student (or one folder per student), each confined alone; "
+                 "a table, and --out results.json or .csv");
+    PuzzleGradeOptions grade_options;
+    puzzle_grade->add_option("folder", grade_options.folder, "The class's folder of submissions")->required();
+    puzzle_grade->add_option("--puzzle", grade_options.id,
+                             "Every submission is this puzzle (default: the file's name, map.cu, or the kernel it defines)");
+    puzzle_grade->add_option("--out", grade_options.out, "Write the results: .json (every case and defect) or .csv");
+    puzzle_grade->add_flag("--gradescope", grade_options.gradescope,
+                           "--out is Gradescope's autograder results.json (the folder holds one submission)");
+    puzzle_grade->add_option("--puzzle-dir", grade_options.puzzle_dir, "A folder of puzzle folders instead of the built-in ones");
+    puzzle_grade->add_option("--jobs", grade_options.jobs, "Submissions graded at once (default: one per core)")
+        ->check(strict_integer())
+        ->check(CLI::Range(1, 256));
+    puzzle_grade->add_option("--time-limit", grade_options.time_limit_s, "Seconds each submission may run (default 5)")
+        ->check(strict_integer())
+        ->check(CLI::Range(1, 600));
+
     auto* puzzle_record = puzzle->add_subcommand(
         "record", "Record each reference solution's run on its example (reference-run.txt in the puzzle's folder), "
                   "shown where no compiler is installed");
@@ -360,6 +378,7 @@ int main(int argc, char** argv) {
     }
     if (*puzzle_list) return cmd_puzzle_list(puzzle_dir, puzzle_json);
     if (*puzzle_check) return cmd_puzzle_check(puzzle_options);
+    if (*puzzle_grade) return cmd_puzzle_grade(grade_options);
     if (*puzzle_record) return cmd_puzzle_record(puzzle_dir, record_ids);
     if (!gui.screenshot_path.empty() && gui.max_frames == 0) {
         std::fprintf(stderr, "gpulab: --screenshot needs --frames N (see gpulab --help)\n");

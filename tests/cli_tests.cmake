@@ -140,6 +140,14 @@ gpulab_cli_test(puzzle_check_unknown 2 "no puzzle 'nope' \\(known: map" puzzle c
 gpulab_cli_test(puzzle_check_unreadable 2 "cannot read /nonexistent.cu" puzzle check map /nonexistent.cu)
 gpulab_cli_test(lessons_check_puzzle 0 "ok \\(puzzle map, 5 cases; the solution passes, the skeleton compiles"
                 lessons --check ${PROJECT_SOURCE_DIR}/puzzles/map)
+gpulab_cli_test(puzzle_check_printed 1 "printed:\n hello from the kernel"
+                puzzle check map ${CMAKE_CURRENT_LIST_DIR}/data/puzzle-prints.cu)
+gpulab_cli_test(puzzle_grade_not_a_folder 2 "is not a folder of submissions" puzzle grade /nonexistent-class)
+# A class of 30 with three hostile submissions (issue 40): tests/puzzle_grade_class.sh.
+add_test(NAME cli.puzzle_grade_class
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/puzzle_grade_class.sh $<TARGET_FILE:gpulab> ${PROJECT_SOURCE_DIR}
+                 ${GPULAB_CLI_OUT}/grade-class)
+set_tests_properties(cli.puzzle_grade_class PROPERTIES LABELS "cli;puzzles" ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
 gpulab_cli_test(bench_puzzles_quick_json 0 "\"op\": \"puzzle\", \"simulated\": true, \"puzzle\": \"map\".*\"op\": \"puzzle-throughput\""
                 bench --quick --json --suite puzzles)
 

@@ -80,6 +80,17 @@ struct PuzzleCheckOptions {
     bool gpu = false;                // also run the passing ones on this machine's GPU (nvcc)
 };
 int cmd_puzzle_check(const PuzzleCheckOptions& options);
+// `gpulab puzzle grade DIR` (cli_puzzle_grade.cpp): a class's folder of submissions.
+struct PuzzleGradeOptions {
+    std::string folder;       // one .cu per student, or one folder per student
+    std::string id;           // --puzzle: every submission is this puzzle
+    std::string out;          // --out: results as .json or .csv
+    bool gradescope = false;  // --out is Gradescope's results.json (one submission)
+    std::string puzzle_dir;   // empty: the built-in puzzles
+    int jobs = 0;             // 0: one per core
+    int time_limit_s = 5;
+};
+int cmd_puzzle_grade(const PuzzleGradeOptions& options);
 // `gpulab lessons --check DIR/puzzle.toml` (or the folder): parses it, then runs its solution,
 // skeleton and wrong solutions (puzzles::validate_puzzle). Returns the number of problems printed.
 int check_puzzle_folder(const std::string& path);

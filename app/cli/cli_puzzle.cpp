@@ -4,17 +4,16 @@
 // words and its line; --json for graders. Exit 0 only when every submission passes, 1 when any
 // fails, 2 for bad arguments (an unknown puzzle, a file that cannot be read).
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "cli.h"
 #include "gpu_backends.h"
 #include "json_out.h"
+#include "puzzle_batch.h"
+#include "puzzle_report.h"
 #include "puzzles/puzzle_check.h"
 #include "io/file_io.h"
 #include "puzzles/reference_record.h"
@@ -34,47 +33,6 @@ puzzles::PuzzleLoad load_all(const std::string& dir) {
         return none;
     }
     return puzzles::load_puzzles(root);
-}
-
-std::string defect_line(const puzzles::Defect& d) {
-    std::string lines;
-    for (int l : d.lines) lines += (lines.empty() ? (d.lines.size() > 1 ? " (lines " : " (line ") : ", ") + std::to_string(l);
-    if (!lines.empty()) lines += ")";
-    std::string where;
-    if (!d.where.empty()) {
-        where = " in " + d.where;
-        if (d.repeats > 0) where += " and " + std::to_string(d.repeats) + (d.repeats == 1 ? " more case" : " more cases");
-    }
-    return std::string(puzzles::defect_kind_name(d.kind)) + lines + where + ": " + d.message;
-}
-
-std::string json_result(const std::string& file, const puzzles::CheckResult& r) {
-    std::ostringstream s;
-    s << "{\"file\": " << json_string(file) << ", \"passed\": " << (r.passed ? "true" : "false")
-      << ", \"compiled\": " << (r.compiled ? "true" : "false") << ", \"summary\": " << json_string(r.summary)
-      << ", \"compile_seconds\": " << json_number(r.compile.seconds) << ", \"run_seconds\": " << json_number(r.run_seconds)
-      << ", \"gpu\": " << (r.gpu.tried ? "{\"ran\": " + std::string(r.gpu.ran ? "true" : "false") + ", \"device\": " +
-                                            json_string(r.gpu.device) + ", \"outputs_match\": " +
-                                            (r.gpu.outputs_match ? "true" : "false") + ", \"example_ns\": " +
-                                            std::to_string(r.gpu.example_ns) + ", \"said\": " + json_string(r.gpu.sentence) + "}"
-                                      : std::string("null"))
-      << ", \"cases\": [";
-    for (std::size_t i = 0; i < r.cases.size(); ++i) {
-        const auto& c = r.cases[i];
-        s << (i ? ", " : "") << "{\"name\": " << json_string(c.name) << ", \"visible\": " << (c.visible ? "true" : "false")
-          << ", \"ran\": " << (c.ran ? "true" : "false") << ", \"passed\": " << (c.passed ? "true" : "false")
-          << ", \"elements_wrong\": " << c.elements_wrong << "}";
-    }
-    s << "], \"defects\": [";
-    for (std::size_t i = 0; i < r.defects.size(); ++i) {
-        const auto& d = r.defects[i];
-        s << (i ? ", " : "") << "{\"kind\": " << json_string(puzzles::defect_kind_name(d.kind)) << ", \"lines\": [";
-        for (std::size_t k = 0; k < d.lines.size(); ++k) s << (k ? ", " : "") << d.lines[k];
-        s << "], \"case\": " << json_string(d.where) << ", \"more_cases\": " << d.repeats
-          << ", \"message\": " << json_string(d.message) << "}";
-    }
-    s << "]}";
-    return s.str();
 }
 
 }  // namespace
@@ -212,34 +170,25 @@ int cmd_puzzle_check(const PuzzleCheckOptions& o) {
         }
         gpu_arch = probe.cc_major * 10 + probe.cc_minor;
     }
-    std::vector<puzzles::CheckResult> results(files.size());
-    std::atomic<std::size_t> next{0};
-    std::mutex print;
-    const unsigned workers = std::max(1u, std::min<unsigned>(o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::thread::hardware_concurrency(),
-                                                             static_cast<unsigned>(files.size())));
-    const auto work = [&] {
-        for (std::size_t i; (i = next++) < files.size();) {
-            puzzles::CheckOptions co;
-            co.time_limit_ms = o.time_limit_s * 1000;
-            co.gpu_arch = gpu_arch;
-            results[i] = puzzles::check_submission(tc, puzzle, sources[i], co);
-            if (o.json) continue;
-            std::lock_guard<std::mutex> lock(print);
-            const auto& r = results[i];
-            std::printf("%s: %s\n", files[i].c_str(), r.passed ? "PASS" : "FAIL");
-            for (const auto& c : r.cases) {
-                std::printf("  %s %s%s\n", c.passed ? "pass" : c.ran ? "FAIL" : "----", c.visible ? "example: " : "hidden: ",
-                            c.name.c_str());
-            }
-            for (const auto& d : r.defects) std::printf("  %s\n", defect_line(d).c_str());
-            if (r.gpu.tried) std::printf("  %s\n", r.gpu.sentence.c_str());
-            if (!r.passed && r.defects.empty()) std::printf("  %s\n", r.summary.c_str());
-            std::fflush(stdout);
+    std::vector<BatchItem> items(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) items[i] = {&puzzle, sources[i], ""};
+    puzzles::CheckOptions co;
+    co.time_limit_ms = o.time_limit_s * 1000;
+    co.gpu_arch = gpu_arch;
+    const auto print = [&](std::size_t i, const puzzles::CheckResult& r) {
+        if (o.json) return;
+        std::printf("%s: %s\n", files[i].c_str(), r.passed ? "PASS" : "FAIL");
+        for (const auto& c : r.cases) {
+            std::printf("  %s %s%s\n", c.passed ? "pass" : c.ran ? "FAIL" : "----", c.visible ? "example: " : "hidden: ",
+                        c.name.c_str());
         }
+        for (const auto& d : r.defects) std::printf("  %s\n", defect_line(d).c_str());
+        if (r.gpu.tried) std::printf("  %s\n", r.gpu.sentence.c_str());
+        if (!r.passed && r.defects.empty()) std::printf("  %s\n", r.summary.c_str());
+        if (!r.printed.empty()) std::printf("  printed:\n%s%s", printed_part(r.printed).c_str(), r.printed.back() == '\n' ? "" : "\n");
+        std::fflush(stdout);
     };
-    std::vector<std::thread> pool;
-    for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
-    for (auto& t : pool) t.join();
+    const std::vector<puzzles::CheckResult> results = check_in_parallel(tc, items, o.jobs, co, print);
     bool all = true;
     for (const auto& r : results) all = all && r.passed;
     if (o.json) {

@@ -223,6 +223,10 @@ std::string with_lines(const std::string& message, const std::map<std::uintptr_t
 
 std::string value_text(const std::byte* p, ElemType e) {
     char text[48];
+    // 0xFFFFFFFF is the runner's poison for device memory nobody wrote (a float NaN no arithmetic
+    // produces): "-nan" would hide that the kernel never stored there.
+    static const std::byte poison[4] = {std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff}};
+    if (e == ElemType::F32 && std::memcmp(p, poison, 4) == 0) return "never written";
     if (e == ElemType::F32) {
         float f;
         std::memcpy(&f, p, 4);
@@ -470,6 +474,12 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
             if (g.error && g.line > 0) d.lines.push_back(g.line);
         add_defect(r.defects, d);
         r.summary = r.compile.sentence;
+        for (std::size_t ci : case_order(p)) {  // every case, none run: a grader's score is out of all of them
+            CaseOutcome out;
+            out.name = p.cases[ci].name;
+            out.visible = p.cases[ci].visible;
+            r.cases.push_back(std::move(out));
+        }
         return finish();
     }
     say("running the reference solution...");

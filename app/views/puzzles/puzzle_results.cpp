@@ -150,8 +150,11 @@ void PuzzleView::draw_results(float width, const Fonts& fonts) {
             ImGui::PopID();
         }
     }
-    if (!r.cases.empty()) heading(fonts, "Cases");
-    for (const puzzles::CaseOutcome& k : r.cases) {
+    // A kernel that did not compile lists every case as not run (for graders); here that says nothing.
+    const std::size_t shown_cases = r.compiled ? r.cases.size() : 0;
+    if (shown_cases > 0) heading(fonts, "Cases");
+    for (std::size_t c = 0; c < shown_cases; ++c) {
+        const puzzles::CaseOutcome& k = r.cases[c];
         const std::string name = std::string(k.visible ? "example: " : "hidden: ") + k.name;
         if (!k.ran) {
             // Where the other lines have their mark: the case never started (an earlier one stopped the run).
