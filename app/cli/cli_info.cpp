@@ -3,6 +3,7 @@
 
 #include "shell/backend_set.h"
 #include "cli.h"
+#include "puzzles/sandbox.h"
 #include "measure/format.h"
 #include "interop/gl_interop.h"
 #include "gpu_backends.h"
@@ -37,6 +38,12 @@ int cmd_info() {
         std::printf("GPU        none usable: %s\n", g.reason.c_str());
     }
     std::printf("CUDA       %s\n", gpu::version_summary().c_str());
+    {
+        const puzzles::SandboxStatus& sb = puzzles::sandbox_status();
+        std::printf("Puzzles    %s\n", sb.confined ? ("submissions compiled and run in bubblewrap namespaces (" + sb.bwrap.string() +
+                                                       ") under seccomp and limits").c_str()
+                                                   : sb.sentence.c_str());
+    }
     std::printf("cuDNN      %s\n", g.cudnn_ok ? g.cudnn_version.c_str() : g.cudnn_reason.c_str());
     // The GPU run the lessons draw beside this computer's (views/recorded_gpu.h), or why there is none.
     if (const core::GpuRecording* rec = shipped_recording())

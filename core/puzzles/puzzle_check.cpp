@@ -118,6 +118,48 @@ std::string case_order_name(const Puzzle& p, std::size_t i) {
     return i < order.size() ? p.cases[order[i]].name : "";
 }
 
+// The reference's report is kept on disk too, named by everything it depends on (the puzzle, its
+// solution, the checker's header and the runner's build), so each `gpulab puzzle check` command
+// does not run the solution again (it was about 45 % of a check). A file that does not parse as a
+// finished, clean run of every case is ignored and rewritten.
+std::string reference_cache_name(const Toolchain& tc, const Puzzle& p) {
+    uint64_t h = seed_for(p.id + "\n" + p.solution, 0);
+    const auto mix = [&](const std::string& text) {
+        for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    };
+    // The cases as the runner gets them (launch shapes, every input byte, the arguments), not the
+    // puzzle file: a puzzle built or edited in memory (the tests, an instructor's editor) differs.
+    const KernelJob job = make_job(p, "", 0, false);
+    for (const JobCase& k : job.cases) {
+        mix(std::to_string(k.grid[0]) + "," + std::to_string(k.grid[1]) + "," + std::to_string(k.grid[2]) + ";" +
+            std::to_string(k.block[0]) + "," + std::to_string(k.block[1]) + "," + std::to_string(k.block[2]));
+        for (const JobBuffer& b : k.buffers) {
+            mix(b.name + ":" + std::to_string(b.count) + std::to_string(b.filled) + std::to_string(b.output) +
+                std::to_string(static_cast<int>(b.elem)));
+            mix(std::string(reinterpret_cast<const char*>(b.data.data()), b.data.size()));
+        }
+        for (const JobArg& a : k.args) mix(std::to_string(static_cast<int>(a.kind)) + std::to_string(a.buffer) + std::to_string(a.i) + std::to_string(a.f));
+    }
+    for (const fs::path& f : {tc.device_dir / "student_cuda.h", tc.device_dir / "student_abi.h"}) {
+        std::ifstream in(f, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        mix(text.str());
+    }
+    std::error_code ec;
+    const auto size = fs::file_size(tc.runner, ec);
+    const auto time = fs::last_write_time(tc.runner, ec).time_since_epoch().count();
+    mix(std::to_string(size) + "/" + std::to_string(time));
+    char name[64];
+    std::snprintf(name, sizeof name, "reference-%016llx.txt", static_cast<unsigned long long>(h));
+    return name;
+}
+
+bool usable_reference(const Puzzle& p, const KernelReport& r) {
+    if (!r.done || r.cases.size() != p.cases.size()) return false;
+    return std::all_of(r.cases.begin(), r.cases.end(), [](const CaseReport& c) { return c.finished && c.clean; });
+}
+
 const Reference& reference_for(const Toolchain& tc, const Puzzle& p, const CheckOptions& o) {
     const std::string key = p.folder.string() + "\n" + p.solution;
     {
@@ -126,7 +168,19 @@ const Reference& reference_for(const Toolchain& tc, const Puzzle& p, const Check
         if (it != g_references.end()) return it->second;
     }
     Reference ref;
-    const fs::path work = make_scratch(o.work_root.empty() ? default_work_root() : o.work_root);
+    const fs::path root = o.work_root.empty() ? default_work_root() : o.work_root;
+    const std::string cached = reference_cache_name(tc, p);
+    try {
+        ref.report = parse_report(core::read_file_in_folder(root.string(), cached, std::int64_t{256} << 20, "reference run"));
+        if (usable_reference(p, ref.report)) {
+            std::lock_guard<std::mutex> lock(g_reference_mutex);
+            return g_references.emplace(key, std::move(ref)).first->second;
+        }
+    } catch (const std::exception&) {
+        // Not cached yet (or unreadable): run it.
+    }
+    ref = Reference{};
+    const fs::path work = make_scratch(root);
     const CompileResult c = compile_kernel(tc, p, p.solution, work / "reference", o.cancelled);
     if (!c.ok) {
         ref.error = "the puzzle's own solution.cu does not compile: " + c.sentence;
@@ -143,6 +197,9 @@ const Reference& reference_for(const Toolchain& tc, const Puzzle& p, const Check
             std::vector<int> unused;
             const std::string name = i < p.cases.size() ? " on case \"" + case_order_name(p, i) + "\"" : "";
             ref.error = "the puzzle's own solution.cu fails" + name + ": " + with_lines(cr.message, {}, unused);
+        }
+        if (ref.error.empty() && usable_reference(p, ref.report)) {
+            (void)core::write_file_in_folder(root.string(), cached, {child.report});  // a cache: a failed write costs a rerun
         }
     }
     std::error_code ec;

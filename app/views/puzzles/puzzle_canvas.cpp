@@ -7,6 +7,7 @@
 
 #include "puzzle_store.h"
 #include "puzzle_view.h"
+#include "puzzles/sandbox.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -245,8 +246,10 @@ void PuzzleView::draw_controls() {
     ImGui::TextColored(kMutedColour, "Kernel puzzle: %s", slot_->id.c_str());
     if (toolchain_.usable()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(kMutedColour, "Compiler: %s (your kernel runs in a confined process)",
-                           toolchain_.compiler.string().c_str());
+        const puzzles::SandboxStatus& sb = puzzles::sandbox_status();
+        ImGui::TextColored(kMutedColour, "Compiler: %s (%s)", toolchain_.compiler.string().c_str(),
+                           sb.confined ? "your kernel is compiled and run in a sandbox, with no network and no files of yours"
+                                       : "your kernel runs in a confined process; no sandbox: bubblewrap is missing or cannot run here");
         ImGui::PopTextWrapPos();
     }
 }

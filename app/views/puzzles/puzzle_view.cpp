@@ -10,6 +10,7 @@
 // for a measurement; a check started while another lesson's measurement runs is refused with the
 // usual "already running" line.
 #include "puzzle_view.h"
+#include "puzzles/sandbox.h"
 
 #include <algorithm>
 #include <chrono>
@@ -57,6 +58,9 @@ PuzzleView::PuzzleView(ViewHost& host) : host_(host) {
     // Said once on the terminal too (the GUI tests read it); the window says it in Run's place.
     if (!toolchain_.usable()) {
         std::printf("gpulab: kernel puzzles: %s.\n", toolchain_.missing.c_str());
+        std::fflush(stdout);
+    } else if (const puzzles::SandboxStatus& sb = puzzles::sandbox_status(); !sb.confined) {
+        std::printf("gpulab: kernel puzzles: %s.\n", sb.sentence.c_str());
         std::fflush(stdout);
     }
 }
