@@ -30,6 +30,11 @@ TEST_SUITE("gpu-model") {
         CHECK(text.find("FP16 989.4") != std::string::npos);
         // The session-14 H100's cuBLAS FP16 (706.3 TFLOP/s, docs/benchmarks.md) is below its published peak.
         CHECK(706.3 < sxm->fp16_tflops);
+        // Which instruction reaches the peak (issue 42, item 8): said for Hopper, not for Ampere.
+        CHECK(tensor_peak_instruction_note(*sxm).find("wgmma") != std::string::npos);
+        CHECK(tensor_peak_instruction_note(*sxm).find("article") != std::string::npos);
+        CHECK(tensor_peak_instruction_note(*pcie).find("two thirds") != std::string::npos);
+        CHECK(tensor_peak_instruction_note(*published_tensor_peaks("NVIDIA A100-SXM4-80GB")).empty());
     }
 
     TEST_CASE("FP32 lanes per SM: 64 on 6.0 - 7.x and 8.0 - 128 on 8.6 and later") {

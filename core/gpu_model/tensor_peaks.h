@@ -20,6 +20,7 @@ struct PublishedTensorPeaks {
     double fp16_tflops;     // tensor cores, dense, FP32 accumulation
     double bf16_tflops;     // likewise
     const char* source;     // "NVIDIA H100 whitepaper"
+    bool needs_wgmma;       // Hopper: the tensor peaks need the warpgroup instruction wgmma
 };
 
 // The entry for a device as the CUDA runtime names it ("NVIDIA H100 80GB HBM3" is the SXM5 module,
@@ -32,5 +33,11 @@ const PublishedTensorPeaks& example_tensor_peaks();
 // "NVIDIA H100 SXM5, published (NVIDIA H100 whitepaper, dense, not measured here): FP32 66.9, TF32
 // 494.7, FP16 989.4, BF16 989.4 TFLOP/s".
 std::string describe_tensor_peaks(const PublishedTensorPeaks& p);
+
+// Which instruction reaches those peaks, when it is not the mma.sync gpulab's kernels use (issue 42,
+// item 8): on Hopper only the warpgroup wgmma does, and mma.sync reaches about two thirds of the
+// tensor peak at best (the FlashAttention-3 paper, Shah et al. 2024), so the gap between our
+// kernel's row and 989 TFLOP/s is not all the kernel's. "" for Ampere, where mma.sync is the path.
+std::string tensor_peak_instruction_note(const PublishedTensorPeaks& p);
 
 }  // namespace gpulab::core

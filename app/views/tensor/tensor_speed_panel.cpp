@@ -189,11 +189,13 @@ void draw_speed_gpu_note(const core::GemmSpeedRun& run) {
     // as the vendor's figures either way (core/gpu_model/tensor_peaks.h).
     const gpu::GpuProbe& g = gpu::probe();
     const core::PublishedTensorPeaks* peaks = g.device_ok ? core::published_tensor_peaks(g.name) : nullptr;
-    if (gpu_ran && peaks)
-        ImGui::TextColored(kMutedColour, "For this GPU: %s.", core::describe_tensor_peaks(*peaks).c_str());
-    else if (!g.device_ok)
-        ImGui::TextColored(kMutedColour, "For scale, an example: %s.",
-                           core::describe_tensor_peaks(core::example_tensor_peaks()).c_str());
+    const core::PublishedTensorPeaks* shown = gpu_ran && peaks ? peaks : !g.device_ok ? &core::example_tensor_peaks() : nullptr;
+    if (shown != nullptr) {
+        ImGui::TextColored(kMutedColour, "%s: %s.", shown == peaks ? "For this GPU" : "For scale, an example",
+                           core::describe_tensor_peaks(*shown).c_str());
+        if (const std::string note = core::tensor_peak_instruction_note(*shown); !note.empty())
+            ImGui::TextColored(kMutedColour, "%s.", note.c_str());
+    }
     ImGui::PopTextWrapPos();
 }
 
