@@ -247,11 +247,20 @@ void Conv2dView::enter_step(const core::LessonStep& step) {
         position_ = 0.0;
         anim_time_ = 0.0f;
     }
+    layer_on_step_ = false;
     if (panel_ == Panel::Trained) {
         // The trained tab keeps its weights across steps: it loads or trains once.
         trained_playing_ = true;
         trained_stage_ = 0.0;
         run_on_step_ = trained_ == nullptr;
+        // Its Timing: a layer of the step's shape (conv2's), from this session's cache or measured.
+        const std::string key = core::conv2d_config_key(current_params());
+        if (const auto hit = cache_.find(key)) {
+            if (layer_result_ != hit->result) show(hit->result, /*fresh=*/false);
+        } else {
+            if (layer_result_ && core::conv2d_config_key(layer_result_->run.params) != key) layer_result_.reset();
+            layer_on_step_ = params_.layer_mode;
+        }
         return;
     }
     // Every tab draws measured data, so a step measures when the result on screen is for other
@@ -289,6 +298,10 @@ core::Conv2dParams Conv2dView::current_params() const {
 
 bool Conv2dView::start_run() {
     if (panel_ == Panel::Trained) return start_trained_run();
+    return start_measure_run();
+}
+
+bool Conv2dView::start_measure_run() {
     if (use_file_ && loaded_image_.empty()) {
         host_.error = "no image loaded: enter a path and press Load, or drop a PNG/JPG on the window";
         return false;
@@ -312,6 +325,10 @@ void Conv2dView::run_blocking(bool quick) {
         // Headless: the trained tab's job on this thread; with --quick a few batches when no saved
         // file exists, said so in the label.
         run_trained_blocking(quick);
+        if (layer_on_step_) {
+            layer_on_step_ = false;
+            finish(measure(current_params(), backends_, quick, {}));
+        }
         return;
     }
     finish(measure(current_params(), backends_, quick, {}));
@@ -372,9 +389,14 @@ void Conv2dView::update(float dt) {
         if (position_ >= static_cast<double>(positions())) position_ = 0.0;  // loop: class keeps watching
     }
     if (result_ && position_channel() != output_plane_) show_output_plane(position_channel());
-    if (host_.jobs->busy() || !run_on_step_) return;
-    run_on_step_ = false;
-    start_run();
+    if (host_.jobs->busy()) return;
+    if (run_on_step_) {
+        run_on_step_ = false;
+        start_run();
+    } else if (layer_on_step_) {
+        layer_on_step_ = false;
+        start_measure_run();
+    }
 }
 
 void Conv2dView::prepare_frame() {

@@ -201,6 +201,7 @@ class Conv2dView : public LessonView {
 
     // [SECTION] runs (conv2d_view.cpp)
     core::Conv2dParams current_params() const;
+    bool start_measure_run();  // the convolution on every backend (not the trained tab's job)
     bool start_run();
     void finish(std::shared_ptr<const ConvMeasurement> m);
     // Puts a good result on screen, fresh from a run or from the cache (whose GPU buffers are gone).
@@ -230,6 +231,9 @@ class Conv2dView : public LessonView {
     Panel panel_ = Panel::Sliding;
     bool select_panel_ = false;
     bool run_on_step_ = false;
+    // The trained tab's step also times a layer of the trained layer's shape (its params), after
+    // the learned filters are ready: the Timing window is never the previous step's layer.
+    bool layer_on_step_ = false;
 
     // The sliding window: position (0 .. N*P*Q-1, fractional while playing; plane = position / (P*Q)) and speed.
     double position_ = 0.0;
