@@ -163,7 +163,7 @@ __global__ void split_warp_kernel(GlobalPtr<int> out) {
     out[threadIdx.x] = v;
 }
 
-// Lanes 0-15 shuffle among themselves but lane 3 reads lane 20.
+// Lanes 0-15 shuffle among themselves but lane 3 reads lane 20 (poison comes back).
 __global__ void shuffle_outside_mask_kernel(GlobalPtr<int> out) {
     int v = threadIdx.x;
     if (threadIdx.x < 16) v = __shfl_sync(0x0000ffffu, v, threadIdx.x == 3 ? 20 : 0, 32);
@@ -417,9 +417,11 @@ TEST_SUITE("sim") {
                                     "waits at the __syncthreads() on line"));
         const sim::Result outside = sim::launch("shuffle_outside_mask_kernel", config(1, 32), {},
                                                 &shuffle_outside_mask_kernel, out.ptr());
-        CHECK_FALSE(outside.ok);
-        MESSAGE(outside.error);
-        CHECK(contains(outside.error, "lane 3 reads lane 20 through __shfl_sync(), outside the mask 0x0000ffff"));
+        // Reading a lane outside the mask is undefined on a GPU but no error: code may discard the
+        // value. It is poison (all ones), which shows in an answer that uses it.
+        REQUIRE_MESSAGE(outside.ok, outside.error);
+        CHECK(out.data()[3] == -1);
+        CHECK(out.data()[5] == 0);
         const sim::Result partial = sim::launch("split_warp_kernel", config(1, 16), {}, &split_warp_kernel, out.ptr());
         CHECK_FALSE(partial.ok);
         CHECK(contains(partial.error, "lane 16 does not exist (the block has 16 threads)"));

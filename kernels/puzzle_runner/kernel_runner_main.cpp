@@ -63,6 +63,7 @@ void abi_access(const void* addr, unsigned long bytes, int kind, const void* sit
 }
 void abi_block_entered(const void* site) { g_checks.block_entered(site); }
 void abi_sync_threads(int line) { sim::detail::sync_threads(line); }
+int abi_sync_threads_count(int line, int predicate) { return sim::detail::sync_threads_count(line, predicate); }
 unsigned long long abi_warp_op(int op, unsigned mask, unsigned long long value, int arg, int width, const char* name,
                                const void* site) {
     sim::detail::t_access_site = site;
@@ -363,6 +364,7 @@ int main(int argc, char** argv) {
         abi_warp_op,
         abi_refuse,
         abi_array_index,
+        abi_sync_threads_count,
     };
     Library lib;
     if (const std::string why = load(job.library, lib, &rt); !why.empty()) {

@@ -178,6 +178,9 @@ struct ThreadCtx {
     bool started = false, done = false;
     Wait wait = Wait::None;
     int barrier_line = 0;
+    // __syncthreads_count's predicate (0 or 1; 0 at a plain __syncthreads), and the block's count
+    // of nonzero predicates once the barrier completes.
+    int barrier_predicate = 0, barrier_count = 0;
     // The warp operation this thread waits at (wait == Warp), and its result.
     WarpOp op = WarpOp::SyncWarp;
     const char* op_name = "";
@@ -544,11 +547,12 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                 if (c.op == WarpOp::Shfl || c.op == WarpOp::ShflUp || c.op == WarpOp::ShflDown ||
                     c.op == WarpOp::ShflXor) {
                     if (src < 0 || src >= lanes || ((mask >> src) & 1u) == 0) {
-                        error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
-                                " reads lane " + std::to_string(src) + " through " + c.op_name + site_token(c.op_site) +
-                                ", outside the mask " +
-                                hex(mask) + ": on a GPU the value is undefined";
-                        return false;
+                        // Outside the mask: undefined on a GPU, and common in code that discards it
+                        // (`v = __shfl_down_sync(0xffff, v, 8); if (lane < 8) ...`). Whether the
+                        // value is used cannot be told here, so it is poison (all ones: NaN as a
+                        // float), which shows in the answer when it is used.
+                        c.op_result = ~uint64_t{0};
+                        continue;
                     }
                     if (((arrived >> src) & 1u) == 0) {
                         error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
@@ -652,6 +656,7 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         c.started = c.done = false;
         c.wait = ThreadCtx::Wait::None;
         c.barrier_line = 0;
+        c.barrier_predicate = c.barrier_count = 0;
         c.warp_syncs = 0;
         c.bank_log.clear();
         c.global_log.clear();
@@ -729,10 +734,14 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         if (sectors) flush_global_log(b, n);
         ++b.interval;
         ++b.epoch;
+        int predicates = 0;
+        for (int t = 0; t < n; ++t) predicates += b.threads[static_cast<std::size_t>(t)].barrier_predicate;
         for (int t = 0; t < n; ++t) {
             ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
             c.wait = ThreadCtx::Wait::None;
             c.shared_seq = c.global_seq = 0;
+            c.barrier_count = predicates;
+            c.barrier_predicate = 0;
         }
         if (b.trace != nullptr) b.trace->intervals = b.interval + 1;
     }
@@ -939,12 +948,17 @@ void detail::warp_collective(const WarpCollective& op, void* lane_operands) {
     if (t_block->abandoning) throw Abandon{};
 }
 
-void detail::sync_threads(int line) {
+void detail::sync_threads(int line) { (void)sync_threads_count(line, 0); }
+
+int detail::sync_threads_count(int line, int predicate) {
+    if (t_thread == nullptr) throw Fault{"__syncthreads() called outside any kernel"};
     ThreadCtx& c = *t_thread;
     c.wait = ThreadCtx::Wait::Barrier;
     c.barrier_line = line;
+    c.barrier_predicate = predicate != 0 ? 1 : 0;
     park(c);
     if (t_block->abandoning) throw Abandon{};
+    return c.barrier_count;
 }
 
 // [SECTION] launching
