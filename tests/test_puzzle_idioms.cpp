@@ -1,6 +1,8 @@
 // CUDA idioms in a puzzle submission (issue 40): every kernel in tests/data/puzzle-idioms/ is valid
 // CUDA (nvcc compiles it for sm_80, where nvcc is installed) and passes its puzzle when compiled
-// against student_cuda.h and run in the simulator.
+// against student_cuda.h and run in the simulator; every kernel in fails/ fails with the defect
+// and the words its header names: a race on a __device__ variable or a function-local static
+// between blocks, and an answer that depends on the order the blocks ran in (shuffled, seeded).
 //
 // "puzzles" suite: needs g++ (the student's compiler), as the other puzzle tests do.
 #include <doctest/doctest.h>
@@ -102,13 +104,54 @@ TEST_CASE("every CUDA idiom in tests/data/puzzle-idioms compiles against student
     }
 }
 
+TEST_CASE("the kernels that only the simulator's fidelity catches fail with their defect and its words") {
+    const Toolchain tc = toolchain();
+    REQUIRE_MESSAGE(tc.usable(), tc.missing);
+    const std::vector<fs::path> files = kernels_in(idioms_dir() / "fails");
+    CHECK(files.size() >= 3);
+    for (const fs::path& file : files) {
+        const std::string source = read(file);
+        const Puzzle* p = builtin(header(source, "puzzle"));
+        INFO(file.filename().string());
+        REQUIRE_MESSAGE(p != nullptr, "the first line names no built-in puzzle");
+        DefectKind want{};
+        REQUIRE(defect_kind_from_name(header(source, "expect"), want));
+        const std::string says = header(source, "says");
+        REQUIRE(!says.empty());
+        const CheckResult r = check(tc, file, *p);
+        INFO(defects_text(r) << "\n" << r.compile.raw);
+        CHECK(r.compiled);
+        CHECK(!r.passed);
+        REQUIRE(!r.defects.empty());
+        MESSAGE(file.filename().string() << ": " << r.defects.front().message);
+        CHECK(r.defects.front().kind == want);
+        CHECK(r.defects.front().message.find(says) != std::string::npos);
+    }
+}
+
+TEST_CASE("a block that waits for the block before it never gets its turn in a shuffled order: the timeout says the seed") {
+    const Toolchain tc = toolchain();
+    REQUIRE_MESSAGE(tc.usable(), tc.missing);
+    const Puzzle* dot = builtin("dot");
+    REQUIRE(dot != nullptr);
+    CheckOptions o;
+    o.work_root = scratch("turns");
+    o.time_limit_ms = 2000;
+    const CheckResult r = check_submission(tc, *dot, read(dot->folder / "wrong/waits-for-the-other-blocks.cu"), o);
+    INFO(defects_text(r));
+    REQUIRE(!r.defects.empty());
+    CHECK(r.defects.front().kind == DefectKind::Timeout);
+    CHECK(r.defects.front().message.find("blocks ran in shuffled order, seed 12345") != std::string::npos);
+}
+
 TEST_CASE("each CUDA idiom file is valid CUDA: nvcc compiles it for sm_80") {
     const Toolchain tc = toolchain();
     if (tc.nvcc.empty()) {
         MESSAGE("SKIPPED: no nvcc on this machine (the CUDA toolkit is optional)");
         return;
     }
-    const std::vector<fs::path> files = kernels_in(idioms_dir());
+    std::vector<fs::path> files = kernels_in(idioms_dir());
+    for (const fs::path& f : kernels_in(idioms_dir() / "fails")) files.push_back(f);
     const fs::path work = scratch("nvcc");
     for (const fs::path& file : files) {
         ChildOptions o;

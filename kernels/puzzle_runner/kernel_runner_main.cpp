@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "puzzle_runner/device/student_abi.h"
+#include "puzzles/block_order.h"
 #include "puzzles/kernel_job.h"
 #include "runner_sandbox.h"
 #include "sim/sim_runtime.h"
@@ -248,6 +249,7 @@ puzzles::CaseReport run_case(const puzzles::KernelJob& job, const puzzles::JobCa
     cfg.block = {k.block[0], k.block[1], k.block[2]};
     sim::Options o;
     o.parallel = false;
+    o.block_order_seed = puzzles::kBlockOrderSeed;  // a shuffled order, the same every run
     o.count_bank_conflicts = true;
     o.count_global_sectors = true;
     o.shared_window = lib.shared;

@@ -961,6 +961,35 @@ int detail::sync_threads_count(int line, int predicate) {
     return c.barrier_count;
 }
 
+// [SECTION] block order
+
+namespace {
+uint64_t splitmix64(uint64_t& state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+}  // namespace
+
+std::vector<int64_t> block_order(int64_t blocks, uint64_t seed) {
+    std::vector<int64_t> order(static_cast<std::size_t>(std::max<int64_t>(0, blocks)));
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+    if (seed == 0 || order.size() < 2) return order;
+    // Fisher-Yates with the seed mixed with the grid's size: each grid its own order, the same one
+    // on every machine (no std:: distribution, whose results differ between standard libraries).
+    uint64_t state = seed ^ (static_cast<uint64_t>(blocks) * 0x2545f4914f6cdd1dull);
+    for (std::size_t i = order.size() - 1; i > 0; --i) {
+        const std::size_t j = static_cast<std::size_t>(splitmix64(state) % (i + 1));
+        std::swap(order[i], order[j]);
+    }
+    // Index order by chance (a grid of 2 or 3 blocks) would hide what the shuffle is for.
+    bool identity = true;
+    for (std::size_t i = 0; i < order.size() && identity; ++i) identity = order[i] == static_cast<int64_t>(i);
+    if (identity) std::reverse(order.begin(), order.end());
+    return order;
+}
+
 // [SECTION] launching
 
 std::string launch_problem(const LaunchConfig& c) {
@@ -1017,6 +1046,10 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
     l.cfg = c;
     l.opt = o;
     const int64_t blocks = int64_t{c.grid.x} * c.grid.y * c.grid.z;
+    // One block at a time in a seeded shuffled order (Options::block_order_seed); empty: index order.
+    const std::vector<int64_t> order = !o.parallel && o.trace == nullptr && o.block_order_seed != 0
+                                           ? block_order(blocks, o.block_order_seed)
+                                           : std::vector<int64_t>();
     const auto start = std::chrono::steady_clock::now();
     auto run_range = [&](int64_t begin, int64_t end) {
         BlockRunner& b = runner_for_this_thread();
@@ -1032,8 +1065,9 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
         for (int64_t i = begin;
              i < end && !l.failed.load(std::memory_order_relaxed) && (o.trace != nullptr || !core::cancel_requested());
              ++i) {
-            const U3 idx{static_cast<unsigned>(i % c.grid.x), static_cast<unsigned>((i / c.grid.x) % c.grid.y),
-                         static_cast<unsigned>(i / (int64_t{c.grid.x} * c.grid.y))};
+            const int64_t k = order.empty() ? i : order[static_cast<std::size_t>(i)];
+            const U3 idx{static_cast<unsigned>(k % c.grid.x), static_cast<unsigned>((k / c.grid.x) % c.grid.y),
+                         static_cast<unsigned>(k / (int64_t{c.grid.x} * c.grid.y))};
             run_block(b, l, idx, body);
         }
         t_block = outer_block;

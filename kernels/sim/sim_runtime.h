@@ -42,6 +42,7 @@
 //     float, -1 as an int), which a kernel may discard as it may on a GPU, where the value is
 //     undefined. __syncwarp orders shared memory between the lanes it synchronises (race check);
 //   - __syncthreads_count/_and/_or: the barrier, and the block's predicates combined at it;
+//   - block order: with Options::block_order_seed the blocks run in a seeded shuffled order;
 //   - a CUDA thread that needs more than its 16 KiB stack hits a guard page: the program stops
 //     with a sentence naming the kernel and thread (sim_runtime.cpp), never overwriting another
 //     thread's stack;
@@ -148,7 +149,16 @@ struct Options {
     // Needs parallel = false (one block at a time) and no dynamic shared memory.
     std::byte* shared_window = nullptr;
     std::size_t shared_window_bytes = 0;
+    // When nonzero (and parallel = false, no trace): the blocks run one at a time in an order
+    // shuffled by this seed (never index order when the grid has 2 or more blocks), the same order
+    // for the same seed and grid. A GPU promises no order between blocks, so a kernel whose answer
+    // depends on it fails here as it would, by chance, on some GPU.
+    uint64_t block_order_seed = 0;
 };
+
+// The order in which a launch of `blocks` blocks runs them with Options::block_order_seed `seed`
+// (linear block indices; index order when the seed is 0).
+std::vector<int64_t> block_order(int64_t blocks, uint64_t seed);
 
 struct Stats {
     int64_t blocks = 0;
