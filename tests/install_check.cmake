@@ -16,7 +16,7 @@ if(NOT rc EQUAL 0)
 endif()
 set(prefix ${OUT}/root/usr)
 foreach(f bin/gpulab lib/gpulab/gpulab-kernel-runner share/gpulab/puzzles/map/puzzle.toml
-          share/gpulab/kernels/puzzle_runner/device/student_cuda.h share/gpulab/lessons/conv-sliding-window.toml share/gpulab/shaders
+          share/gpulab/kernels/puzzle_runner/device/student_cuda.h share/gpulab/kernels/puzzle_runner/device/cuda_runtime.h share/gpulab/lessons/conv-sliding-window.toml share/gpulab/shaders
           share/gpulab/assets/fonts/DejaVuSans.ttf share/applications/gpulab.desktop
           share/icons/hicolor/scalable/apps/gpulab.svg share/man/man1/gpulab.1.gz
           share/doc/gpulab/copyright share/doc/gpulab/changelog.gz)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "io/file_io.h"
+#include "block_order.h"
 #include "child_process.h"
 #include "sandbox.h"
 
@@ -582,9 +583,10 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
                     Defect d;
                     d.kind = DefectKind::WrongAnswer;
                     d.where = case_label(c);
+                    const int64_t blocks = int64_t{job.cases[j].grid[0]} * job.cases[j].grid[1] * job.cases[j].grid[2];
                     d.message = out.mismatch + " (" +
                                 std::to_string(out.elements_wrong) + " of " + std::to_string(out.elements) +
-                                " elements differ).";
+                                " elements differ" + (blocks > 1 ? "; " + block_order_note(blocks) : "") + ").";
                     add_defect(r.defects, d);
                 } else if (p.limit_divergence && c.visible && out.report.divergent_warps > ref.report.cases[j].divergent_warps) {
                     Defect d;
@@ -617,6 +619,10 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
             }
             d.message = "Stopped after " + limit + ": the kernel did not finish" +
                         (rep.stopped_where.empty() ? std::string(".") : "; " + rep.stopped_where + " was running" + at + ".");
+            // A block that waits for another one may wait forever or not, by the blocks' order.
+            int64_t most_blocks = 0;
+            for (const JobCase& k : job.cases) most_blocks = std::max(most_blocks, int64_t{k.grid[0]} * k.grid[1] * k.grid[2]);
+            if (most_blocks > 1) d.message += " (" + block_order_note(most_blocks) + ")";
         } else if (rep.crash_signal != 0) {
             d.kind = DefectKind::Crash;
             const int sig = rep.crash_signal;

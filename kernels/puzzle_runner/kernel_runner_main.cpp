@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "puzzle_runner/device/student_abi.h"
+#include "puzzles/block_order.h"
 #include "puzzles/kernel_job.h"
 #include "runner_sandbox.h"
 #include "sim/sim_runtime.h"
@@ -64,6 +65,7 @@ void abi_access(const void* addr, unsigned long bytes, int kind, const void* sit
 }
 void abi_block_entered(const void* site) { g_checks.block_entered(site); }
 void abi_sync_threads(int line) { sim::detail::sync_threads(line); }
+int abi_sync_threads_count(int line, int predicate) { return sim::detail::sync_threads_count(line, predicate); }
 unsigned long long abi_warp_op(int op, unsigned mask, unsigned long long value, int arg, int width, const char* name,
                                const void* site) {
     sim::detail::t_access_site = site;
@@ -251,6 +253,7 @@ puzzles::CaseReport run_case(const puzzles::KernelJob& job, const puzzles::JobCa
     cfg.block = {k.block[0], k.block[1], k.block[2]};
     sim::Options o;
     o.parallel = false;
+    o.block_order_seed = puzzles::kBlockOrderSeed;  // a shuffled order, the same every run
     o.count_bank_conflicts = true;
     o.count_global_sectors = true;
     o.shared_window = lib.shared;
@@ -367,6 +370,7 @@ int main(int argc, char** argv) {
         abi_warp_op,
         abi_refuse,
         abi_array_index,
+        abi_sync_threads_count,
     };
     Library lib;
     if (const std::string why = load(job.library, lib, &rt); !why.empty()) {

@@ -1,13 +1,19 @@
 #include "student_checks.h"
 
+#include <cxxabi.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <link.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <utility>
 
 #include "puzzle_runner/device/student_abi.h"
+#include "puzzles/block_order.h"
 
 namespace gpulab::puzzle_runner {
 
@@ -23,8 +29,11 @@ std::string site_token(const void* site) {
     return text;
 }
 
+// Appends rather than `"(" + std::to_string(...)`, which trips GCC 12's false -Wrestrict warning.
 std::string u3(const sim::U3& v) {
-    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+    std::string s = "(";
+    s.append(std::to_string(v.x)).append(",").append(std::to_string(v.y)).append(",");
+    return s.append(std::to_string(v.z)).append(")");
 }
 
 // The alignment a GPU demands of an access of `bytes`: its size, for the power-of-two sizes.
@@ -58,6 +67,99 @@ bool StudentChecks::is_library_object(const std::byte* a, std::size_t bytes) {
 
 void StudentChecks::set_library_ranges(std::vector<std::pair<const std::byte*, const std::byte*>> ranges) {
     library_ = std::move(ranges);
+    writable_.clear();
+    variables_.clear();
+    if (library_.empty()) return;
+    // The object's writable segments: its variables (and the static __shared__ section, which
+    // access() tells apart first).
+    struct Find {
+        const std::byte* inside;
+        std::vector<std::pair<const std::byte*, const std::byte*>>* out;
+    } find{library_.front().first, &writable_};
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* data) {
+            auto* f = static_cast<Find*>(data);
+            bool mine = false;
+            for (int i = 0; i < info->dlpi_phnum && !mine; ++i) {
+                const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+                const auto* lo = reinterpret_cast<const std::byte*>(info->dlpi_addr + ph.p_vaddr);
+                mine = ph.p_type == PT_LOAD && f->inside >= lo && f->inside < lo + ph.p_memsz;
+            }
+            if (!mine) return 0;
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+                if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) == 0) continue;
+                const auto* lo = reinterpret_cast<const std::byte*>(info->dlpi_addr + ph.p_vaddr);
+                f->out->push_back({lo, lo + ph.p_memsz});
+            }
+            return 1;
+        },
+        &find);
+    read_symbols();
+}
+
+// The names of the object's variables, from the symbol table of its file: a function-local static
+// or a `static` file-scope variable is a local symbol, which the dynamic symbol table (dladdr) lacks.
+void StudentChecks::read_symbols() {
+    Dl_info info{};
+    if (dladdr(library_.front().first, &info) == 0 || info.dli_fname == nullptr || info.dli_fbase == nullptr) return;
+    std::ifstream in(info.dli_fname, std::ios::binary);
+    const std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto fits = [&](std::size_t offset, std::size_t bytes) { return offset <= file.size() && bytes <= file.size() - offset; };
+    if (!fits(0, sizeof(ElfW(Ehdr))) || std::memcmp(file.data(), ELFMAG, SELFMAG) != 0) return;
+    ElfW(Ehdr) eh;
+    std::memcpy(&eh, file.data(), sizeof eh);
+    if (eh.e_shentsize != sizeof(ElfW(Shdr)) || !fits(eh.e_shoff, std::size_t{eh.e_shnum} * sizeof(ElfW(Shdr)))) return;
+    const auto section = [&](std::size_t i) {
+        ElfW(Shdr) sh;
+        std::memcpy(&sh, file.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
+        return sh;
+    };
+    const auto* base = static_cast<const std::byte*>(info.dli_fbase);
+    for (std::size_t i = 0; i < eh.e_shnum; ++i) {
+        const ElfW(Shdr) sym = section(i);
+        if (sym.sh_type != SHT_SYMTAB || sym.sh_link >= eh.e_shnum || sym.sh_entsize != sizeof(ElfW(Sym))) continue;
+        const ElfW(Shdr) str = section(sym.sh_link);
+        if (!fits(sym.sh_offset, sym.sh_size) || !fits(str.sh_offset, str.sh_size)) continue;
+        for (std::size_t k = 0; k < sym.sh_size / sizeof(ElfW(Sym)); ++k) {
+            ElfW(Sym) e;
+            std::memcpy(&e, file.data() + sym.sh_offset + k * sizeof e, sizeof e);
+            if (ELF64_ST_TYPE(e.st_info) != STT_OBJECT || e.st_size == 0 || e.st_name >= str.sh_size) continue;
+            const char* raw = file.data() + str.sh_offset + e.st_name;
+            if (std::memchr(raw, '\0', str.sh_size - e.st_name) == nullptr) continue;
+            Variable v;
+            v.begin = base + e.st_value;
+            v.size = e.st_size;
+            bool writable = false;
+            for (const auto& [lo, hi] : writable_) writable = writable || (v.begin >= lo && v.begin + v.size <= hi);
+            if (!writable) continue;
+            int status = 0;
+            char* demangled = abi::__cxa_demangle(raw, nullptr, nullptr, &status);
+            v.name = status == 0 && demangled != nullptr ? demangled : raw;
+            std::free(demangled);
+            variables_.push_back(std::move(v));
+        }
+    }
+    std::sort(variables_.begin(), variables_.end(), [](const Variable& a, const Variable& b) { return a.begin < b.begin; });
+}
+
+std::string StudentChecks::variable_name(const std::byte* a, std::size_t bytes) const {
+    auto it = std::upper_bound(variables_.begin(), variables_.end(), a,
+                               [](const std::byte* x, const Variable& v) { return x < v.begin; });
+    if (it == variables_.begin() || a >= std::prev(it)->begin + std::prev(it)->size) {
+        char where[32];
+        std::snprintf(where, sizeof where, "%p", static_cast<const void*>(a));
+        return "a variable of the kernel at " + std::string(where);
+    }
+    const Variable& v = *std::prev(it);
+    // An element of an array variable by the access's size (a float array read as floats).
+    const std::string index = v.size > bytes && bytes > 0 ? "[" + std::to_string((a - v.begin) / static_cast<std::ptrdiff_t>(bytes)) + "]" : "";
+    // "block_sum(float const*, float*, int)::sum": a static variable of a function.
+    if (const std::size_t scope = v.name.rfind(")::"); scope != std::string::npos) {
+        const std::string function = v.name.substr(0, v.name.find('('));
+        return "the static variable '" + v.name.substr(scope + 3) + index + "' of " + function + "()";
+    }
+    return "the __device__ variable '" + v.name + index + "'";
 }
 
 void StudentChecks::begin_launch(const std::string& kernel, std::vector<sim::Region*> buffers,
@@ -82,6 +184,7 @@ void StudentChecks::begin_launch(const std::string& kernel, std::vector<sim::Reg
     warps_ = divergent_ = 0;
     paths_.assign(threads_per_block_, 0);
     pending_.clear();
+    variable_words_.clear();
 }
 
 std::string StudentChecks::end_launch(int64_t& warps, int64_t& divergent_warps) {
@@ -178,8 +281,14 @@ void StudentChecks::access(const void* addr, std::size_t bytes, int kind, const 
     if (shared_bytes_ > 0 && a + 4096 >= shared_ && a < shared_ + shared_bytes_ + 4096 && !is_library_object(a, bytes)) {
         sim::detail::shared_access(addr, bytes, 1, kind != GPULAB_LOAD);  // says it, with the offset
     }
+    for (const auto& [lo, hi] : writable_) {
+        if (a >= lo && a + bytes <= hi) {
+            check_variable(a, bytes, kind, site, t);  // a __device__ or static variable
+            return;
+        }
+    }
     for (const auto& [lo, hi] : library_)
-        if (a >= lo && a + bytes <= hi) return;  // the kernel's constants and globals
+        if (a >= lo && a + bytes <= hi) return;  // the kernel's constants and string literals
     out_of_bounds(addr, bytes, kind, t);
 }
 
@@ -212,49 +321,66 @@ void StudentChecks::check_global(Tracked& b, const std::byte* a, std::size_t byt
             }
         }
     }
-    // Races: two threads, one word, at least one write, not both atomic, and no barrier between
-    // them (a barrier orders the threads of one block only; blocks are never ordered in a launch).
+    for (std::size_t w = offset / 4; w <= (offset + bytes - 1) / 4; ++w) check_word(b.words[w], kind, site, t, element, nullptr, bytes);
+    if (kind != GPULAB_LOAD) std::memset(b.written.data() + offset, 1, bytes);
+    if (sim::detail::t_count_global) sim::detail::log_global(a, bytes, b.region, kind != GPULAB_LOAD);
+}
+
+void StudentChecks::check_variable(const std::byte* a, std::size_t bytes, int kind, const void* site,
+                                   const RunningThread& t) {
+    // (Named only in a message: a __constant__ table read in a loop costs a lookup per read.)
+    const auto first = reinterpret_cast<std::uintptr_t>(a) / 4, last = (reinterpret_cast<std::uintptr_t>(a) + bytes - 1) / 4;
+    for (std::uintptr_t w = first; w <= last; ++w) check_word(variable_words_[w], kind, site, t, std::string(), a, bytes);
+}
+
+// Races: two threads, one word, at least one write, not both atomic, and no barrier between them (a
+// barrier orders the threads of one block only; blocks are never ordered in a launch).
+void StudentChecks::check_word(WordShadow& s, int kind, const void* site, const RunningThread& t,
+                               const std::string& buffer_element, const std::byte* variable, std::size_t bytes) {
+    const bool shared_by_grid = variable != nullptr;
     const int32_t me = static_cast<int32_t>(t.block * threads_per_block_ + static_cast<int64_t>(t.tid));
     const auto ordered = [&](int32_t other, int32_t interval) {
         return other == me || (other / static_cast<int32_t>(threads_per_block_) == t.block && interval < t.interval);
     };
+    const sim::Builtins& cur = sim::builtins();
+    const sim::U3 bd = cur.block_dim, gd = cur.grid_dim;
     const auto thread_name = [&](int32_t g) {
         const int64_t blk = g / threads_per_block_, tid = g % threads_per_block_;
-        const sim::Builtins& cur = sim::builtins();
-        const sim::U3 bd = cur.block_dim, gd = cur.grid_dim;
         const sim::U3 ti{static_cast<unsigned>(tid % bd.x), static_cast<unsigned>((tid / bd.x) % bd.y),
                          static_cast<unsigned>(tid / (bd.x * bd.y))};
         const sim::U3 bi{static_cast<unsigned>(blk % gd.x), static_cast<unsigned>((blk / gd.x) % gd.y),
                          static_cast<unsigned>(blk / (int64_t{gd.x} * gd.y))};
         return "thread " + u3(ti) + " of block " + u3(bi);
     };
-    for (std::size_t w = offset / 4; w <= (offset + bytes - 1) / 4; ++w) {
-        WordShadow& s = b.words[w];
-        const auto check = [&](const Access& other, const char* then) {
-            if (other.thread < 0 || ordered(other.thread, other.interval)) return;
-            const bool same_block = other.thread / static_cast<int32_t>(threads_per_block_) == t.block;
-            // Two writes of one element are a mistake of who owns it, not of order: say so.
-            const bool both_write = kind != GPULAB_LOAD && std::string(then) != "read";
-            const std::string hint =
-                both_write ? "; two threads write one element: give each thread its own element, or combine with an atomic"
-                : same_block ? "; a __syncthreads() between the two would order them"
-                             : "; threads of different blocks are never ordered within one launch";
-            throw Fault{"global-memory race " + who(t) + site_token(site) + ": " + verb(kind) + " " + element +
-                        ", which " + thread_name(other.thread) + site_token(other.site) + " " + then +
-                        (same_block ? " in the same barrier interval" : " (another block)") +
-                        ", so the result depends on which runs first" + hint};
-        };
-        // Two atomics never race; anything else with a write in it does.
-        check(s.write, "wrote");
-        if (kind != GPULAB_ATOMIC) check(s.atomic, "updated atomically");
-        if (kind != GPULAB_LOAD) check(s.read, "read");
-        const Access now{me, t.interval, site};
-        if (kind == GPULAB_LOAD) s.read = now;
-        else if (kind == GPULAB_STORE) s.write = now;
-        else s.atomic = now;
-    }
-    if (kind != GPULAB_LOAD) std::memset(b.written.data() + offset, 1, bytes);
-    if (sim::detail::t_count_global) sim::detail::log_global(a, bytes, b.region, kind != GPULAB_LOAD);
+    const auto check = [&](const Access& other, const char* then) {
+        if (other.thread < 0 || ordered(other.thread, other.interval)) return;
+        const bool same_block = other.thread / static_cast<int32_t>(threads_per_block_) == t.block;
+        // Two writes of one element are a mistake of who owns it, not of order: say so.
+        const bool both_write = kind != GPULAB_LOAD && std::string(then) != "read";
+        // Which pair of blocks meets first depends on the order they ran in.
+        const std::string order = same_block ? "" : "; " + puzzles::block_order_note(int64_t{gd.x} * gd.y * gd.z);
+        const std::string hint =
+            shared_by_grid && !same_block
+                ? "; a __device__ or static variable is one copy for the whole grid, and threads of different blocks "
+                  "are never ordered within one launch: give each block its own element of a buffer, or combine "
+                  "with an atomic"
+            : both_write ? "; two threads write one element: give each thread its own element, or combine with an atomic"
+            : same_block ? "; a __syncthreads() between the two would order them"
+                         : "; threads of different blocks are never ordered within one launch";
+        const std::string element = shared_by_grid ? variable_name(variable, bytes) : buffer_element;
+        throw Fault{"global-memory race " + who(t) + site_token(site) + ": " + verb(kind) + " " + element +
+                    ", which " + thread_name(other.thread) + site_token(other.site) + " " + then +
+                    (same_block ? " in the same barrier interval" : " (another block)") +
+                    ", so the result depends on which runs first" + hint + order};
+    };
+    // Two atomics never race; anything else with a write in it does.
+    check(s.write, "wrote");
+    if (kind != GPULAB_ATOMIC) check(s.atomic, "updated atomically");
+    if (kind != GPULAB_LOAD) check(s.read, "read");
+    const Access now{me, t.interval, site};
+    if (kind == GPULAB_LOAD) s.read = now;
+    else if (kind == GPULAB_STORE) s.write = now;
+    else s.atomic = now;
 }
 
 void StudentChecks::check_shared(const std::byte* a, std::size_t bytes, int kind, const RunningThread& t) {

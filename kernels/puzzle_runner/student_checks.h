@@ -3,8 +3,10 @@
 // An access is classified by address: a buffer the host gave the kernel (bounds, alignment, bytes
 // never written, races between threads that no barrier orders), the block's shared memory (handed
 // to the simulator's own shared-memory checks, plus bytes never written), the thread's stack
-// (locals: free), the kernel's own shared object (constants, string literals: free); anything else
-// is out of bounds, said against the nearest buffer. A defect ends the launch with a sentence
+// (locals: free), the kernel's own shared object: its writable data (file-scope __device__ and
+// function-local static variables, one copy for the whole grid) checked for races between threads
+// and named by its symbol, its constants and string literals free; anything else is out of bounds,
+// said against the nearest buffer. A defect ends the launch with a sentence
 // (sim::detail::Fault) whose code sites are "{{site:0x...}}" tokens the parent turns into lines.
 // Also counts branch divergence: each thread's sequence of basic blocks, compared per warp.
 // One launch at a time, on one OS thread. Verified by tests/test_puzzles.cpp (a broken kernel per
@@ -14,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "puzzles/kernel_job.h"
@@ -29,7 +32,9 @@ struct ElemInfo {
 
 class StudentChecks {
 public:
-    // The kernel's shared object's mapped ranges (its data and constants; never checked).
+    // The kernel's shared object's mapped ranges (its code, data and constants). Its writable ones
+    // (the variables) are race-checked; their names come from the object's symbol table (read from
+    // its file, which must still be readable here).
     void set_library_ranges(std::vector<std::pair<const std::byte*, const std::byte*>> ranges);
     // Before each launch: the case's buffers (the runner owns their memory), its shared window.
     void begin_launch(const std::string& kernel, std::vector<sim::Region*> buffers, std::vector<ElemInfo> elems,
@@ -75,6 +80,16 @@ private:
     void check_global(Tracked& b, const std::byte* a, std::size_t bytes, int kind, const void* site,
                       const sim::detail::RunningThread& t);
     void check_shared(const std::byte* a, std::size_t bytes, int kind, const sim::detail::RunningThread& t);
+    // A variable of the kernel's shared object (a __device__ or static variable): races only.
+    void check_variable(const std::byte* a, std::size_t bytes, int kind, const void* site,
+                        const sim::detail::RunningThread& t);
+    // One 4-byte word's race check and update; a buffer's word is named by `buffer_element`
+    // ("out[3]"), a variable's (`variable`: the access's address) by its symbol, in a message only.
+    void check_word(WordShadow& s, int kind, const void* site, const sim::detail::RunningThread& t,
+                    const std::string& buffer_element, const std::byte* variable, std::size_t bytes);
+    // The variable of the kernel's shared object at `a`, as words for a message.
+    std::string variable_name(const std::byte* a, std::size_t bytes) const;
+    void read_symbols();
     std::string who(const sim::detail::RunningThread& t) const;
     // Inside a variable of the kernel's shared object that its dynamic symbol table names (a
     // file-scope __device__ variable).
@@ -83,6 +98,14 @@ private:
     std::string kernel_;
     std::vector<Tracked> buffers_;
     std::vector<std::pair<const std::byte*, const std::byte*>> library_;
+    std::vector<std::pair<const std::byte*, const std::byte*>> writable_;  // the variables' segments
+    struct Variable {
+        const std::byte* begin = nullptr;
+        std::size_t size = 0;
+        std::string name;  // "acc", or "block_sum(float const*, float*, int)::sum" for a static local
+    };
+    std::vector<Variable> variables_;                           // sorted by address
+    std::unordered_map<std::uintptr_t, WordShadow> variable_words_;  // per 4-byte word touched
     std::byte* shared_ = nullptr;
     std::size_t shared_bytes_ = 0;
     std::vector<uint8_t> shared_written_;

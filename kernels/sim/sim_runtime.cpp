@@ -178,6 +178,9 @@ struct ThreadCtx {
     bool started = false, done = false;
     Wait wait = Wait::None;
     int barrier_line = 0;
+    // __syncthreads_count's predicate (0 or 1; 0 at a plain __syncthreads), and the block's count
+    // of nonzero predicates once the barrier completes.
+    int barrier_predicate = 0, barrier_count = 0;
     // The warp operation this thread waits at (wait == Warp), and its result.
     WarpOp op = WarpOp::SyncWarp;
     const char* op_name = "";
@@ -544,11 +547,12 @@ bool resolve_warp_ops(BlockRunner& b, int n, std::string& error) {
                 if (c.op == WarpOp::Shfl || c.op == WarpOp::ShflUp || c.op == WarpOp::ShflDown ||
                     c.op == WarpOp::ShflXor) {
                     if (src < 0 || src >= lanes || ((mask >> src) & 1u) == 0) {
-                        error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
-                                " reads lane " + std::to_string(src) + " through " + c.op_name + site_token(c.op_site) +
-                                ", outside the mask " +
-                                hex(mask) + ": on a GPU the value is undefined";
-                        return false;
+                        // Outside the mask: undefined on a GPU, and common in code that discards it
+                        // (`v = __shfl_down_sync(0xffff, v, 8); if (lane < 8) ...`). Whether the
+                        // value is used cannot be told here, so it is poison (all ones: NaN as a
+                        // float), which shows in the answer when it is used.
+                        c.op_result = ~uint64_t{0};
+                        continue;
                     }
                     if (((arrived >> src) & 1u) == 0) {
                         error = where + std::to_string(w0 / DeviceLimits::kWarpSize) + ": lane " + std::to_string(l) +
@@ -652,6 +656,7 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         c.started = c.done = false;
         c.wait = ThreadCtx::Wait::None;
         c.barrier_line = 0;
+        c.barrier_predicate = c.barrier_count = 0;
         c.warp_syncs = 0;
         c.bank_log.clear();
         c.global_log.clear();
@@ -729,10 +734,14 @@ void run_block(BlockRunner& b, LaunchState& l, const U3& block_idx, const std::f
         if (sectors) flush_global_log(b, n);
         ++b.interval;
         ++b.epoch;
+        int predicates = 0;
+        for (int t = 0; t < n; ++t) predicates += b.threads[static_cast<std::size_t>(t)].barrier_predicate;
         for (int t = 0; t < n; ++t) {
             ThreadCtx& c = b.threads[static_cast<std::size_t>(t)];
             c.wait = ThreadCtx::Wait::None;
             c.shared_seq = c.global_seq = 0;
+            c.barrier_count = predicates;
+            c.barrier_predicate = 0;
         }
         if (b.trace != nullptr) b.trace->intervals = b.interval + 1;
     }
@@ -939,12 +948,46 @@ void detail::warp_collective(const WarpCollective& op, void* lane_operands) {
     if (t_block->abandoning) throw Abandon{};
 }
 
-void detail::sync_threads(int line) {
+void detail::sync_threads(int line) { (void)sync_threads_count(line, 0); }
+
+int detail::sync_threads_count(int line, int predicate) {
+    if (t_thread == nullptr) throw Fault{"__syncthreads() called outside any kernel"};
     ThreadCtx& c = *t_thread;
     c.wait = ThreadCtx::Wait::Barrier;
     c.barrier_line = line;
+    c.barrier_predicate = predicate != 0 ? 1 : 0;
     park(c);
     if (t_block->abandoning) throw Abandon{};
+    return c.barrier_count;
+}
+
+// [SECTION] block order
+
+namespace {
+uint64_t splitmix64(uint64_t& state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+}  // namespace
+
+std::vector<int64_t> block_order(int64_t blocks, uint64_t seed) {
+    std::vector<int64_t> order(static_cast<std::size_t>(std::max<int64_t>(0, blocks)));
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+    if (seed == 0 || order.size() < 2) return order;
+    // Fisher-Yates with the seed mixed with the grid's size: each grid its own order, the same one
+    // on every machine (no std:: distribution, whose results differ between standard libraries).
+    uint64_t state = seed ^ (static_cast<uint64_t>(blocks) * 0x2545f4914f6cdd1dull);
+    for (std::size_t i = order.size() - 1; i > 0; --i) {
+        const std::size_t j = static_cast<std::size_t>(splitmix64(state) % (i + 1));
+        std::swap(order[i], order[j]);
+    }
+    // Index order by chance (a grid of 2 or 3 blocks) would hide what the shuffle is for.
+    bool identity = true;
+    for (std::size_t i = 0; i < order.size() && identity; ++i) identity = order[i] == static_cast<int64_t>(i);
+    if (identity) std::reverse(order.begin(), order.end());
+    return order;
 }
 
 // [SECTION] launching
@@ -1003,6 +1046,10 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
     l.cfg = c;
     l.opt = o;
     const int64_t blocks = int64_t{c.grid.x} * c.grid.y * c.grid.z;
+    // One block at a time in a seeded shuffled order (Options::block_order_seed); empty: index order.
+    const std::vector<int64_t> order = !o.parallel && o.trace == nullptr && o.block_order_seed != 0
+                                           ? block_order(blocks, o.block_order_seed)
+                                           : std::vector<int64_t>();
     const auto start = std::chrono::steady_clock::now();
     auto run_range = [&](int64_t begin, int64_t end) {
         BlockRunner& b = runner_for_this_thread();
@@ -1018,8 +1065,9 @@ Result detail::launch(std::string_view kernel_name, const LaunchConfig& c, const
         for (int64_t i = begin;
              i < end && !l.failed.load(std::memory_order_relaxed) && (o.trace != nullptr || !core::cancel_requested());
              ++i) {
-            const U3 idx{static_cast<unsigned>(i % c.grid.x), static_cast<unsigned>((i / c.grid.x) % c.grid.y),
-                         static_cast<unsigned>(i / (int64_t{c.grid.x} * c.grid.y))};
+            const int64_t k = order.empty() ? i : order[static_cast<std::size_t>(i)];
+            const U3 idx{static_cast<unsigned>(k % c.grid.x), static_cast<unsigned>((k / c.grid.x) % c.grid.y),
+                         static_cast<unsigned>(k / (int64_t{c.grid.x} * c.grid.y))};
             run_block(b, l, idx, body);
         }
         t_block = outer_block;

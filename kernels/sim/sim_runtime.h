@@ -37,8 +37,12 @@
 //     has returned takes no part: a ballot counts it as 0; with a width under 32, __shfl_xor_sync
 //     reads earlier segments and gives the caller's own value for later ones); a lane of the mask
 //     that waits at __syncthreads() or at a different warp operation, a caller outside its own
-//     mask, or a shuffle from a lane outside the mask or one that has returned ends the launch with
-//     a sentence. __syncwarp orders shared memory between the lanes it synchronises (race check);
+//     mask, or a shuffle from a lane that has returned ends the launch with a sentence; a shuffle
+//     from a lane outside the mask (or past the block's last thread) gives all-ones bits (NaN as a
+//     float, -1 as an int), which a kernel may discard as it may on a GPU, where the value is
+//     undefined. __syncwarp orders shared memory between the lanes it synchronises (race check);
+//   - __syncthreads_count/_and/_or: the barrier, and the block's predicates combined at it;
+//   - block order: with Options::block_order_seed the blocks run in a seeded shuffled order;
 //   - a CUDA thread that needs more than its 16 KiB stack hits a guard page: the program stops
 //     with a sentence naming the kernel and thread (sim_runtime.cpp), never overwriting another
 //     thread's stack;
@@ -145,7 +149,16 @@ struct Options {
     // Needs parallel = false (one block at a time) and no dynamic shared memory.
     std::byte* shared_window = nullptr;
     std::size_t shared_window_bytes = 0;
+    // When nonzero (and parallel = false, no trace): the blocks run one at a time in an order
+    // shuffled by this seed (never index order when the grid has 2 or more blocks), the same order
+    // for the same seed and grid. A GPU promises no order between blocks, so a kernel whose answer
+    // depends on it fails here as it would, by chance, on some GPU.
+    uint64_t block_order_seed = 0;
 };
+
+// The order in which a launch of `blocks` blocks runs them with Options::block_order_seed `seed`
+// (linear block indices; index order when the seed is 0).
+std::vector<int64_t> block_order(int64_t blocks, uint64_t seed);
 
 struct Stats {
     int64_t blocks = 0;
@@ -387,6 +400,9 @@ void warp_collective(const WarpCollective& op, void* lane_operands);
 // is one TLS load (no wrapper call) in every translation unit.
 inline thread_local const Builtins* t_builtins = nullptr;
 void sync_threads(int line);
+// __syncthreads_count(predicate): the barrier, then the number of the block's threads whose
+// predicate was nonzero (__syncthreads_and / _or compare it with the block's size and 0).
+int sync_threads_count(int line, int predicate);
 void* dynamic_shared_pointer();  // the running block's dynamic shared memory
 template <class T>
 SharedPtr<T> dynamic_shared_base() {

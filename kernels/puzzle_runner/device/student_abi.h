@@ -36,6 +36,9 @@ struct gpulab_runtime_abi {
     /* An index outside an array whose size the compiler knows (a local, a __shared__ or a global
      * array: -fsanitize=bounds), before the access happens; `array_type` is its C type, 'float [4]'. */
     void (*array_index)(long long index, const char* array_type, const void* site);
+    /* __syncthreads_count(predicate) (and _and, _or): the barrier at `line`, then how many of the
+     * block's threads passed a nonzero predicate (0 or 1 each). */
+    int (*sync_threads_count)(int line, int predicate);
 };
 
 #endif

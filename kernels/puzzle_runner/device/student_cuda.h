@@ -12,10 +12,30 @@
 // shared memory (one block at a time, refilled with 0xFF bytes before each).
 #pragma once
 
+// [SECTION] what nvcc's device pass defines, first, so that every header after (the C library's,
+// the student's <cuda_runtime.h> and <iostream>) sees what it would see under nvcc, and
+// `#ifdef __CUDACC__` / `#if __CUDA_ARCH__ >= 700` in a kernel select the code a GPU build runs.
+// __CUDA_ARCH__ 800 (sm_80): the architecture gpulab's GPU build of a kernel targets where there is
+// no device (core/puzzles/kernel_compile.cpp, tests/test_puzzles.cpp), and the lowest one with every
+// intrinsic this header provides (__reduce_*_sync is sm_80's; the *_sync warp intrinsics and
+// independent thread scheduling, which the simulator models, are sm_70's).
+#define __CUDACC__ 1
+#define __NVCC__ 1
+#define __CUDA_ARCH__ 800
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 0
+#define CUDART_VERSION 12000
+#define __CUDART_API_VERSION 12000
+// The stub <cuda_runtime.h>, <cuda.h> and <device_launch_parameters.h> next to this header include
+// nothing when this is defined (and the real ones under nvcc).
+#define GPULAB_STUDENT_CUDA 1
+
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "student_abi.h"
 
@@ -92,38 +112,89 @@ GPULAB_HOOK void __sanitizer_cov_trace_pc() {
 #define __global__
 #define __device__
 #define __host__
-#define __noinline__ __attribute__((noinline))
+#define __managed__
+// Nothing: at -O0 nothing is inlined anyway, and libstdc++ spells GCC's attribute
+// __attribute__((__noinline__)), which a function-like definition would break (<iostream>).
+#define __noinline__
 #define __forceinline__ inline
 #define __restrict__ __restrict
 #define __constant__
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 #define __shared__ static __attribute__((section("gpulab_shared"), aligned(16)))
 
-struct uint3 {
-    unsigned x, y, z;
-};
+// CUDA's vector types (vector_types.h): the same members and alignment, so a misaligned float4 or
+// int2 is caught as a GPU would fault on it (a vector copy is one access of its whole size: the
+// instrumentation sees the aggregate copy), and make_* builds one.
+#define GPULAB_VEC1(T, V)                              \
+    struct V {                                         \
+        T x;                                           \
+    };                                                 \
+    inline V make_##V(T x) {                           \
+        V v;                                           \
+        v.x = x;                                       \
+        return v;                                      \
+    }
+#define GPULAB_VEC2(T, V, A)                           \
+    struct alignas(A) V {                              \
+        T x, y;                                        \
+    };                                                 \
+    inline V make_##V(T x, T y) {                      \
+        V v;                                           \
+        v.x = x;                                       \
+        v.y = y;                                       \
+        return v;                                      \
+    }
+#define GPULAB_VEC3(T, V)                              \
+    struct V {                                         \
+        T x, y, z;                                     \
+    };                                                 \
+    inline V make_##V(T x, T y, T z) {                 \
+        V v;                                           \
+        v.x = x;                                       \
+        v.y = y;                                       \
+        v.z = z;                                       \
+        return v;                                      \
+    }
+#define GPULAB_VEC4(T, V, A)                           \
+    struct alignas(A) V {                              \
+        T x, y, z, w;                                  \
+    };                                                 \
+    inline V make_##V(T x, T y, T z, T w) {            \
+        V v;                                           \
+        v.x = x;                                       \
+        v.y = y;                                       \
+        v.z = z;                                       \
+        v.w = w;                                       \
+        return v;                                      \
+    }
+#define GPULAB_VECS(T, V, A2, A4) GPULAB_VEC1(T, V##1) GPULAB_VEC2(T, V##2, A2) GPULAB_VEC3(T, V##3) GPULAB_VEC4(T, V##4, A4)
+GPULAB_VECS(signed char, char, 2, 4)
+GPULAB_VECS(unsigned char, uchar, 2, 4)
+GPULAB_VECS(short, short, 4, 8)
+GPULAB_VECS(unsigned short, ushort, 4, 8)
+GPULAB_VECS(int, int, 8, 16)
+GPULAB_VECS(unsigned, uint, 8, 16)
+GPULAB_VECS(long, long, 2 * sizeof(long), 16)
+GPULAB_VECS(unsigned long, ulong, 2 * sizeof(long), 16)
+GPULAB_VECS(long long, longlong, 16, 16)
+GPULAB_VECS(unsigned long long, ulonglong, 16, 16)
+GPULAB_VECS(float, float, 8, 16)
+GPULAB_VECS(double, double, 16, 16)
+#undef GPULAB_VECS
+#undef GPULAB_VEC1
+#undef GPULAB_VEC2
+#undef GPULAB_VEC3
+#undef GPULAB_VEC4
+
+// A launch's shape: threadIdx, blockIdx, blockDim and gridDim are uint3, and `dim3 d = blockDim`
+// converts, as in CUDA.
 struct dim3 {
     unsigned x = 1, y = 1, z = 1;
     constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
 };
-// A vector copy is one access of its whole size (the instrumentation sees the aggregate copy), so a
-// misaligned float4 is caught as a GPU would fault on it.
-struct alignas(8) float2 {
-    float x, y;
-};
-struct alignas(16) float4 {
-    float x, y, z, w;
-};
-struct alignas(8) int2 {
-    int x, y;
-};
-struct alignas(16) int4 {
-    int x, y, z, w;
-};
-inline float2 make_float2(float x, float y) { return {x, y}; }
-inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
-inline int2 make_int2(int x, int y) { return {x, y}; }
-inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 
 // Every read of the runner's memory is in an unchecked function: the checks would (rightly) call it
 // memory the kernel was not given.
@@ -132,6 +203,12 @@ static inline GPULAB_UNCHECKED uint3 gpulab_builtin(int which) {
     return {d->x, d->y, d->z};
 }
 static inline GPULAB_UNCHECKED void gpulab_sync(int line) { gpulab_rt->sync_threads(line); }
+static inline GPULAB_UNCHECKED int gpulab_sync_count(int line, int predicate) {
+    __asm__ __volatile__("" ::: "memory");
+    const int count = gpulab_rt->sync_threads_count(line, predicate != 0);
+    __asm__ __volatile__("" ::: "memory");
+    return count;
+}
 static inline GPULAB_UNCHECKED void gpulab_refuse(const char* why, const void* site) { gpulab_rt->refuse(why, site); }
 #define threadIdx (gpulab_builtin(0))
 #define blockIdx (gpulab_builtin(1))
@@ -149,6 +226,11 @@ static inline GPULAB_UNCHECKED void gpulab_refuse(const char* why, const void* s
         gpulab_sync(__LINE__);                  \
         __asm__ __volatile__("" ::: "memory");  \
     } while (0)
+// The barrier, and the block's predicates combined: how many threads' were nonzero, whether all
+// were, whether any was. (The predicate is evaluated before the barrier, as on a GPU.)
+#define __syncthreads_count(predicate) gpulab_sync_count(__LINE__, (predicate))
+#define __syncthreads_and(predicate) (gpulab_sync_count(__LINE__, (predicate)) == static_cast<int>(blockDim.x * blockDim.y * blockDim.z))
+#define __syncthreads_or(predicate) (gpulab_sync_count(__LINE__, (predicate)) != 0)
 #define __threadfence() __asm__ __volatile__("" ::: "memory")
 #define __threadfence_block() __asm__ __volatile__("" ::: "memory")
 
@@ -197,10 +279,13 @@ inline long long clock64() {
     gpulab_refuse("clock64() reads a GPU cycle counter; simulated time says nothing about GPU cycles", __builtin_return_address(0));
     return 0;
 }
-inline long clock() {
+// CUDA's clock() is the C library's declaration used on the device: <time.h> is in already, so
+// the name is redirected (a later <ctime> then says `using ::gpulab_clock`, which is harmless).
+inline clock_t gpulab_clock() {
     gpulab_refuse("clock() reads a GPU cycle counter; simulated time says nothing about GPU cycles", __builtin_return_address(0));
     return 0;
 }
+#define clock gpulab_clock
 
 // [SECTION] atomics: one check (as an atomic, which never races with another atomic), then the
 // operation; the simulator runs one CUDA thread at a time, so a plain read-modify-write is atomic.
@@ -245,17 +330,61 @@ GPULAB_ATOMIC_CAS(int)
 GPULAB_ATOMIC_CAS(unsigned)
 GPULAB_ATOMIC_CAS(unsigned long long)
 #undef GPULAB_ATOMIC_CAS
+// CUDA's wrap-around counters: atomicInc counts up to val, then back to 0; atomicDec counts down
+// to 0, then back to val (and a value above val becomes val).
+#define GPULAB_ATOMIC_WRAP(name, expr)                                                              \
+    __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) inline unsigned name(unsigned* p, unsigned val) { \
+        gpulab_rt->access(p, sizeof(unsigned), GPULAB_ATOMIC, __builtin_return_address(0));        \
+        const unsigned old = *p;                                                                     \
+        *p = (expr);                                                                                 \
+        return old;                                                                                  \
+    }
+GPULAB_ATOMIC_WRAP(atomicInc, old >= val ? 0u : old + 1u)
+GPULAB_ATOMIC_WRAP(atomicDec, old == 0u || old > val ? val : old - 1u)
+#undef GPULAB_ATOMIC_WRAP
+
+// [SECTION] loads through the read-only data cache: an ordinary checked load here. Not inlined and
+// not instrumented itself: the check it makes names the student's line.
+template <class T>
+__attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) inline T __ldg(const T* p) {
+    gpulab_rt->access(p, sizeof(T), GPULAB_LOAD, __builtin_return_address(0));
+    return *p;
+}
 
 // [SECTION] device functions CUDA provides
 
-inline int min(int a, int b) { return a < b ? a : b; }
-inline int max(int a, int b) { return a > b ? a : b; }
-inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-inline long long min(long long a, long long b) { return a < b ? a : b; }
-inline long long max(long long a, long long b) { return a > b ? a : b; }
+// min and max: CUDA's overload set (crt/math_functions.hpp), so that mixed arguments resolve as
+// under nvcc: min(blockDim.x, n - i) is min(unsigned, int), which compares as unsigned.
+#define GPULAB_MINMAX(R, A, B, cmp)                                                          \
+    inline R min(A a, B b) { return static_cast<R>(a) cmp static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); } \
+    inline R max(A a, B b) { return static_cast<R>(a) cmp static_cast<R>(b) ? static_cast<R>(b) : static_cast<R>(a); }
+GPULAB_MINMAX(int, int, int, <)
+GPULAB_MINMAX(unsigned, unsigned, unsigned, <)
+GPULAB_MINMAX(unsigned, int, unsigned, <)
+GPULAB_MINMAX(unsigned, unsigned, int, <)
+GPULAB_MINMAX(long, long, long, <)
+GPULAB_MINMAX(unsigned long, unsigned long, unsigned long, <)
+GPULAB_MINMAX(unsigned long, long, unsigned long, <)
+GPULAB_MINMAX(unsigned long, unsigned long, long, <)
+GPULAB_MINMAX(long long, long long, long long, <)
+GPULAB_MINMAX(unsigned long long, unsigned long long, unsigned long long, <)
+GPULAB_MINMAX(unsigned long long, long long, unsigned long long, <)
+GPULAB_MINMAX(unsigned long long, unsigned long long, long long, <)
+#undef GPULAB_MINMAX
 inline float min(float a, float b) { return fminf(a, b); }
 inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline double min(float a, double b) { return fmin(static_cast<double>(a), b); }
+inline double max(float a, double b) { return fmax(static_cast<double>(a), b); }
+inline double min(double a, float b) { return fmin(a, static_cast<double>(b)); }
+inline double max(double a, float b) { return fmax(a, static_cast<double>(b)); }
+inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 inline float __fdividef(float a, float b) { return a / b; }
 inline float __expf(float x) { return expf(x); }
 inline float __logf(float x) { return logf(x); }
@@ -273,3 +402,58 @@ inline unsigned __brev(unsigned x) {
     for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
     return r;
 }
+// A value's bits as another type (no conversion).
+inline int __float_as_int(float x) {
+    int r;
+    __builtin_memcpy(&r, &x, sizeof r);
+    return r;
+}
+inline unsigned __float_as_uint(float x) {
+    unsigned r;
+    __builtin_memcpy(&r, &x, sizeof r);
+    return r;
+}
+inline float __int_as_float(int x) {
+    float r;
+    __builtin_memcpy(&r, &x, sizeof r);
+    return r;
+}
+inline float __uint_as_float(unsigned x) {
+    float r;
+    __builtin_memcpy(&r, &x, sizeof r);
+    return r;
+}
+inline long long __double_as_longlong(double x) {
+    long long r;
+    __builtin_memcpy(&r, &x, sizeof r);
+    return r;
+}
+inline double __longlong_as_double(long long x) {
+    double r;
+    __builtin_memcpy(&r, &x, sizeof r);
+    return r;
+}
+
+// sm_80's warp reductions (__CUDA_ARCH__ is 800 above): every lane of the mask gets the
+// combination of the mask's lanes' values, built from one shuffle per lane of the mask (each a
+// rendezvous of the mask, with its checks).
+#define GPULAB_WARP_REDUCE(name, T, init, combine)                      \
+    inline T name(unsigned mask, T value) {                             \
+        T r = (init);                                                   \
+        for (int lane = 0; lane < 32; ++lane) {                         \
+            if (((mask >> lane) & 1u) == 0) continue;                   \
+            const T v = __shfl_sync(mask, value, lane);                 \
+            r = (combine);                                              \
+        }                                                               \
+        return r;                                                       \
+    }
+GPULAB_WARP_REDUCE(__reduce_add_sync, unsigned, 0u, r + v)
+GPULAB_WARP_REDUCE(__reduce_add_sync, int, 0, static_cast<int>(static_cast<unsigned>(r) + static_cast<unsigned>(v)))
+GPULAB_WARP_REDUCE(__reduce_min_sync, unsigned, ~0u, v < r ? v : r)
+GPULAB_WARP_REDUCE(__reduce_min_sync, int, 0x7fffffff, v < r ? v : r)
+GPULAB_WARP_REDUCE(__reduce_max_sync, unsigned, 0u, v > r ? v : r)
+GPULAB_WARP_REDUCE(__reduce_max_sync, int, static_cast<int>(0x80000000u), v > r ? v : r)
+GPULAB_WARP_REDUCE(__reduce_and_sync, unsigned, ~0u, r & v)
+GPULAB_WARP_REDUCE(__reduce_or_sync, unsigned, 0u, r | v)
+GPULAB_WARP_REDUCE(__reduce_xor_sync, unsigned, 0u, r ^ v)
+#undef GPULAB_WARP_REDUCE

@@ -1,7 +1,11 @@
 // expect: timeout
-// Block 0 wants to add its sum last, so it waits until the other blocks' sums have arrived in
-// out[0]. Nothing promises that the other blocks run while block 0 waits (here they run one after
-// another, so they never do): blocks cannot wait for each other inside a launch.
+// Each block waits for its turn (block b after block b - 1) so that the sums are added in index
+// order, the same float total every run. That only works if the blocks start in index order, and
+// nothing promises it: a block may wait for one that has not started, and a waiting block can keep
+// it from starting. Here blocks run one after another in a shuffled order, so the first block that
+// runs out of turn waits forever: blocks cannot wait for each other inside a launch.
+__device__ unsigned turn;  // the block whose turn it is to add (back to 0 after the last)
+
 __global__ void dot(const float* a, const float* b, float* out, int n) {
     __shared__ float partial[256];
     int t = threadIdx.x;
@@ -13,10 +17,9 @@ __global__ void dot(const float* a, const float* b, float* out, int n) {
         __syncthreads();
     }
     if (t == 0) {
-        if (blockIdx.x == 0 && gridDim.x > 1) {
-            while (atomicAdd(out, 0.0f) == 0.0f) {
-            }
+        while (atomicAdd(&turn, 0u) != blockIdx.x) {
         }
         atomicAdd(out, partial[0]);
+        atomicInc(&turn, gridDim.x - 1);
     }
 }
