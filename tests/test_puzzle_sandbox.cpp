@@ -80,6 +80,12 @@ TEST_CASE("hostile submissions: refused by the source policy with one sentence a
         CHECK(has(r, DefectKind::Forbidden));
         CHECK(r.summary.rfind("Line 1: __attribute__ is refused", 0) == 0);
     }
+    SUBCASE("printing through a host stream (host code: nvcc refuses it in a kernel too)") {
+        const CheckResult r = hostile("    std::cout << a[0];\n", true, "#include <iostream>\n");
+        INFO(said(r));
+        CHECK(!r.passed);
+        CHECK(r.summary.find("prints with printf") != std::string::npos);
+    }
     SUBCASE("killing the grader") {
         const CheckResult r = hostile("    kill(getppid(), SIGKILL);\n", true, "#include <signal.h>\n#include <unistd.h>\n");
         CHECK(!r.passed);

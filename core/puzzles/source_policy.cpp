@@ -64,7 +64,7 @@ const std::set<std::string>& allowed_headers() {
         "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "device_functions.h",
         "cstdio", "stdio.h", "cmath", "math.h", "cstdint", "stdint.h", "cstddef", "stddef.h", "climits", "limits.h",
         "cfloat", "float.h", "cstdlib", "stdlib.h", "cstring", "string.h", "cassert", "assert.h", "iostream",
-        "utility", "type_traits", "limits",
+        "utility", "type_traits", "limits", "algorithm", "ctime", "time.h",
     };
     return headers;
 }
