@@ -157,12 +157,13 @@ if(GPULAB_XVFB_RUN)
              COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;conv-sliding-window;--script-keys;Idle,Right,Right,Idle,Right,Idle;--frames;40"
                      -DEXPECT_RC=0 "-DEXPECT_REGEX=lesson=conv-sliding-window step=4 of [0-9]+ .* runs=2" -P ${GPULAB_RUN_CHECK})
     # Lesson > Measure every step now, before class: the walk measures what each step shows (the
-    # convolution lesson: 7 settings, step 1's already measured at start), ends back at step 1, and
-    # then every step entered in class shows its results without a run: still 7 after all ten.
+    # convolution lesson: 8 runs, step 1's already measured at start; the trained step has two, its
+    # learned filters and a layer of their shape), ends back at step 1, and then every step entered
+    # in class shows its results without a run: still 8 after all ten.
     add_test(NAME gui.measure_every_step
              COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;conv-sliding-window;--script-keys;Idle,MeasureAll,Idle,Right,Right,Right,Right,Right,Right,Right,Right,Right,Idle;--frames;90"
                      -DEXPECT_RC=0
-                     "-DEXPECT_REGEX=measured every step of conv-sliding-window: 6 runs in .*lesson=conv-sliding-window step=10 of 10 .* runs=7"
+                     "-DEXPECT_REGEX=measured every step of conv-sliding-window: 7 runs in .*lesson=conv-sliding-window step=10 of 10 .* runs=8"
                      "-DREJECT_REGEX=measuring every step stopped" -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.cached_step_shows_without_running gui.cached_conv_step_shows_without_running
                          gui.measure_every_step PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}" TIMEOUT 180)
