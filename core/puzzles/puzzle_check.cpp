@@ -594,7 +594,10 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
                     d.where = case_label(c);
                     d.message = "The answer is right, but " + std::to_string(out.report.divergent_warps) + " of " +
                                 std::to_string(out.report.warps) + " warps diverged (their lanes took different paths); "
-                                "the reference needs only " + std::to_string(ref.report.cases[j].divergent_warps) + ".";
+                                "the reference needs only " + std::to_string(ref.report.cases[j].divergent_warps) +
+                                ". Counted at the branches of your source: a short ternary (c ? a : b) or if with simple "
+                                "operands is usually compiled into a select on a GPU and does not diverge there, so "
+                                "write the choice without a branch to be sure.";
                     add_defect(r.defects, d);
                 } else {
                     out.passed = true;
