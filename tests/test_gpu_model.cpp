@@ -116,6 +116,9 @@ TEST_SUITE("gpu-model") {
         CHECK(line.find("at least 2.50 us") != std::string::npos);
         CHECK(line.find("3350 GB/s") != std::string::npos);
         CHECK(line.find("published spec; arithmetic, not a measurement") != std::string::npos);
+        // What the figure is comes before the counts: a one-line view cuts the end, never the label.
+        CHECK(line.find("not a measurement") < line.find("requested"));
+        CHECK(line.find("not a measurement") < 80);
         CHECK(bandwidth_model_line(0, 0).empty());
         CHECK(bandwidth_model_line(100, 0).empty());
     }

@@ -164,10 +164,12 @@ int64_t bandwidth_bound_ns(int64_t bytes, double gbps) {
 
 std::string bandwidth_model_line(int64_t moved_bytes, int64_t unique_bytes) {
     if (moved_bytes <= 0 || unique_bytes <= 0) return "";
-    return "requested " + format_bytes(static_cast<double>(moved_bytes)) + " in 32-byte sectors; its data is " +
-           format_bytes(static_cast<double>(unique_bytes)) + ": at least " +
-           format_duration(bandwidth_bound_ns(unique_bytes, kModelGpuBandwidthGBps)) + " on an " + kModelGpuName +
-           " at " + format_fixed(kModelGpuBandwidthGBps, 0) + " GB/s (published spec; arithmetic, not a measurement)";
+    // The floor and what it is come first: the views show this on one line and cut its end at a
+    // narrow window (issue 41, item 7: the label was what got cut); the counts behind it follow.
+    return "at least " + format_duration(bandwidth_bound_ns(unique_bytes, kModelGpuBandwidthGBps)) + " on an " +
+           kModelGpuName + " (published spec; arithmetic, not a measurement): its data is " +
+           format_bytes(static_cast<double>(unique_bytes)) + " at " + format_fixed(kModelGpuBandwidthGBps, 0) +
+           " GB/s; requested " + format_bytes(static_cast<double>(moved_bytes)) + " in 32-byte sectors";
 }
 
 }  // namespace gpulab::core

@@ -103,8 +103,9 @@ int64_t bandwidth_bound_ns(int64_t bytes, double gbps);
 // One line for a simulated run: the sector traffic its warps requested and the floor a GPU's memory
 // bandwidth sets from the data's own bytes (`unique_bytes`: re-reads of the same bytes, such as a
 // convolution's halo, an L2 cache serves, so the traffic itself is no lower bound):
-// "requested 8.00 MiB in 32-byte sectors; its data is 8.00 MiB: at least 2.5 us on an H100 SXM5 at
-// 3350 GB/s (published spec; arithmetic, not a measurement)". Empty when nothing was counted.
+// "at least 2.50 us on an H100 SXM5 (published spec; arithmetic, not a measurement): its data is
+// 8.00 MiB at 3350 GB/s; requested 8.00 MiB in 32-byte sectors". The floor and its label first,
+// since the views cut the line's end to fit. Empty when nothing was counted.
 std::string bandwidth_model_line(int64_t moved_bytes, int64_t unique_bytes);
 
 // The few words a student reads for a GPU backend that cannot run, in place of the driver's error
