@@ -305,8 +305,11 @@ TEST_CASE("each defect class, on raw pointers and plain __shared__ arrays, is a 
 #if defined(__SANITIZE_ADDRESS__)
         CHECK(!r.passed);  // AddressSanitizer reports the overflow itself (the simulator's sentence is off)
 #else
-        CHECK(has(r, DefectKind::OutOfBounds));
+        INFO(defects_text(r));
+        CHECK(has(r, DefectKind::StackOverflow));
         CHECK(defects_text(r).find("needed more than its stack") != std::string::npos);
+        CHECK(mentions_line(r, DefectKind::StackOverflow, 1));  // the function whose frame did not fit
+        CHECK(r.printed.find("needed more than its stack") == std::string::npos);  // gpulab's words, not the kernel's
 #endif
     }
 }

@@ -14,6 +14,7 @@ const std::pair<DefectKind, const char*> kNames[] = {
     {DefectKind::Unsupported, "unsupported"},     {DefectKind::Timeout, "timeout"},
     {DefectKind::Crash, "crash"},                 {DefectKind::Forbidden, "forbidden"},
     {DefectKind::MemoryLimit, "memory limit"},    {DefectKind::OutputLimit, "output limit"},
+    {DefectKind::StackOverflow, "stack overflow"},
 };
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }

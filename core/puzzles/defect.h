@@ -25,6 +25,7 @@ enum class DefectKind {
     Forbidden,      // tried to write a file, open a socket, start a process
     MemoryLimit,    // asked for more memory than a kernel run may use
     OutputLimit,    // printed more than a kernel run may print
+    StackOverflow,  // a CUDA thread needed more than its stack (deep recursion, a large local array)
 };
 
 // "out of bounds", "race", ... (stable: JSON, tests and wrong/*.cu's "// expect:" lines use them).

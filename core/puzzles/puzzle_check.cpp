@@ -25,6 +25,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// What the simulator writes when a CUDA thread runs off its stack (kernels/sim/sim_runtime.cpp).
+constexpr const char* kStackOverflowSaid = "needed more than its stack";
+
 // [SECTION] inputs
 
 uint64_t seed_for(const std::string& id, std::size_t case_index) {
@@ -553,6 +556,12 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
     r.run_seconds = child.seconds;
     r.run_cpu_seconds = child.cpu_seconds;
     r.printed = child.output;
+    // The simulator's stack-overflow sentence is gpulab's, not the kernel's: it goes to the defect.
+    if (const std::size_t at = r.printed.find("gpulab: the simulated kernel "); at != std::string::npos &&
+        r.printed.find(kStackOverflowSaid, at) != std::string::npos) {
+        const std::size_t end = r.printed.find('\n', at);
+        r.printed.erase(at, end == std::string::npos ? std::string::npos : end + 1 - at);
+    }
     // Sites -> lines, all at once.
     std::vector<std::uintptr_t> sites;
     for (const CaseReport& c : rep.cases) sites.insert(sites.end(), c.sites.begin(), c.sites.end());
@@ -626,6 +635,18 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
             int64_t most_blocks = 0;
             for (const JobCase& k : job.cases) most_blocks = std::max(most_blocks, int64_t{k.grid[0]} * k.grid[1] * k.grid[2]);
             if (most_blocks > 1) d.message += " (" + block_order_note(most_blocks) + ")";
+        } else if (child.output.find(kStackOverflowSaid) != std::string::npos) {
+            // The simulator said it (on stderr) before the runner's crash report gave the line.
+            d.kind = DefectKind::StackOverflow;
+            std::string at;
+            if (auto it = lines.find(rep.stopped_site); rep.crash_signal != 0 && it != lines.end()) {
+                at = " Line " + std::to_string(it->second) + ": the function whose frame did not fit.";
+                d.lines.push_back(it->second);
+            }
+            const std::size_t from = child.output.find("gpulab: the simulated kernel ");
+            std::string said = from == std::string::npos ? std::string() : child.output.substr(from + 8);
+            said = said.substr(0, said.find('\n'));
+            d.message = (said.empty() ? std::string("A CUDA thread needed more than its stack") : said) + at;
         } else if (rep.crash_signal != 0) {
             d.kind = DefectKind::Crash;
             const int sig = rep.crash_signal;
@@ -659,10 +680,7 @@ CheckResult check_submission(const Toolchain& tc, const Puzzle& p, const std::st
             const std::string said = child.output.find("gpulab: ") != std::string::npos
                                          ? child.output.substr(child.output.find("gpulab: ") + 8)
                                          : "";
-            if (said.find("needed more than its stack") != std::string::npos) {
-                d.kind = DefectKind::OutOfBounds;
-                d.message = said.substr(0, said.find('\n'));
-            } else if (child.signal == SIGXCPU) {
+            if (child.signal == SIGXCPU) {
                 d.kind = DefectKind::Timeout;
                 d.message = "Stopped after " + limit + " of CPU time: the kernel did not finish.";
             } else {

@@ -291,6 +291,11 @@ void on_segv(int sig, siginfo_t* info, void* context) {
                      "the program here. On a GPU a thread's stack is small too: keep large arrays in global or "
                      "shared memory.\n");
         [[maybe_unused]] const ssize_t w = write(STDERR_FILENO, line, static_cast<std::size_t>(out - line));
+        // A handler from before (gpulab-kernel-runner's) gets the fault too: it reports where the
+        // thread was, so the overflow is said with its source line.
+        if ((g_previous_segv.sa_flags & SA_SIGINFO) != 0 && g_previous_segv.sa_sigaction != nullptr) {
+            g_previous_segv.sa_sigaction(sig, info, context);
+        }
         signal(SIGSEGV, SIG_DFL);  // returning re-runs the faulting access, which now ends the process
         return;
     }
