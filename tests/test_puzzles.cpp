@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "gpu_backends.h"
@@ -465,6 +466,18 @@ TEST_CASE("child processes: output is capped and a time limit ends the whole pro
     o.argv = {"/nonexistent/program"};
     r = run_child(o);
     CHECK((!r.started || r.exit_code == 127));
+    // A descriptor the app left open without close-on-exec does not reach the child (it would
+    // cross into the sandbox with it).
+    const int opened = ::open("/dev/null", O_RDONLY);
+    const int leaked = fcntl(opened, F_DUPFD, 10);  // a copy at 10 or above, without close-on-exec
+    ::close(opened);
+    REQUIRE(leaked >= 10);
+    ChildOptions fds;
+    fds.argv = {"/bin/sh", "-c", "ls /proc/self/fd"};
+    const ChildResult listed = run_child(fds);
+    ::close(leaked);
+    CHECK(listed.exit_code == 0);
+    CHECK(("\n" + listed.output).find("\n" + std::to_string(leaked) + "\n") == std::string::npos);
 }
 
 }  // TEST_SUITE

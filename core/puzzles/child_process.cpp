@@ -97,6 +97,16 @@ ChildResult run_child(const ChildOptions& o) {
             return dup2(fd, as) == as;
         };
         if (null_fd < 0 || !give(null_fd, 0) || !give(out.w, 1) || !give(out.w, 2) || (o.report_fd && !give(rep.w, 3))) fail(1);
+        // Nothing else of the app's reaches the child (an inherited descriptor would cross into the
+        // sandbox with it): everything above 2, or 3 when it is the report, is closed.
+        // The pipe that reports a failed start stays (close-on-exec closes it at the exec).
+        const unsigned lowest = o.report_fd ? 4u : 3u, keep = static_cast<unsigned>(failed.w);
+        if (keep >= lowest) {
+            if (keep > lowest) close_range(lowest, keep - 1, 0);
+            close_range(keep + 1, ~0U, 0);
+        } else {
+            close_range(lowest, ~0U, 0);
+        }
         if (!cwd.empty() && chdir(cwd.c_str()) != 0) fail(2);
         const auto limit = [&](int resource, std::size_t value) {
             if (value == 0) return;
