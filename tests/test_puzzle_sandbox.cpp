@@ -140,6 +140,16 @@ TEST_CASE("hostile submissions: the compiler's memory and file size are capped")
     CHECK((r.summary.find("64 MiB") != std::string::npos || r.summary.find("1 GiB") != std::string::npos));
 }
 
+TEST_CASE("hostile submissions: a macro that explodes in the compiler stops at its memory cap") {
+    // 10^8 tokens from eight nested macros: cc1plus asks for far more than 1 GiB, and stops at once.
+    const CheckResult r = hostile("", true,
+                                  "#define A(x) x x x x x x x x x x\n#define B(x) A(A(A(A(A(A(A(A(x))))))))\n"
+                                  "inline int f() { return 0 B(+1); }\n");
+    INFO(said(r));
+    CHECK(!r.compiled);
+    CHECK(r.summary.find("more than 1 GiB of memory") != std::string::npos);
+}
+
 TEST_CASE("hostile submissions: in the sandbox the compiler and the kernel see no private file") {
     const SandboxStatus& s = sandbox_status();
     if (!s.confined) {

@@ -313,8 +313,9 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
             r.sentence = "The compiler was stopped: the kernel made it write a file over 64 MiB (a huge initialised array?)";
         } else if (said.find("CPU time limit exceeded") != std::string::npos) {
             r.sentence = "The compiler was stopped after 30 s of CPU time";
-        } else if (said.find("memory exhausted") != std::string::npos || said.find("out of memory") != std::string::npos ||
-            said.find("cannot allocate") != std::string::npos) {
+        } else if (c.output.find("memory exhausted") != std::string::npos ||
+                   c.output.find("out of memory allocating") != std::string::npos ||
+                   said.find("cannot allocate") != std::string::npos) {
             r.sentence = "The compiler was stopped: it needed more than 1 GiB of memory for this kernel";
         } else {
             r.sentence = said.empty() ? "The kernel did not compile (the compiler's message is in the details)"
