@@ -59,7 +59,10 @@ std::string json_result(const std::string& file, const puzzles::CheckResult& r) 
         const auto& c = r.cases[i];
         s << (i ? ", " : "") << "{\"name\": " << json_string(c.name) << ", \"visible\": " << (c.visible ? "true" : "false")
           << ", \"ran\": " << (c.ran ? "true" : "false") << ", \"passed\": " << (c.passed ? "true" : "false")
-          << ", \"status\": " << json_string(case_status(c)) << ", \"elements_wrong\": " << c.elements_wrong << "}";
+          << ", \"status\": " << json_string(case_status(c)) << ", \"elements_wrong\": " << c.elements_wrong
+          << ", \"warps\": " << c.report.warps << ", \"divergent_warps\": " << c.report.divergent_warps
+          << ", \"global_requests\": " << c.report.global_requests << ", \"global_sectors\": " << c.report.global_sectors
+          << "}";
     }
     s << "], \"printed\": " << json_string(printed_part(r.printed)) << ", \"defects\": [";
     for (std::size_t i = 0; i < r.defects.size(); ++i) {
