@@ -86,7 +86,8 @@ std::string confine(std::size_t memory_bytes, int cpu_seconds) {
     // readable by writing it into a pipe of its own, and reads its options and maps from /proc.
     for (int call : {SCMP_SYS(pipe), SCMP_SYS(pipe2), SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(getrlimit),
                      SCMP_SYS(prlimit64), SCMP_SYS(sched_getaffinity), SCMP_SYS(prctl), SCMP_SYS(readlink),
-                     SCMP_SYS(uname), SCMP_SYS(getppid), SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep), SCMP_SYS(ioctl)}) {
+                     SCMP_SYS(uname), SCMP_SYS(getppid), SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep), SCMP_SYS(ioctl),
+                     SCMP_SYS(fcntl)}) {  // (its crash report duplicates and flags descriptors)
         allow(call);
     }
 #else
