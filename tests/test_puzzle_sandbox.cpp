@@ -104,11 +104,13 @@ TEST_CASE("hostile submissions: the runner's seccomp filter holds without the so
         CHECK(has(r, DefectKind::Forbidden));
         CHECK(said(r).find("tgkill") != std::string::npos);
     }
+#if !defined(__SANITIZE_ADDRESS__)  // (under ASan the runner allows fcntl: ASan's crash report uses it)
     SUBCASE("duplicating a descriptor is stopped") {
         const CheckResult r = hostile("    fcntl(1, F_DUPFD, 3);\n", false, "#include <fcntl.h>\n");
         CHECK(!r.passed);
         CHECK(said(r).find("fcntl") != std::string::npos);
     }
+#endif
     SUBCASE("a file opened for writing, a socket, a process") {
         const CheckResult w = hostile("    FILE* f = fopen(\"/tmp/gpulab-escape\", \"w\"); if (f) fputs(\"x\", f);\n", false,
                                       "#include <stdio.h>\n");
