@@ -96,6 +96,27 @@ std::string first_error(const std::string& output) {
     return "";
 }
 
+// The sentence for a compile ended by one of its limits, or "": told by the signal that ended the
+// driver itself (RLIMIT_FSIZE, RLIMIT_CPU; RLIMIT_AS kills or fails an allocation), or, with
+// `signal` 0, by what g++ and cc1plus print when a program they ran was ended that way.
+std::string limit_sentence(int signal, const std::string& output) {
+    const std::string file = "The compiler was stopped: the kernel made it write a file over " +
+                             std::to_string(kCompilerFileBytes >> 20) + " MiB (a huge initialised array?)";
+    const std::string cpu = "The compiler was stopped after " + std::to_string(kCompilerSeconds) + " s of CPU time";
+    const std::string memory = "The compiler was stopped: it needed more than " +
+                               std::to_string(kCompilerMemoryBytes >> 30) + " GiB of memory for this kernel";
+    if (signal != 0) {
+        if (signal == SIGXFSZ) return file;
+        if (signal == SIGXCPU) return cpu;
+        return signal == SIGKILL || signal == SIGSEGV ? memory : "";
+    }
+    const auto says = [&](const char* text) { return output.find(text) != std::string::npos; };
+    if (says("File size limit exceeded")) return file;
+    if (says("CPU time limit exceeded")) return cpu;
+    if (says("memory exhausted") || says("out of memory allocating") || says("cannot allocate")) return memory;
+    return "";
+}
+
 // What the compiled object calls from outside itself, each checked (source_policy.h). "" when
 // every call is a device function's, else the first refusal with its line in `d`.
 std::string refused_calls(const Toolchain& tc, const fs::path& work, const std::string& source, Diagnostic& d,
@@ -111,12 +132,7 @@ std::string refused_calls(const Toolchain& tc, const fs::path& work, const std::
         if (symbol.empty() || symbol.size() > 4096) continue;
         const std::string why = refused_symbol(symbol);
         if (why.empty()) continue;
-        // Its line: the name as written (the last part of a C++ name, before any template).
-        std::string name = symbol;
-        const std::size_t said = why.find("calls ");
-        if (said != std::string::npos) name = why.substr(said + 6, why.find(',', said) - said - 6);
-        if (name.find("::") != std::string::npos) name = name.substr(name.rfind("::") + 2);
-        d.line = first_line_of(source, why.find("std::cout") != std::string::npos ? "cout" : name);
+        d.line = first_line_of(source, identifier_written_for(symbol));
         d.error = true;
         d.message = why;
         return why;
@@ -262,11 +278,8 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
                      refused_call_sentence;
         return r;
     }
-    if (c.signal == SIGXFSZ || c.signal == SIGKILL || c.signal == SIGSEGV || c.signal == SIGXCPU) {
-        // RLIMIT_FSIZE, RLIMIT_AS (cc1plus dies or reports no memory) and RLIMIT_CPU.
-        r.sentence = c.signal == SIGXFSZ ? "The compiler was stopped: the kernel made it write a file over 64 MiB (a huge initialised array?)"
-                     : c.signal == SIGXCPU ? "The compiler was stopped after 30 s of CPU time"
-                                           : "The compiler was stopped: it needed more than 1 GiB of memory for this kernel";
+    if (const std::string limit = limit_sentence(c.signal, ""); !limit.empty()) {
+        r.sentence = limit;
         return r;
     }
     // kernel.cu:12:5: error: 'x' was not declared in this scope
@@ -308,16 +321,8 @@ CompileResult compile_kernel(const Toolchain& tc, const Puzzle& p, const std::st
     }
     if (r.sentence.empty()) {
         const std::string said = first_error(c.output);
-        // g++ says so when a program it ran (cc1plus, as) was ended by a limit.
-        if (said.find("File size limit exceeded") != std::string::npos) {
-            r.sentence = "The compiler was stopped: the kernel made it write a file over 64 MiB (a huge initialised array?)";
-        } else if (said.find("CPU time limit exceeded") != std::string::npos) {
-            r.sentence = "The compiler was stopped after 30 s of CPU time";
-        } else if (c.output.find("memory exhausted") != std::string::npos ||
-                   c.output.find("out of memory allocating") != std::string::npos ||
-                   said.find("cannot allocate") != std::string::npos) {
-            r.sentence = "The compiler was stopped: it needed more than 1 GiB of memory for this kernel";
-        } else {
+        r.sentence = limit_sentence(0, c.output);
+        if (r.sentence.empty()) {
             r.sentence = said.empty() ? "The kernel did not compile (the compiler's message is in the details)"
                                       : "The kernel did not compile: " + said;
         }

@@ -10,6 +10,7 @@
 #include <random>
 #include <regex>
 #include <sstream>
+#include <string_view>
 #include <algorithm>
 #include <csignal>
 #include <unistd.h>
@@ -30,10 +31,15 @@ constexpr const char* kStackOverflowSaid = "needed more than its stack";
 
 // [SECTION] inputs
 
+// FNV-1a, 64 bits: `text` folded into `h` (start from kFnvStart).
+constexpr uint64_t kFnvStart = 1469598103934665603ull;
+uint64_t fnv_mix(uint64_t h, std::string_view text) {
+    for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h;
+}
+
 uint64_t seed_for(const std::string& id, std::size_t case_index) {
-    uint64_t h = 1469598103934665603ull;
-    for (char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    return h ^ (case_index * 0x9e3779b97f4a7c15ull);
+    return fnv_mix(kFnvStart, id) ^ (case_index * 0x9e3779b97f4a7c15ull);
 }
 
 // Random floats are multiples of 1/16 in [-2, 2): sums of up to a million of them are exact in
@@ -128,9 +134,7 @@ std::string case_order_name(const Puzzle& p, std::size_t i) {
 // finished, clean run of every case is ignored and rewritten.
 std::string reference_cache_name(const Toolchain& tc, const Puzzle& p) {
     uint64_t h = seed_for(p.id + "\n" + p.solution, 0);
-    const auto mix = [&](const std::string& text) {
-        for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    };
+    const auto mix = [&](std::string_view text) { h = fnv_mix(h, text); };
     // The cases as the runner gets them (launch shapes, every input byte, the arguments), not the
     // puzzle file: a puzzle built or edited in memory (the tests, an instructor's editor) differs.
     const KernelJob job = make_job(p, "", 0, false);
@@ -140,7 +144,7 @@ std::string reference_cache_name(const Toolchain& tc, const Puzzle& p) {
         for (const JobBuffer& b : k.buffers) {
             mix(b.name + ":" + std::to_string(b.count) + std::to_string(b.filled) + std::to_string(b.output) +
                 std::to_string(static_cast<int>(b.elem)));
-            mix(std::string(reinterpret_cast<const char*>(b.data.data()), b.data.size()));
+            mix(std::string_view(reinterpret_cast<const char*>(b.data.data()), b.data.size()));
         }
         for (const JobArg& a : k.args) mix(std::to_string(static_cast<int>(a.kind)) + std::to_string(a.buffer) + std::to_string(a.i) + std::to_string(a.f));
     }

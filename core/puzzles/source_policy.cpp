@@ -365,7 +365,27 @@ std::string demangled(const std::string& mangled) {
     return status == 0 && d ? std::string(d.get()) : mangled;
 }
 
+// A symbol's name as C++ spells it, without its parameters: "std::ostream::operator<<".
+std::string symbol_name(const std::string& mangled) {
+    std::string name = demangled(mangled);
+    return name.substr(0, name.find('('));
+}
+
+bool is_stream(const std::string& name) {
+    if (name.rfind("std::", 0) != 0) return false;
+    for (const char* part : {"ostream", "cout", "cerr", "endl"})
+        if (name.find(part) != std::string::npos) return true;
+    return false;
+}
+
 }  // namespace
+
+std::string identifier_written_for(const std::string& mangled) {
+    const std::string name = symbol_name(mangled);
+    if (is_stream(name)) return "cout";
+    const std::size_t scope = name.rfind("::");
+    return scope == std::string::npos ? name : name.substr(scope + 2);
+}
 
 PolicedSource police_source(const std::string& source) { return Policer(source).run(); }
 
@@ -385,13 +405,8 @@ std::string refused_symbol(const std::string& mangled) {
     static const std::regex math(
         R"(^(a?(sin|cos|tan)h?|atan2|abs|labs|llabs|nan|exp|exp2|exp10|expm1|log|log2|log10|log1p|pow|sqrt|cbrt|rsqrt|hypot|fabs|fmin|fmax|fmod|remainder|floor|ceil|round|trunc|rint|nearbyint|lrint|llrint|lround|llround|fma|erf|erfc|tgamma|lgamma|copysign|frexp|ldexp|scalbn|modf|fdim|ilogb|logb|nextafter|sincos)f?$)");
     if (std::regex_match(mangled, math)) return "";
-    std::string name = demangled(mangled);
-    const std::size_t paren = name.find('(');
-    if (paren != std::string::npos) name = name.substr(0, paren);
-    if (name.rfind("std::", 0) == 0 && (name.find("ostream") != std::string::npos || name.find("cout") != std::string::npos ||
-                                        name.find("cerr") != std::string::npos || name.find("endl") != std::string::npos)) {
-        return "the kernel uses std::cout or another stream, which is host code: a kernel prints with printf";
-    }
+    const std::string name = symbol_name(mangled);
+    if (is_stream(name)) return "the kernel uses std::cout or another stream, which is host code: a kernel prints with printf";
     return "the kernel calls " + name + ", which is not a device function: a kernel may call printf, the math "
            "functions, atomics, CUDA's intrinsics and its own __device__ functions, and gpulab refuses the rest "
            "because they could reach outside the kernel";

@@ -36,6 +36,10 @@ PolicedSource police_source(const std::string& source);
 // else the sentence saying why not, naming the function as the student wrote it.
 std::string refused_symbol(const std::string& mangled);
 
+// The identifier a student wrote to use that symbol ("fopen"; "cout" for a stream's operator), for
+// first_line_of.
+std::string identifier_written_for(const std::string& mangled);
+
 // The first line of `source` where the identifier `name` appears (0 when none): a refused
 // symbol's line.
 int first_line_of(const std::string& source, const std::string& name);

@@ -403,36 +403,19 @@ inline unsigned __brev(unsigned x) {
     return r;
 }
 // A value's bits as another type (no conversion).
-inline int __float_as_int(float x) {
-    int r;
+template <class To, class From>
+inline To gpulab_bits(From x) {
+    static_assert(sizeof(To) == sizeof(From), "a bit cast keeps the size");
+    To r;
     __builtin_memcpy(&r, &x, sizeof r);
     return r;
 }
-inline unsigned __float_as_uint(float x) {
-    unsigned r;
-    __builtin_memcpy(&r, &x, sizeof r);
-    return r;
-}
-inline float __int_as_float(int x) {
-    float r;
-    __builtin_memcpy(&r, &x, sizeof r);
-    return r;
-}
-inline float __uint_as_float(unsigned x) {
-    float r;
-    __builtin_memcpy(&r, &x, sizeof r);
-    return r;
-}
-inline long long __double_as_longlong(double x) {
-    long long r;
-    __builtin_memcpy(&r, &x, sizeof r);
-    return r;
-}
-inline double __longlong_as_double(long long x) {
-    double r;
-    __builtin_memcpy(&r, &x, sizeof r);
-    return r;
-}
+inline int __float_as_int(float x) { return gpulab_bits<int>(x); }
+inline unsigned __float_as_uint(float x) { return gpulab_bits<unsigned>(x); }
+inline float __int_as_float(int x) { return gpulab_bits<float>(x); }
+inline float __uint_as_float(unsigned x) { return gpulab_bits<float>(x); }
+inline long long __double_as_longlong(double x) { return gpulab_bits<long long>(x); }
+inline double __longlong_as_double(long long x) { return gpulab_bits<double>(x); }
 
 // sm_80's warp reductions (__CUDA_ARCH__ is 800 above): every lane of the mask gets the
 // combination of the mask's lanes' values, built from one shuffle per lane of the mask (each a
