@@ -5,8 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <memory>
 #include <vector>
 
+#include "io/image_io.h"
+#include "train/engine.h"
 #include "train/gradient_precision.h"
 #include "train/model.h"
 
@@ -79,6 +82,25 @@ TEST_SUITE("train") {
         const CastCounts c = cast_counts(g.gradients, FpFormat::Fp16, 1.0);
         CHECK(c.total == static_cast<std::int64_t>(g.gradients.size()));
         CHECK(c.normal > 0);
+        // The gradients between layers: counted, with the histogram the panel draws.
+        CHECK(g.activations.values > 0);
+        CHECK(g.activations.fp16.size() == 25);
+        CHECK(g.activations.histogram.zeros + g.activations.fp16[0].nonzero() == doctest::Approx(g.activations.values));
+        // The loss-scaling step's sentence: the gradients between layers fall off FP16 first.
+        const CastCounts between = g.activations.fp16[0];
+        CHECK((between.lost + between.subnormal) / between.nonzero() > (c.lost + c.subnormal) / c.nonzero());
+        // The lesson's own batch where Fashion-MNIST is installed (the eleventh of 64, as the view takes).
+        Dataset fashion;
+        try {
+            fashion = load_dataset(kFashionMnistDir, 64 * 11);
+        } catch (const std::exception&) {
+        }
+        if (fashion.train.count > 0) {
+            const BatchGradients real = measure_batch_gradients(&fashion, "", 64, 10, 1);
+            REQUIRE(real.ok);
+            const CastCounts w = cast_counts(real.gradients, FpFormat::Fp16, 1.0), b = real.activations.fp16[0];
+            CHECK((b.lost + b.subnormal) / b.nonzero() > (w.lost + w.subnormal) / w.nonzero());
+        }
         // Stopped before the first batch: nothing, and says so.
         const BatchGradients stopped = measure_batch_gradients(nullptr, "x", 8, 3, 7, [] { return false; });
         CHECK_FALSE(stopped.ok);
@@ -108,5 +130,58 @@ TEST_SUITE("train") {
         CHECK(gradient_reveal_problem("gradients-thinned:fp16", {"a few"}).find("names no band of percent") != std::string::npos);
         CHECK_FALSE(answer_gradient_prompt("gradients-thinned:fp8", choices, batch).ok);
         CHECK_FALSE(answer_gradient_prompt("gradients-thinned:fp16", choices, BatchGradients{}).ok);
+    }
+}
+
+TEST_SUITE("train") {
+    TEST_CASE("the gradients between layers: the loss's own at the top - counted under every loss scale") {
+        const ModelDesc model = make_model(kDefaultModelSpec, {1, 28, 28}, 10);
+        constexpr std::int64_t n = 4;
+        std::vector<float> images(static_cast<std::size_t>(n * 28 * 28));
+        for (std::size_t i = 0; i < images.size(); ++i) images[i] = static_cast<float>((i * 37) % 256) / 255.0f;
+        const std::uint8_t labels[n] = {3, 0, 9, 3};
+        for (const char* name : {"cpu-scalar", "cpu-parallel"}) {
+            CAPTURE(name);
+            std::unique_ptr<TrainEngine> engine = make_train_engine(name);
+            REQUIRE(engine);
+            engine->keep_activation_gradients(true);
+            engine->setup(model, init_params(model, 5), n);
+            engine->forward(images.data(), n);
+            engine->backward(labels);
+            const std::vector<float> kept = engine->activation_gradients();
+            std::int64_t expected = 0;
+            for (const Layer& l : model.layers)
+                if (l.has_params()) expected += n * l.out.size();
+            REQUIRE(static_cast<std::int64_t>(kept.size()) == expected);
+            // The last layer's: the mean loss's gradient, (softmax - one-hot) / n per picture: only the
+            // label's entry negative, each picture's ten summing to 0.
+            const float* top = kept.data() + kept.size() - n * 10;
+            for (std::int64_t m = 0; m < n; ++m) {
+                double sum = 0;
+                for (int k = 0; k < 10; ++k) {
+                    const float v = top[m * 10 + k];
+                    sum += v;
+                    CHECK((v < 0) == (k == labels[m]));
+                    CHECK(std::fabs(v) <= 1.0f / n);
+                }
+                CHECK(std::fabs(sum) < 1e-6);
+            }
+            // Counted under each scale exactly as one cast would count them.
+            const ScaledGradientCounts s = count_scaled_gradients(kept, 24);
+            CHECK(s.values == expected);
+            REQUIRE(s.fp16.size() == 25);
+            for (int e : {0, 7, 24}) {
+                const CastCounts c = cast_counts(kept, FpFormat::Fp16, std::ldexp(1.0, e));
+                CHECK(s.fp16[static_cast<std::size_t>(e)].lost == c.lost);
+                CHECK(s.fp16[static_cast<std::size_t>(e)].subnormal == c.subnormal);
+                CHECK(s.fp16[static_cast<std::size_t>(e)].overflow == c.overflow);
+                CHECK(s.bf16[static_cast<std::size_t>(e)].normal == cast_counts(kept, FpFormat::Bf16, std::ldexp(1.0, e)).normal);
+            }
+            CHECK(s.largest_safe_fp16_scale == largest_safe_scale(kept, FpFormat::Fp16));
+        }
+        // An engine asked for what it does not keep says so.
+        std::unique_ptr<TrainEngine> onednn = make_train_engine("cpu-onednn");
+        if (onednn) CHECK_THROWS_WITH_AS(onednn->keep_activation_gradients(true),
+                                         doctest::Contains("does not keep the gradients between layers"), core::InputError);
     }
 }

@@ -44,6 +44,12 @@ public:
     void set_compute_precision(ComputePrecision p) override { precision_ = p; }
     void set_loss_scale(float fixed_scale) override { fixed_loss_scale_ = check_loss_scale(fixed_scale); }
     UpdateCounts update_counts() const override { return counts_; }
+    void keep_activation_gradients(bool on) override { keep_activation_gradients_ = on; }
+    std::vector<float> activation_gradients() const override {
+        std::vector<float> all;
+        for (const std::vector<float>& layer : activation_gradients_) all.insert(all.end(), layer.begin(), layer.end());
+        return all;
+    }
 
     void setup(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) override {
         setup_host_buffers(model, params, max_batch);
@@ -111,6 +117,10 @@ public:
         if (precision_ == ComputePrecision::Fp16Mixed)
             scale_in_place(dlogits_.data(), n_ * model_.classes, scaler_.scale);
         const std::int64_t stride = model_.max_activation();
+        activation_gradients_.assign(keep_activation_gradients_ ? model_.layers.size() : 0, {});
+        for (std::size_t i = 0; i < activation_gradients_.size(); ++i)
+            if (model_.layers[i].has_params())
+                activation_gradients_[i].resize(static_cast<std::size_t>(n_ * model_.layers[i].out.size()));
         run_slices([&](const Slice& sl, std::vector<LayerTime>& times) {
             // Each slice keeps its gradients in its own part of the two ping-pong buffers (room for
             // its images at the model's largest activation), so slices at different layers never
@@ -124,6 +134,12 @@ public:
                 if (core::cancel_requested()) throw core::Cancelled();
                 const Layer& l = model_.layers[i];
                 const float* x = layer_input(i) + sl.first * l.in.size();
+                // Kept as it arrives, before any rounding: each slice fills its own pictures' part.
+                if (i < activation_gradients_.size() && !activation_gradients_[i].empty()) {
+                    const float scale = precision_ == ComputePrecision::Fp16Mixed ? 1.0f / scaler_.scale : 1.0f;
+                    float* kept = activation_gradients_[i].data() + sl.first * l.out.size();
+                    for (std::int64_t j = 0; j < sl.n * l.out.size(); ++j) kept[j] = dy[j] * scale;
+                }
                 // The gradient arriving from above enters two products (weights and input gradient):
                 // BF16 (TF32), like the activations. It is not read again after this layer.
                 if (narrow() && l.has_params()) round_product_inputs_in_place(precision_, dy, sl.n * l.out.size());
@@ -253,6 +269,8 @@ private:
     float fixed_loss_scale_ = 0.0f;     // 0: dynamic (set_loss_scale)
     bool grads_finite_ = true;          // FP16 mixed: the last backward pass did not overflow
     UpdateCounts counts_;
+    bool keep_activation_gradients_ = false;
+    std::vector<std::vector<float>> activation_gradients_;  // per layer; empty for layers without weights
 };
 
 }  // namespace
@@ -268,6 +286,12 @@ void TrainEngine::set_compute_precision(ComputePrecision p) {
                                                "capability ") +
                                        (p == ComputePrecision::Tf32 ? "8.0" : "7.0") + " or newer)"
                                  : std::string()));
+}
+
+void TrainEngine::keep_activation_gradients(bool on) {
+    if (on)
+        throw core::InputError("the " + std::string(name()) +
+                               " engine does not keep the gradients between layers; cpu-scalar and cpu-parallel do");
 }
 
 void TrainEngine::set_loss_scale(float fixed_scale) {

@@ -84,6 +84,14 @@ public:
     // What the SGD updates did to the stored weights since setup(), counted where the precision is
     // not FP32 (all zero otherwise): the lesson's "updates a BF16 weight lost".
     virtual UpdateCounts update_counts() const { return {}; }
+    // The gradient that arrived from above at each convolution and dense layer in the last backward
+    // pass (the loss's gradient with respect to that layer's output, every picture's, layer after
+    // layer from the first): what the backward products multiply, and in FP16 mixed precision what
+    // is stored in FP16 first (the tensor-core lesson's activation gradients). Kept only after
+    // keep_activation_gradients(true), by the engines that can (cpu-scalar, cpu-parallel); the
+    // others throw core::InputError with a sentence, and read back empty.
+    virtual void keep_activation_gradients(bool on);
+    virtual std::vector<float> activation_gradients() const { return {}; }
 };
 
 using TrainEngineList = std::vector<std::unique_ptr<TrainEngine>>;

@@ -59,6 +59,7 @@ BatchGradients measure_batch_gradients(const Dataset* data, const std::string& n
         out.engine = std::string(engine->name());
         const ModelDesc model = make_model(out.model_spec, {1, set.rows, set.cols}, 10);
         check_training_fits(model, batch);
+        engine->keep_activation_gradients(true);
         engine->setup(model, init_params(model, seed), batch);
         std::vector<float> images;
         std::vector<std::uint8_t> labels;
@@ -75,6 +76,7 @@ BatchGradients measure_batch_gradients(const Dataset* data, const std::string& n
             } else {
                 out.loss = r.loss;
                 out.gradients = engine->gradients();
+                out.activations = count_scaled_gradients(engine->activation_gradients());
             }
         }
         out.ok = true;
@@ -129,6 +131,19 @@ PowerHistogram power_histogram(std::span<const float> values, int min_power, int
         ++h.counts[static_cast<std::size_t>(std::clamp(p, min_power, max_power) - min_power)];
     }
     return h;
+}
+
+ScaledGradientCounts count_scaled_gradients(std::span<const float> values, int max_scale_exp) {
+    ScaledGradientCounts s;
+    s.values = static_cast<std::int64_t>(values.size());
+    s.max_scale_exp = max_scale_exp;
+    s.histogram = power_histogram(values);
+    for (int e = 0; e <= max_scale_exp; ++e) {
+        s.fp16.push_back(cast_counts(values, core::FpFormat::Fp16, std::ldexp(1.0, e)));
+        s.bf16.push_back(cast_counts(values, core::FpFormat::Bf16, std::ldexp(1.0, e)));
+    }
+    s.largest_safe_fp16_scale = largest_safe_scale(values, core::FpFormat::Fp16);
+    return s;
 }
 
 double largest_safe_scale(std::span<const float> values, core::FpFormat format) {

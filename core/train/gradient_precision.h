@@ -17,24 +17,6 @@
 
 namespace gpulab::train {
 
-struct BatchGradients {
-    bool ok = false;
-    std::string error;        // why there are none (cancelled, no engine); the lesson says it
-    std::string engine;       // "cpu-parallel"
-    std::string model_spec;
-    std::string pictures;     // "64 Fashion-MNIST training pictures", or random ones and why
-    std::int64_t batch = 0;
-    int steps_before = 0;     // SGD steps on earlier batches before this one
-    double loss = 0.0;        // of the measured batch
-    std::vector<float> gradients;  // every weight's and bias's, laid out like the parameters
-};
-
-// The gradients of batch number `steps_before` (0-based) of the training lesson's CNN, freshly
-// initialised with `seed`, after SGD steps on the batches before it. `data` null or empty: random
-// pictures and labels, said in `pictures`. `keep_going` false between batches stops it ("cancelled").
-BatchGradients measure_batch_gradients(const Dataset* data, const std::string& no_data_reason, std::int64_t batch,
-                                       int steps_before, std::uint64_t seed, const std::function<bool()>& keep_going = {});
-
 // How many values land where when stored in `format` after multiplying by `scale`.
 struct CastCounts {
     core::FpFormat format = core::FpFormat::Fp16;
@@ -58,6 +40,43 @@ struct PowerHistogram {
     int smallest_seen = 0, largest_seen = 0;  // of the non-zero values
 };
 PowerHistogram power_histogram(std::span<const float> values, int min_power = -40, int max_power = 4);
+
+// A large set of gradients kept as what the lesson shows of it rather than as the values (one
+// batch's activation gradients are millions of floats, too many to store with a result): the
+// histogram by power of two and the exact counts in FP16 and BF16 under every loss scale 2^0 ..
+// 2^max_scale_exp the lesson's slider offers, and the largest scale FP16 takes without overflow.
+struct ScaledGradientCounts {
+    std::int64_t values = 0;
+    int max_scale_exp = 24;
+    PowerHistogram histogram;
+    std::vector<CastCounts> fp16, bf16;  // [e]: under the loss scale 2^e
+    double largest_safe_fp16_scale = 1.0;
+    bool empty() const { return values == 0; }
+};
+ScaledGradientCounts count_scaled_gradients(std::span<const float> values, int max_scale_exp = 24);
+
+struct BatchGradients {
+    bool ok = false;
+    std::string error;        // why there are none (cancelled, no engine); the lesson says it
+    std::string engine;       // "cpu-parallel"
+    std::string model_spec;
+    std::string pictures;     // "64 Fashion-MNIST training pictures", or random ones and why
+    std::int64_t batch = 0;
+    int steps_before = 0;     // SGD steps on earlier batches before this one
+    double loss = 0.0;        // of the measured batch
+    std::vector<float> gradients;  // every weight's and bias's, laid out like the parameters
+    // The gradient arriving at each convolution and dense layer from above, every picture's
+    // (TrainEngine::activation_gradients): in FP16 training these are stored in FP16 too, and being
+    // per picture rather than summed over the batch they are the smaller ones (Micikevicius et al.,
+    // "Mixed Precision Training", 2018). Counted, not kept.
+    ScaledGradientCounts activations;
+};
+
+// The gradients of batch number `steps_before` (0-based) of the training lesson's CNN, freshly
+// initialised with `seed`, after SGD steps on the batches before it. `data` null or empty: random
+// pictures and labels, said in `pictures`. `keep_going` false between batches stops it ("cancelled").
+BatchGradients measure_batch_gradients(const Dataset* data, const std::string& no_data_reason, std::int64_t batch,
+                                       int steps_before, std::uint64_t seed, const std::function<bool()>& keep_going = {});
 
 // The largest power-of-two scale under which no value overflows `format` (what dynamic loss
 // scaling settles near); 1 when the values are all zero.

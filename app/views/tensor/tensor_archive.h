@@ -31,9 +31,18 @@ template <class A> void serialize(A& a, PrecisionRace& r) {
     core::archive_members(a, r, r.ok, r.error, r.config, r.implementation, r.pictures, r.started_unix_s, r.wall_ns, r.lanes);
 }
 
+template <class A> void serialize(A& a, CastCounts& c) {
+    core::archive_members(a, c, c.format, c.scale, c.total, c.zero, c.lost, c.subnormal, c.normal, c.overflow);
+}
+template <class A> void serialize(A& a, PowerHistogram& h) {
+    core::archive_members(a, h, h.min_power, h.max_power, h.counts, h.zeros, h.smallest_seen, h.largest_seen);
+}
+template <class A> void serialize(A& a, ScaledGradientCounts& s) {
+    core::archive_members(a, s, s.values, s.max_scale_exp, s.histogram, s.fp16, s.bf16, s.largest_safe_fp16_scale);
+}
 template <class A> void serialize(A& a, BatchGradients& g) {
     core::archive_members(a, g, g.ok, g.error, g.engine, g.model_spec, g.pictures, g.batch, g.steps_before, g.loss,
-                          g.gradients);
+                          g.gradients, g.activations);
 }
 
 }  // namespace gpulab::train

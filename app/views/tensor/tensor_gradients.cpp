@@ -1,7 +1,8 @@
 // The tensor-core lesson's two training panels (issue 29 part 3). "Gradients in FP16": one real
-// batch's weight gradients of the training lesson's CNN by power of two, each bar coloured by what
-// FP16 makes of it under the loss scale, the bands named above the bars so the colour is never the
-// only sign; the table under it counts exactly (core cast_counts), also for BF16. "Master weights":
+// batch's weight gradients of the training lesson's CNN, and the gradients flowing between its
+// layers (which underflow first, issue 42), by power of two, each bar coloured by what FP16 makes of
+// it under the loss scale, the bands named above the bars so the colour is never the only sign; the
+// table under it counts exactly (core cast_counts), also for BF16. "Master weights":
 // a weight of 1 minus the same small step, update after update, kept in FP32, TF32, BF16 and FP16.
 // Everything comes from core/train/gradient_precision.h. Checked by eye in the screenshots of
 // steps 7-9 and by tests/tensor_gui_tests.cmake.
@@ -77,54 +78,88 @@ GradientCounts count_gradients(const train::BatchGradients& g, int scale_exp) {
     const double scale = std::ldexp(1.0, scale_exp);
     c.fp16 = train::cast_counts(g.gradients, core::FpFormat::Fp16, scale);
     c.bf16 = train::cast_counts(g.gradients, core::FpFormat::Bf16, scale);
-    c.safe_exp = static_cast<int>(std::lround(std::log2(train::largest_safe_scale(g.gradients, core::FpFormat::Fp16))));
+    double safe = train::largest_safe_scale(g.gradients, core::FpFormat::Fp16);
+    const train::ScaledGradientCounts& between = g.activations;
+    const auto at = static_cast<std::size_t>(scale_exp);
+    if (!between.empty() && at < between.fp16.size() && at < between.bf16.size()) {
+        c.has_between = true;
+        c.between_histogram = between.histogram;
+        c.between_fp16 = between.fp16[at];
+        c.between_bf16 = between.bf16[at];
+        safe = std::min(safe, between.largest_safe_fp16_scale);
+    }
+    c.safe_exp = static_cast<int>(std::lround(std::log2(safe)));
     return c;
 }
 
-void draw_gradient_histogram(const GradientCounts& c, ImVec2 size) {
+namespace {
+
+double share(const train::PowerHistogram& h, int p, double nonzero) {
+    if (nonzero <= 0 || p < h.min_power || p > h.max_power) return 0.0;
+    return static_cast<double>(h.counts[static_cast<std::size_t>(p - h.min_power)]) / nonzero;
+}
+
+}  // namespace
+
+void draw_gradient_histogram(const GradientCounts& c, ImVec2 size, bool coloured) {
     const train::PowerHistogram& h = c.histogram;
     if (c.fp16.total == 0) return;
     const int scale_exp = c.scale_exp;
+    const train::PowerHistogram& hb = c.between_histogram;
+    const double nz = c.fp16.nonzero(), nzb = c.has_between ? c.between_fp16.nonzero() : 0.0;
     // The x axis covers what this batch holds, widened to FP16's whole range so the bands show.
-    const int lo = std::max(h.min_power, std::min(h.smallest_seen, kFp16LostBelow - scale_exp) - 1);
-    const int hi = std::min(h.max_power, std::max(h.largest_seen, kFp16OverflowFrom - scale_exp) + 1);
-    std::int64_t tallest = 1;
-    for (int p = lo; p <= hi; ++p) tallest = std::max(tallest, h.counts[static_cast<std::size_t>(p - h.min_power)]);
+    int seen_lo = h.smallest_seen, seen_hi = h.largest_seen;
+    if (nzb > 0) {
+        seen_lo = std::min(seen_lo, hb.smallest_seen);
+        seen_hi = std::max(seen_hi, hb.largest_seen);
+    }
+    const int lo = std::max(h.min_power, std::min(seen_lo, kFp16LostBelow - scale_exp) - 1);
+    const int hi = std::min(h.max_power, std::max(seen_hi, kFp16OverflowFrom - scale_exp) + 1);
+    double tallest = 0.01;
+    for (int p = lo; p <= hi; ++p) tallest = std::max({tallest, share(h, p, nz), share(hb, p, nzb)});
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::Dummy(size);
     const float lh = ImGui::GetTextLineHeight();
-    const float left = ImGui::CalcTextSize("10,000").x + lh * 0.6f;
-    const ImVec2 a{p0.x + left, p0.y + lh * 2.6f}, b{p0.x + size.x - lh * 0.5f, p0.y + size.y - lh * 1.6f};
+    const float left = ImGui::CalcTextSize("100 %").x + lh * 0.6f;
+    const float legend_h = c.has_between ? lh * 1.3f : 0.0f;
+    const ImVec2 a{p0.x + left, p0.y + legend_h + lh * 2.6f}, b{p0.x + size.x - lh * 0.5f, p0.y + size.y - lh * 1.6f};
     if (b.x - a.x < lh * 8 || b.y - a.y < lh * 3) return;
     const int bins = hi - lo + 1;
     const float bw = (b.x - a.x) / static_cast<float>(bins);
     const ImU32 grid = IM_COL32(90, 90, 96, 120), muted = ImGui::GetColorU32(kMutedColour);
+    const ImU32 neutral = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+    const auto bar_colour = [&](Fate f, float alpha) { return coloured ? fate_colour(f, alpha) : with_alpha(ImGui::ColorConvertU32ToFloat4(neutral), alpha); };
 
-    // y: count, linear, with three gridlines at round numbers.
-    const double step = std::pow(10.0, std::floor(std::log10(static_cast<double>(tallest) / 2.0)));
-    const double tick = static_cast<double>(tallest) / step > 5 ? step * 2 : step;
-    for (double v = 0; v <= static_cast<double>(tallest); v += tick) {
-        const float y = b.y - static_cast<float>(v / static_cast<double>(tallest)) * (b.y - a.y);
+    // y: share of the set's non-zero values, with gridlines at round percents.
+    const double top = tallest * 100.0;
+    const double tick = top > 40 ? 20 : top > 20 ? 10 : top > 8 ? 5 : top > 4 ? 2 : 1;
+    for (double v = 0; v <= top + 1e-9; v += tick) {
+        const float y = b.y - static_cast<float>(v / top) * (b.y - a.y);
         dl->AddLine({a.x, y}, {b.x, y}, grid);
-        const std::string t = core::format_count(static_cast<std::int64_t>(v));
-        dl->AddText({a.x - ImGui::CalcTextSize(t.c_str()).x - lh * 0.3f, y - lh * 0.5f}, muted, t.c_str());
+        char t[16];
+        std::snprintf(t, sizeof t, "%.0f %%", v);
+        dl->AddText({a.x - ImGui::CalcTextSize(t).x - lh * 0.3f, y - lh * 0.5f}, muted, t);
     }
-    // Bars, and the band each power of two falls in under this scale.
+    // Bars: weight gradients solid in the left half of each power of two, the gradients between
+    // layers outlined in the right half; the band each power falls in under this scale behind them.
+    const float half = c.has_between ? bw * 0.5f : bw;
     for (int p = lo; p <= hi; ++p) {
-        const std::int64_t n = h.counts[static_cast<std::size_t>(p - h.min_power)];
         const float x0 = a.x + static_cast<float>(p - lo) * bw;
         const Fate f = fate_of(p, scale_exp);
-        dl->AddRectFilled({x0, a.y}, {x0 + bw, b.y}, fate_colour(f, 0.10f));
-        if (n > 0) {
-            const float y = b.y - static_cast<float>(static_cast<double>(n) / static_cast<double>(tallest)) * (b.y - a.y);
-            dl->AddRectFilled({x0 + 1, std::min(y, b.y - 2.0f)}, {x0 + bw - 1, b.y}, fate_colour(f));
+        if (coloured) dl->AddRectFilled({x0, a.y}, {x0 + bw, b.y}, fate_colour(f, 0.10f));
+        const auto bar_top = [&](double v) { return std::min(b.y - static_cast<float>(v / tallest) * (b.y - a.y), b.y - 2.0f); };
+        if (const double v = share(h, p, nz); v > 0)
+            dl->AddRectFilled({x0 + 1, bar_top(v)}, {x0 + half - (c.has_between ? 0.0f : 1.0f), b.y}, bar_colour(f, 1.0f));
+        if (const double v = share(hb, p, nzb); v > 0) {
+            dl->AddRectFilled({x0 + half, bar_top(v)}, {x0 + bw - 1, b.y}, bar_colour(f, 0.35f));
+            dl->AddRect({x0 + half, bar_top(v)}, {x0 + bw - 1, b.y}, bar_colour(f, 1.0f), 0.0f, 0, std::max(1.0f, lh * 0.08f));
         }
     }
     // The bands' names above the plot, each centred on its stretch of the axis when it fits.
     int start = lo;
-    while (start <= hi) {
+    while (coloured && start <= hi) {
         const Fate f = fate_of(start, scale_exp);
         int end = start;
         while (end + 1 <= hi && fate_of(end + 1, scale_exp) == f) ++end;
@@ -136,6 +171,19 @@ void draw_gradient_histogram(const GradientCounts& c, ImVec2 size) {
         if (*shown)
             dl->AddText({(x0 + x1) * 0.5f - ImGui::CalcTextSize(shown).x * 0.5f, a.y - lh * 1.55f}, fate_colour(f), shown);
         start = end + 1;
+    }
+    // The legend: which bar is which set.
+    if (c.has_between) {
+        const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+        float x = a.x;
+        const float y = p0.y + lh * 0.1f, box = lh * 0.75f;
+        dl->AddRectFilled({x, y + lh * 0.12f}, {x + box, y + lh * 0.12f + box}, ink);
+        const std::string w = "weight gradients (" + core::format_count(static_cast<std::int64_t>(nz)) + " non-zero)";
+        dl->AddText({x + box + lh * 0.3f, y}, ink, w.c_str());
+        x += box + lh * 1.5f + ImGui::CalcTextSize(w.c_str()).x;
+        dl->AddRect({x, y + lh * 0.12f}, {x + box, y + lh * 0.12f + box}, ink, 0.0f, 0, std::max(1.0f, lh * 0.08f));
+        const std::string g = "gradients between layers (" + core::format_count(static_cast<std::int64_t>(nzb)) + " non-zero)";
+        dl->AddText({x + box + lh * 0.3f, y}, ink, g.c_str());
     }
     // x: powers of two, labelled where they do not touch.
     float last_right = -1e9f;
@@ -155,20 +203,30 @@ void draw_gradient_table(const train::BatchGradients& g, const GradientCounts& c
         text_status(Status::Error, ("No gradients: " + g.error).c_str());
         return;
     }
-    if (ImGui::BeginTable("##gradient_counts", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
-        for (const char* h : {"stored as", "loss scale", "lost: 0", "subnormal", "kept", "overflow"})
+    if (ImGui::BeginTable("##gradient_counts", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+        for (const char* h : {"gradients", "stored as", "loss scale", "lost: 0", "subnormal", "kept", "overflow"})
             ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
-        for (const train::CastCounts* row : {&counts.fp16, &counts.bf16}) {
-            const train::CastCounts& c = *row;
+        struct Row {
+            const char* set;
+            const train::CastCounts* counts;
+        };
+        std::vector<Row> rows = {{"weights", &counts.fp16}};
+        if (counts.has_between) rows.push_back({"between layers", &counts.between_fp16});
+        rows.push_back({"weights", &counts.bf16});
+        if (counts.has_between) rows.push_back({"between layers", &counts.between_bf16});
+        for (const Row& row : rows) {
+            const train::CastCounts& c = *row.counts;
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(core::format_label(c.format));
+            ImGui::TextUnformatted(row.set);
             ImGui::TableSetColumnIndex(1);
+            ImGui::TextUnformatted(core::format_label(c.format));
+            ImGui::TableSetColumnIndex(2);
             ImGui::TextUnformatted(power_label(counts.scale_exp).c_str());
             const std::int64_t parts[4] = {c.lost, c.subnormal, c.normal, c.overflow};
             for (int i = 0; i < 4; ++i) {
-                ImGui::TableSetColumnIndex(2 + i);
+                ImGui::TableSetColumnIndex(3 + i);
                 const std::string t = core::format_count(parts[i]) + " (" + percent_of(parts[i], c.nonzero()) + ")";
                 if (parts[i] > 0 && i != 2)
                     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(fate_colour(static_cast<Fate>(i))), "%s", t.c_str());
@@ -178,10 +236,10 @@ void draw_gradient_table(const train::BatchGradients& g, const GradientCounts& c
         }
         ImGui::EndTable();
     }
-    ImGui::TextWrapped("%s non-zero gradients (%s more are exactly 0: a ReLU that was off passes no gradient back). "
-                       "The largest loss scale that overflows none of this batch in FP16: 2^%d.",
-                       core::format_count(static_cast<std::int64_t>(counts.fp16.nonzero())).c_str(),
-                       core::format_count(counts.fp16.zero).c_str(), counts.safe_exp);
+    const std::int64_t zeros = counts.fp16.zero + (counts.has_between ? counts.between_fp16.zero : 0);
+    ImGui::TextWrapped("Percent of each set's non-zero values; %s more are exactly 0 (a ReLU that was off, or a pixel the "
+                       "pooling passed over, sends no gradient back). The largest loss scale that overflows none of this batch in FP16: 2^%d.",
+                       core::format_count(zeros).c_str(), counts.safe_exp);
     draw_gradient_source(g);
 }
 
@@ -300,17 +358,24 @@ void TensorView::draw_gradients_panel() {
         text_status(Status::Error, ("No gradients were computed: " + g.error).c_str());
         return;
     }
-    // The prompt hides nothing here: the bars are the question's material, the counts its answer.
-    const std::string note = "Each bar: how many of the batch's " +
-                             core::format_count(static_cast<std::int64_t>(g.gradients.size())) +
-                             " weight gradients lie between that power of two and the next, multiplied by the loss "
-                             "scale 2^" + std::to_string(loss_scale_exp_) +
-                             " before FP16 stores them; the colour and the band above say what FP16 makes of them. "
-                             "BF16 keeps FP32's 8 exponent bits, so nothing here falls out of its range.";
+    // The prompt's answer is in the colours: until a pick the bars stay neutral, the axis's powers of
+    // two and the step's text being what the student reasons from.
+    const bool answering = predict_ && predict_->reveal.rfind("gradients-thinned:", 0) == 0 && pick_ < 0 && !reveal_now_;
+    const GradientCounts& counts = gradient_counts();
+    std::string note = "Each bar: the share of the batch's non-zero " + std::string(counts.has_between ? "gradients of its set" : "weight gradients") +
+                       " lying between that power of two and the next, multiplied by the loss scale 2^" +
+                       std::to_string(loss_scale_exp_) + " before FP16 stores them. ";
+    if (counts.has_between)
+        note += "Solid: the " + core::format_count(static_cast<std::int64_t>(g.gradients.size())) +
+                " weight gradients; outlined: the gradient arriving at each convolution and dense layer from above, one "
+                "per picture and output value, which FP16 training also stores in FP16. ";
+    note += answering ? "The colours appear when you answer."
+                      : "The colour and the band above say what FP16 makes of them. BF16 keeps FP32's 8 exponent bits, "
+                        "so nothing here falls out of its range.";
     const float note_h = ImGui::CalcTextSize(note.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
                          ImGui::GetStyle().ItemSpacing.y * 2.0f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    draw_gradient_histogram(gradient_counts(), {avail.x, std::max(avail.y - note_h, ImGui::GetTextLineHeight() * 8)});
+    draw_gradient_histogram(counts, {avail.x, std::max(avail.y - note_h, ImGui::GetTextLineHeight() * 8)}, !answering);
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
     ImGui::TextWrapped("%s", note.c_str());
     ImGui::PopStyleColor();

@@ -148,7 +148,7 @@ std::shared_ptr<const TensorMeasurement> measure_tensor(
 
 TensorView::TensorView(ViewHost& host) : host_(host) {
     // Payload format 4: the batch's gradients (2), the matrix products' speed (3), our AMX and mma.sync rows (4).
-    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 5, tensor_measurement_bytes);
+    back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 6, tensor_measurement_bytes);
     // The training panel's race (format 1: lanes of FP32, BF16 mixed and BF16 weights).
     back_with_stored_results<const train::PrecisionRace>(race_cache_, "tensor-training", 1, precision_race_bytes);
 }

@@ -111,16 +111,23 @@ void draw_kernel_check(const KernelCheck& c);
 // [SECTION] training in low precision (tensor_gradients.cpp)
 // What the gradients panel shows of one batch at one loss scale, counted once: 93,322 roundings per
 // format are too many to redo every frame, so the view keeps this until the run or the scale changes.
+// Two sets: the weight gradients (kept whole) and the gradients between layers (counted in core
+// under every scale, train::ScaledGradientCounts; absent from a result measured before they were).
 struct GradientCounts {
     int scale_exp = 0;
-    train::PowerHistogram histogram;  // of the unscaled gradients
+    train::PowerHistogram histogram;  // of the unscaled weight gradients
     train::CastCounts fp16, bf16;     // under the scale 2^scale_exp
-    int safe_exp = 0;                 // the largest scale's power that overflows none in FP16
+    bool has_between = false;
+    train::PowerHistogram between_histogram;        // of the gradients between layers
+    train::CastCounts between_fp16, between_bf16;  // under the scale 2^scale_exp
+    int safe_exp = 0;  // the largest scale's power that overflows none of either set in FP16
 };
 GradientCounts count_gradients(const train::BatchGradients& g, int scale_exp);
-// One batch's gradients by power of two, each bar coloured by what FP16 makes of it under the loss
-// scale (lost, subnormal, normal, overflow), the bands named above the bars.
-void draw_gradient_histogram(const GradientCounts& c, ImVec2 size);
+// One batch's gradients by power of two, as a share of each set's non-zero values: weight
+// gradients solid, the gradients between layers hatched beside them. `coloured`: each bar coloured
+// by what FP16 makes of it under the loss scale (lost, subnormal, normal, overflow), the bands named
+// above; otherwise neutral bars (a predict prompt's answer is in the colours).
+void draw_gradient_histogram(const GradientCounts& c, ImVec2 size, bool coloured = true);
 // The counts behind it for FP16 and BF16 at this scale, and the largest scale that overflows nothing.
 void draw_gradient_table(const train::BatchGradients& g, const GradientCounts& c);
 // Which pictures, engine and training steps the batch came from (one muted line).
