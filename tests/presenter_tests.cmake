@@ -72,6 +72,12 @@ if(GPULAB_XVFB_RUN)
                      -DEXPECT_RC=0
                      "-DEXPECT_REGEX=presenter lesson=elementwise-activations step=3 of [0-9]+ presenting=no blanked=no help=no"
                      -DEXPECT_FILE=${GPULAB_PRESENT_OUT}/keys.png -P ${GPULAB_RUN_CHECK})
+    # The step text in the window, a page at a time (issue 41): the convolution's step 5 is longer
+    # than its panel at 1600 x 900; Down turns to the next part, Up back, never past the ends.
+    add_test(NAME presenter.window_text_parts
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${xvfb};$<TARGET_FILE:gpulab>;--lesson;conv-sliding-window;--script-keys;Right,Right,Right,Right,Down,Down,Up;--frames;40;--screenshot;${GPULAB_PRESENT_OUT}/text-parts.png"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=step=5 of [0-9]+ presenting=no .* text_part=2 of [3-9]"
+                     -DEXPECT_FILE=${GPULAB_PRESENT_OUT}/text-parts.png -P ${GPULAB_RUN_CHECK})
     # A clicker (Page Down, Page Up), the key map, at 2x; stays in presenter mode.
     add_test(NAME presenter.gui_clicker_help
              COMMAND ${CMAKE_COMMAND} "-DCMD=${xvfb};$<TARGET_FILE:gpulab>;--present;--present-scale;2;--script-keys;PageDown,PageDown,PageUp,?;--frames;60;--screenshot;${GPULAB_PRESENT_OUT}/help.png"
@@ -82,7 +88,7 @@ if(GPULAB_XVFB_RUN)
              COMMAND ${CMAKE_COMMAND} "-DCMD=${xvfb};$<TARGET_FILE:gpulab>;--present;--monitor;5;--frames;5"
                      -DEXPECT_RC=0 "-DEXPECT_REGEX=--monitor 5: 1 monitor is connected.*using the primary monitor"
                      -P ${GPULAB_RUN_CHECK})
-    set_tests_properties(presenter.gui_keys presenter.gui_clicker_help presenter.gui_monitor_fallback PROPERTIES
+    set_tests_properties(presenter.gui_keys presenter.window_text_parts presenter.gui_clicker_help presenter.gui_monitor_fallback PROPERTIES
                          LABELS "presenter;gui" ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
                          FIXTURES_SETUP presenter_gui TIMEOUT 120)
     # The presenter view (notes, next step, timer) in its own window, forced on (Xvfb has one

@@ -319,7 +319,7 @@ TEST_CASE("the key map lists every action") {
 
 }  // TEST_SUITE
 
-TEST_CASE("P, Z and Up / Down: the pointer, the canvas alone, scrolling, in presenter mode only") {
+TEST_CASE("P and Z in presenter mode only - Up / Down scroll there and turn the step text's pages in the window") {
     PresenterState s = presenting_at(0, 0);
     PresenterEffects fx = press(s, PresenterKey::P);
     CHECK(fx.consumed);
@@ -340,8 +340,12 @@ TEST_CASE("P, Z and Up / Down: the pointer, the canvas alone, scrolling, in pres
     CHECK(parse_presenter_key("Z") == PresenterKey::Z);
     CHECK(parse_presenter_key("down") == PresenterKey::Down);
 
-    PresenterState window;  // the normal window: the arrows scroll ImGui's own panels, P and Z do nothing
+    PresenterState window;  // the normal window: P and Z do nothing, the arrows page the step text
     CHECK_FALSE(press(window, PresenterKey::P).consumed);
-    CHECK_FALSE(press(window, PresenterKey::Down).consumed);
+    fx = press(window, PresenterKey::Down);
+    CHECK(fx.consumed);
+    CHECK(fx.scroll_lines > 0);
+    CHECK(press(window, PresenterKey::Up).scroll_lines < 0);
+    CHECK_FALSE(fx.step_changed);
     CHECK_FALSE(window.pointer_shown);
 }

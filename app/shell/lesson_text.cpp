@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "markdown.h"
+#include "paged_text.h"
 #include "shell.h"
 #include "widgets/ui_helpers.h"
 
@@ -52,14 +53,18 @@ void Shell::draw_lesson_text() {
         ImGui::PopStyleColor();
         if (fonts_.bold) ImGui::PopFont();
         ImGui::Spacing();
-        render_markdown(step.body, fonts_);
-        if (view_) {
-            if (const std::string extra = view_->step_text_extra(); !extra.empty()) {
-                ImGui::Spacing();
-                render_markdown(extra, fonts_);
+        // The body, then what the view adds, as blocks a page can hold; the speaker notes' header last.
+        std::vector<MarkdownBlock> blocks = markdown_blocks(step.body);
+        if (view_)
+            for (MarkdownBlock& b : markdown_blocks(view_->step_text_extra())) blocks.push_back(std::move(b));
+        const int text_parts = static_cast<int>(blocks.size());
+        const bool has_notes = !step.notes.empty();
+        const auto draw_part = [&](int i) {
+            if (i < text_parts) {
+                for (int g = markdown_gap_before(blocks, static_cast<std::size_t>(i)); g > 0; --g) ImGui::Spacing();
+                render_markdown_block(blocks[static_cast<std::size_t>(i)], fonts_);
+                return;
             }
-        }
-        if (!step.notes.empty()) {
             ImGui::Spacing();
             // Closed by default: the notes are the instructor's, not part of the lesson text.
             if (ImGui::CollapsingHeader("Speaker notes")) {
@@ -68,6 +73,17 @@ void Shell::draw_lesson_text() {
                 ImGui::PopStyleColor();
             }
             hover_tip("Notes for the instructor from the lesson file. In presenter mode (F5), N shows them.");
+        };
+        const int parts = text_parts + (has_notes ? 1 : 0);
+        // Up / Down (the presenter keys outside presenter mode) turn the pages.
+        if (pending_scroll_lines_ != 0) text_page_ += pending_scroll_lines_ > 0 ? 1 : -1;
+        pending_scroll_lines_ = 0;
+        // Open notes are read as one long text: the panel scrolls then.
+        if (has_notes && ImGui::GetStateStorage()->GetInt(ImGui::GetID("Speaker notes"), 0) != 0) {
+            for (int i = 0; i < parts; ++i) draw_part(i);
+            text_pages_ = 1;
+        } else {
+            text_pages_ = draw_paged_parts(parts, draw_part, text_page_);
         }
     }
     ImGui::EndChild();

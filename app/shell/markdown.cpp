@@ -13,6 +13,13 @@ namespace {
 
 enum class Style { Plain, Bold, Code };
 
+// MarkdownLineTops's list while one is alive (the GUI draws on one thread).
+std::vector<float>* g_line_tops = nullptr;
+
+void note_line_top() {
+    if (g_line_tops) g_line_tops->push_back(ImGui::GetCursorPosY());
+}
+
 struct Run {
     std::string text;
     Style style;
@@ -98,7 +105,10 @@ void draw_runs(const std::vector<Run>& runs, const Fonts& fonts, float indent_x)
                 if (ImGui::GetCursorScreenPos().x + ww > right) {
                     ImGui::NewLine();
                     ImGui::SetCursorPosX(indent_x);
+                    note_line_top();
                 }
+            } else {
+                note_line_top();
             }
             if (run.style == Style::Code) {
                 const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -120,9 +130,11 @@ void draw_runs(const std::vector<Run>& runs, const Fonts& fonts, float indent_x)
 
 }  // namespace
 
-void render_markdown(std::string_view text, const Fonts& fonts) {
-    // Group lines into blocks: a paragraph (joined lines) or one bullet item each.
-    std::vector<std::pair<bool, std::string>> blocks;  // (is_bullet, text)
+MarkdownLineTops::MarkdownLineTops(std::vector<float>& tops) { g_line_tops = &tops; }
+MarkdownLineTops::~MarkdownLineTops() { g_line_tops = nullptr; }
+
+std::vector<MarkdownBlock> markdown_blocks(std::string_view text) {
+    std::vector<MarkdownBlock> blocks;
     std::string para;
     auto flush = [&] {
         if (!para.empty()) blocks.push_back({false, std::move(para)}), para.clear();
@@ -140,8 +152,8 @@ void render_markdown(std::string_view text, const Fonts& fonts) {
         } else if (trimmed.size() >= 2 && (trimmed[0] == '-' || trimmed[0] == '*') && trimmed[1] == ' ') {
             flush();
             blocks.push_back({true, std::string(trimmed.substr(2))});
-        } else if (!blocks.empty() && blocks.back().first && para.empty() && line.size() > trimmed.size()) {
-            blocks.back().second += " " + std::string(trimmed);  // indented continuation of a bullet
+        } else if (!blocks.empty() && blocks.back().bullet && para.empty() && line.size() > trimmed.size()) {
+            blocks.back().text += " " + std::string(trimmed);  // indented continuation of a bullet
         } else {
             if (!para.empty()) para += ' ';
             para += std::string(trimmed);
@@ -149,23 +161,34 @@ void render_markdown(std::string_view text, const Fonts& fonts) {
         pos = end + 1;
     }
     flush();
+    return blocks;
+}
 
-    const float bullet_indent = ImGui::GetFontSize() * 1.2f;
+int markdown_gap_before(const std::vector<MarkdownBlock>& blocks, std::size_t i) {
+    if (i == 0 || i >= blocks.size()) return 0;
+    return (blocks[i - 1].bullet ? 0 : 1) + (blocks[i].bullet ? 0 : 1);
+}
+
+void render_markdown_block(const MarkdownBlock& block, const Fonts& fonts) {
+    if (block.bullet) {
+        const float bullet_indent = ImGui::GetFontSize() * 1.2f;
+        const float x0 = ImGui::GetCursorPosX();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float r = ImGui::GetFontSize() * 0.16f;
+        ImGui::GetWindowDrawList()->AddCircleFilled({p.x + bullet_indent * 0.45f, p.y + ImGui::GetFontSize() * 0.55f}, r,
+                                                    ImGui::GetColorU32(ImGuiCol_Text));
+        ImGui::SetCursorPosX(x0 + bullet_indent);
+        draw_runs(parse_inline(block.text), fonts, x0 + bullet_indent);
+    } else {
+        draw_runs(parse_inline(block.text), fonts, ImGui::GetCursorPosX());
+    }
+}
+
+void render_markdown(std::string_view text, const Fonts& fonts) {
+    const std::vector<MarkdownBlock> blocks = markdown_blocks(text);
     for (std::size_t i = 0; i < blocks.size(); ++i) {
-        const auto& [bullet, body] = blocks[i];
-        if (bullet) {
-            const float x0 = ImGui::GetCursorPosX();
-            const ImVec2 p = ImGui::GetCursorScreenPos();
-            const float r = ImGui::GetFontSize() * 0.16f;
-            ImGui::GetWindowDrawList()->AddCircleFilled({p.x + bullet_indent * 0.45f, p.y + ImGui::GetFontSize() * 0.55f},
-                                                        r, ImGui::GetColorU32(ImGuiCol_Text));
-            ImGui::SetCursorPosX(x0 + bullet_indent);
-            draw_runs(parse_inline(body), fonts, x0 + bullet_indent);
-        } else {
-            if (i > 0) ImGui::Spacing();
-            draw_runs(parse_inline(body), fonts, ImGui::GetCursorPosX());
-            if (i + 1 < blocks.size()) ImGui::Spacing();
-        }
+        for (int g = markdown_gap_before(blocks, i); g > 0; --g) ImGui::Spacing();
+        render_markdown_block(blocks[i], fonts);
     }
 }
 

@@ -3,12 +3,37 @@
 // typo in a lesson file is visible rather than lost. Checked by eye in the GUI screenshot.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "widgets/fonts.h"
 
 namespace gpulab::app {
 
 void render_markdown(std::string_view text, const Fonts& fonts);
+
+// The same text as blocks: a paragraph (its lines joined) or one bullet item each, so the step text
+// can be laid out a page at a time (paged_text.h).
+struct MarkdownBlock {
+    bool bullet = false;
+    std::string text;
+};
+std::vector<MarkdownBlock> markdown_blocks(std::string_view text);
+// The space render_markdown leaves before block `i` (a paragraph keeps a line's spacing on each side;
+// bullets of one list sit close), in ImGui::Spacing() calls.
+int markdown_gap_before(const std::vector<MarkdownBlock>& blocks, std::size_t i);
+// One block, from the cursor, wrapped to the window.
+void render_markdown_block(const MarkdownBlock& block, const Fonts& fonts);
+
+// While one lives, every line the renderer starts adds its top (ImGui::GetCursorPosY, window-local)
+// to `tops`: where the paged text may cut a page without cutting a line. One at a time.
+class MarkdownLineTops {
+public:
+    explicit MarkdownLineTops(std::vector<float>& tops);
+    ~MarkdownLineTops();
+    MarkdownLineTops(const MarkdownLineTops&) = delete;
+    MarkdownLineTops& operator=(const MarkdownLineTops&) = delete;
+};
 
 }  // namespace gpulab::app

@@ -84,7 +84,8 @@ std::string Shell::presenter_summary() const {
     return "lesson=" + (lesson_id().empty() ? std::string("none") : lesson_id()) + " step=" +
            std::to_string(step_index_ + 1) + " of " + std::to_string(step_count()) +
            " presenting=" + yes_no(presenter_.presenting) + " blanked=" + yes_no(presenter_.blanked) +
-           " help=" + yes_no(presenter_.help_shown) + " runs=" + std::to_string(jobs_.submitted());
+           " help=" + yes_no(presenter_.help_shown) + " runs=" + std::to_string(jobs_.submitted()) +
+           " text_part=" + std::to_string(text_page_ + 1) + " of " + std::to_string(text_pages_);
 }
 
 }  // namespace gpulab::app

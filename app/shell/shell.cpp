@@ -132,6 +132,7 @@ void Shell::enter_step(int index) {
     const core::Lesson* l = lesson();
     if (!l || l->steps.empty() || !view_) return;
     step_index_ = std::clamp(index, 0, static_cast<int>(l->steps.size()) - 1);
+    text_page_ = 0;
     core::LessonStep step = l->steps[static_cast<std::size_t>(step_index_)];
     step.params = core::step_settings(*l, step_index_);  // the same settings whichever step came before
     host_.step_input_problem.clear();
@@ -381,7 +382,9 @@ void Shell::frame(const FrameContext& ctx) {
         const float right_w = std::floor(std::max(380.0f * s, W * 0.27f));
         const float main_w = W - right_w;
         const float main_canvas_h = std::floor(H * 0.62f);
-        const float text_h = std::floor(H * 0.52f);
+        // The step text gets what the controls leave (their height in the last frame), between about
+        // half and seven tenths of the column: on a 768-pixel laptop every line of text counts.
+        const float text_h = std::floor(std::clamp(H - side_content_h_, H * 0.46f, H * 0.72f));
         place(0, 0, main_w, main_canvas_h);
         if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
         ImGui::End();
@@ -392,7 +395,10 @@ void Shell::frame(const FrameContext& ctx) {
         if (ImGui::Begin("Lesson###LessonText", nullptr, fixed)) draw_lesson_text();
         ImGui::End();
         place(main_w, text_h, right_w, H - text_h);
-        if (ImGui::Begin("##side_panels", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) draw_side_tabs(ctx, false);
+        if (ImGui::Begin("##side_panels", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) {
+            draw_side_tabs(ctx, false);
+            side_content_h_ = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+        }
         ImGui::End();
     }
 

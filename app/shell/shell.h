@@ -153,8 +153,8 @@ public:
     std::string lesson_title() const;
     void go_to_step(int index) { enter_step(index); }
     void set_warmup_status(std::string status) { warmup_status_ = std::move(status); }
-    // "lesson=<id> step=<n> of <m> presenting=<yes|no> blanked=<yes|no> help=<yes|no>": printed by
-    // the --script-keys test option.
+    // "lesson=<id> step=<n> of <m> presenting=<yes|no> blanked=<yes|no> help=<yes|no> runs=<n>
+    // text_part=<p> of <q>": printed by the --script-keys test option.
     std::string presenter_summary() const;
 
 private:
@@ -230,7 +230,10 @@ private:
     };
     EveryStepRun every_step_;
     void continue_measuring_every_step();  // from update(), after the view's own
-    int pending_scroll_lines_ = 0;       // Up / Down in presenter mode, applied in the next frame
+    int pending_scroll_lines_ = 0;       // Up / Down: presenter mode scrolls, the window turns the text's pages
+    int text_page_ = 0;                  // the step text's page in the window (paged_text.h)
+    int text_pages_ = 1;                 // how many it had in the last frame
+    float side_content_h_ = 0.0f;        // the controls' height in the last frame: the step text takes the rest
     bool presenter_view_open_ = false;
 
     int user_scale_index_ = 0;

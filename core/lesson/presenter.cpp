@@ -26,6 +26,8 @@ bool acts_outside_presenter(PresenterKey key) {
         case PresenterKey::Question:
         case PresenterKey::F5:
         case PresenterKey::Escape:
+        case PresenterKey::Up:    // the window turns the step text's pages
+        case PresenterKey::Down:
             return true;
         default:
             return false;
