@@ -119,6 +119,10 @@ TEST_SUITE("gpu-model") {
         // What the figure is comes before the counts: a one-line view cuts the end, never the label.
         CHECK(line.find("not a measurement") < line.find("requested"));
         CHECK(line.find("not a measurement") < 80);
+        // The GPU the estimates model, named and used.
+        const std::string h200 = bandwidth_model_line(12 << 20, 8 << 20, "NVIDIA H200", 4800.0);
+        CHECK(h200.find("on an NVIDIA H200") != std::string::npos);
+        CHECK(h200.find("at least 1.75 us") != std::string::npos);  // 8 MiB at 4.8 TB/s: 1.748 us
         CHECK(bandwidth_model_line(0, 0).empty());
         CHECK(bandwidth_model_line(100, 0).empty());
     }

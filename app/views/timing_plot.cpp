@@ -1,6 +1,7 @@
 // Timing plots on ImDrawList: see timing_plot.h. Plot idioms follow the ImGui 1.86 demo's
 // "Canvas" section (InvisibleButton reserves the area, the window draw list paints into it).
 #include "timing_plot.h"
+#include "recorded_gpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -503,7 +504,7 @@ void draw_throughput_table(const core::ActivationRun& run) {
                 hover_tip("How long the CPU took to simulate every CUDA thread of the kernel: not a GPU speed.");
                 ImGui::TableNextColumn();
             }
-            const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes);
+            const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes, estimated_gpu().name, estimated_gpu().memory_gbps);
             const std::string text = model.empty() ? "none: the CUDA kernel, simulated on the CPU" : model;
             // One line, as the other rows: wrapped it took three and pushed the table off the panel
             // at 1600x900. The whole line is in the tooltip.

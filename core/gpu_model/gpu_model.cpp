@@ -162,14 +162,14 @@ int64_t bandwidth_bound_ns(int64_t bytes, double gbps) {
     return static_cast<int64_t>(static_cast<double>(bytes) / gbps + 0.5);  // bytes / (gbps * 1e9) s, in ns
 }
 
-std::string bandwidth_model_line(int64_t moved_bytes, int64_t unique_bytes) {
+std::string bandwidth_model_line(int64_t moved_bytes, int64_t unique_bytes, std::string_view gpu_name, double gbps) {
     if (moved_bytes <= 0 || unique_bytes <= 0) return "";
     // The floor and what it is come first: the views show this on one line and cut its end at a
     // narrow window (issue 41, item 7: the label was what got cut); the counts behind it follow.
-    return "at least " + format_duration(bandwidth_bound_ns(unique_bytes, kModelGpuBandwidthGBps)) + " on an " +
-           kModelGpuName + " (published spec; arithmetic, not a measurement): its data is " +
-           format_bytes(static_cast<double>(unique_bytes)) + " at " + format_fixed(kModelGpuBandwidthGBps, 0) +
-           " GB/s; requested " + format_bytes(static_cast<double>(moved_bytes)) + " in 32-byte sectors";
+    return "at least " + format_duration(bandwidth_bound_ns(unique_bytes, gbps)) + " on an " + std::string(gpu_name) +
+           " (published spec; arithmetic, not a measurement): its data is " +
+           format_bytes(static_cast<double>(unique_bytes)) + " at " + format_fixed(gbps, 0) + " GB/s; requested " +
+           format_bytes(static_cast<double>(moved_bytes)) + " in 32-byte sectors";
 }
 
 }  // namespace gpulab::core

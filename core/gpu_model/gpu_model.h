@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpulab::core {
@@ -105,8 +106,10 @@ int64_t bandwidth_bound_ns(int64_t bytes, double gbps);
 // convolution's halo, an L2 cache serves, so the traffic itself is no lower bound):
 // "at least 2.50 us on an H100 SXM5 (published spec; arithmetic, not a measurement): its data is
 // 8.00 MiB at 3350 GB/s; requested 8.00 MiB in 32-byte sectors". The floor and its label first,
-// since the views cut the line's end to fit. Empty when nothing was counted.
-std::string bandwidth_model_line(int64_t moved_bytes, int64_t unique_bytes);
+// since the views cut the line's end to fit. Empty when nothing was counted. The views pass the GPU
+// their estimates model (app/views/recorded_gpu.h), so one panel never names two GPUs.
+std::string bandwidth_model_line(int64_t moved_bytes, int64_t unique_bytes, std::string_view gpu_name = kModelGpuName,
+                                 double gbps = kModelGpuBandwidthGBps);
 
 // The few words a student reads for a GPU backend that cannot run, in place of the driver's error
 // code (which the UI keeps in a tooltip): "no NVIDIA GPU driver on this computer" for

@@ -12,6 +12,8 @@
 #include "conv2d_view.h"
 #include "measure/format.h"
 #include "gpu_model/gpu_model.h"
+#include "views/compare_view.h"
+#include "views/recorded_gpu.h"
 #include "views/run_row.h"
 #include "views/timing_plot.h"
 #include "widgets/diverging_map.h"
@@ -248,20 +250,72 @@ void Conv2dView::draw_predict() {
                            "the sum use?");
 }
 
+void Conv2dView::draw_stand_in_row(const core::BackendReport& r, const core::ImportedConvBackend& b,
+                                   const core::ImportedConv& source, float name_w, float bar_w, double best) const {
+    ImGui::PushID(r.backend.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(backend_color(r.backend)), "%s", r.backend.c_str());
+    ImGui::SameLine(name_w);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetTextLineHeight();
+    const float len = best > 0 ? static_cast<float>(b.gflops / best) * bar_w : 0.0f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(p, {p.x + bar_w, p.y + h}, IM_COL32(40, 42, 48, 255), 2.0f);
+    draw_hatched_bar(dl, p, {p.x + std::max(len, 2.0f), p.y + h}, backend_color(r.backend, 0.95f));
+    ImGui::Dummy({bar_w, h});
+    ImGui::SameLine();
+    // The estimate's GFLOP/s is the kernel's alone and its time includes the copies (the model's
+    // note): said so, since the live rows' two figures come from one time.
+    if (source.estimate)
+        ImGui::Text("about %.2f GFLOP/s in the kernel, %s with the copies", b.gflops, core::format_duration(b.median_ns).c_str());
+    else
+        ImGui::Text("%.2f GFLOP/s  %s", b.gflops, core::format_duration(b.median_ns).c_str());
+    const std::string plain = core::plain_gpu_reason(r.availability.reason);
+    hover_tip(("Not measured on this computer (" + (plain.empty() ? r.availability.reason : plain) + "). " +
+               (source.estimate ? "A model's figure from the GPU's published peak and bandwidth and this convolution's "
+                                  "arithmetic and bytes: " + b.note + "."
+                                : "Measured on that GPU by gpulab's recording run, the same convolution.") +
+               " Hatched bars are never this computer's.")
+                  .c_str());
+    // What it is, whole: the one label that must never be cut (issue 41, item 7).
+    ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
+    ImGui::SameLine(name_w);
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(other_machine_text(source).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::PopID();
+}
+
 void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
     const float fs = ImGui::GetFontSize();
     const float name_w = fs * 6.5f;
+    // A GPU backend that cannot run here shows the shipped recording's run, or the estimate, in its
+    // own row, hatched, on the same scale as the live bars (issue 39: every student sees the GPU).
+    // A comparison the student loaded (File > Compare) keeps its own chart below instead.
+    const core::ImportedConv* gpu_stand_in = other_ ? nullptr : comparison(run);
+    const auto stand_in_for = [&](const core::BackendReport& r) -> const core::ImportedConvBackend* {
+        if (!gpu_stand_in || r.availability.ok) return nullptr;
+        const core::ImportedConvBackend* b = gpu_stand_in->find(r.backend);
+        return b && b->ran ? b : nullptr;
+    };
     double best = 0.0;
-    for (const auto& r : run.reports)
+    for (const auto& r : run.reports) {
         if (r.ran) best = std::max(best, r.gflops);
+        if (const core::ImportedConvBackend* b = stand_in_for(r)) best = std::max(best, b->gflops);
+    }
     const core::BackendReport* scalar = find(run, "cpu-scalar");
-    const float bar_w = std::max(width - name_w - fs * 27.0f, fs * 6.0f);
+    const float bar_w = std::max(width - name_w - fs * 31.0f, fs * 6.0f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     // Backends that are not available share one line per reason at the end ("cuda-kernel, cudnn,
     // cuda-naive  not run: no GPU here"): a line each took three of a projector's few lines.
     std::vector<std::pair<std::string, std::vector<const core::BackendReport*>>> unavailable;
     for (const auto& r : run.reports) {
         if (r.availability.ok) continue;
+        if (const core::ImportedConvBackend* b = stand_in_for(r)) {
+            draw_stand_in_row(r, *b, *gpu_stand_in, name_w, bar_w, best);
+            continue;
+        }
         const std::string why = not_run_line(r.availability.reason);
         auto same = std::find_if(unavailable.begin(), unavailable.end(), [&](const auto& u) { return u.first == why; });
         if (same == unavailable.end()) unavailable.push_back({why, {&r}});
@@ -279,7 +333,7 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
                 // One line, whole in the tooltip: wrapped it took two or three.
                 ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
                 ImGui::SameLine(name_w);
-                const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes);
+                const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes, estimated_gpu().name, estimated_gpu().memory_gbps);
                 ImGui::TextColored(kMutedColour, "%s", fit_line(model, ImGui::GetContentRegionAvail().x).c_str());
                 hover_tip(model.c_str());
             }
@@ -305,16 +359,15 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
                        " timed runs, [min..max]. GFLOP/s = 2 x filter taps x outputs / median compute time." +
                        (r.kind == core::BackendKind::Gpu ? " GPU time counts copies to and from the device." : ""))
                           .c_str());
-            ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
-            ImGui::SameLine(name_w);
-            // The verdict first: the implementation line can be longer than the panel is wide, and
-            // what is cut off then is the end of it, whole in the tooltip.
-            draw_verdict(r);
+            // One line per backend (a 768-pixel laptop has room for few): the check's verdict as a
+            // mark and a word, its figures and what the backend ran in the tooltip.
             ImGui::SameLine();
+            const Status st = r.check.pass ? Status::Ok : Status::Error;
+            status_mark(st);
+            ImGui::TextColored(r.check.pass ? kOkColour : kErrorColour, "%s", r.check.pass ? "match" : "MISMATCH");
             const std::string impl = r.implementation.empty() ? "-" : r.implementation;
-            ImGui::TextColored(kMutedColour, "%s", fit_line(impl, ImGui::GetContentRegionAvail().x).c_str());
-            hover_tip(("What this backend actually ran (the library's own implementation name where it has one): " +
-                       impl)
+            hover_tip(("Checked against cpu-scalar: " + r.check.verdict +
+                       "\nWhat this backend ran (the library's own implementation name where it has one): " + impl)
                           .c_str());
         } else {
             draw_verdict(r);
@@ -362,7 +415,7 @@ void Conv2dView::draw_timing() {
         ImGui::TextColored(kAccentColour, "Showing the last %s run; press Run for the new input.",
                            m->run.params.per_channel ? "per-channel" : "grayscale");
     draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
-    if (comparison(run)) draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
+    if (other_) draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
     // The how-to-read line, where it fits: on a projector with the step's predict prompt above the
     // bars it would be the one line that makes the panel scroll, so there it goes to the tooltip of
     // the bars' heading line instead.

@@ -190,6 +190,10 @@ class Conv2dView : public LessonView {
     void draw_custom_editor();
     void draw_predict();
     void draw_backend_bars(const core::Conv2dRun& run, float width);
+    // A GPU backend that cannot run here, drawn from the recording or the estimate: a hatched bar on
+    // the live bars' scale and a line saying whose figure it is.
+    void draw_stand_in_row(const core::BackendReport& r, const core::ImportedConvBackend& b,
+                           const core::ImportedConv& source, float name_w, float bar_w, double best) const;
 
     // [SECTION] comparison with another machine (conv2d_compare.cpp)
     // "" when the other machine ran the same N,C,H,W,K,R,S shape, else what differs.
