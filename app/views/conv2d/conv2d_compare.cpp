@@ -81,8 +81,9 @@ std::string Conv2dView::comparison_mismatch(const core::Conv2dRun& run) const {
 std::vector<std::string> Conv2dView::comparison_caption(const core::Conv2dRun& run) const {
     const core::ImportedConv* other = comparison(run);
     if (!other) return {};
-    return compare_caption_lines(*other, other_name(*other) + "'s bars (outlined, hatched) under this machine's, same colours",
-                                 comparison_mismatch(run));
+    const std::string how = other_ ? other_name(*other) + "'s bars (outlined, hatched) under this machine's, same colours"
+                                   : other_name(*other) + ": the hatched GPU rows, on the same scale as this machine's bars";
+    return compare_caption_lines(*other, how, comparison_mismatch(run));
 }
 
 void Conv2dView::draw_comparison_bars(const core::Conv2dRun& run, float width) const {

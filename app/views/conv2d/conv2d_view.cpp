@@ -697,7 +697,8 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         ImGui::Spacing();
         draw_export_heading(fonts, "Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");
         draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
-        if (const core::ImportedConv* other = comparison(run)) {
+        // A recording or an estimate is in the bars above, in its GPU rows; a loaded machine gets its own chart.
+        if (const core::ImportedConv* other = other_ ? comparison(run) : nullptr) {
             ImGui::Spacing();
             draw_export_heading(fonts, "This machine vs the " + other_name(*other) + " (longer bars are faster)");
             draw_comparison_bars(run, ImGui::GetContentRegionAvail().x);
