@@ -302,8 +302,23 @@ void draw_history_plot(const SampleHistory& history, ImVec2 size) {
 
 // [SECTION] median bars
 
+const char* const kMedianBarsHowToRead =
+    "median time per run (bar), fastest to slowest sample (whisker), speed-up vs cpu-scalar";
+
 // The other machine's bars are outlined and hatched (draw_hatched_bar, app/views/compare_view.h).
-void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other) {
+namespace {
+
+// Compact rows' second figure: how close to the measured copy limit the backend streamed.
+std::string share_of_limit(const core::BackendReport& r) {
+    if (!r.ran || !r.limit.ok || r.limit.gbps <= 0.0) return "";
+    char t[48];
+    std::snprintf(t, sizeof t, ", %.0f %% of copy speed", 100.0 * r.gbps / r.limit.gbps);
+    return t;
+}
+
+}  // namespace
+
+void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other, bool compact) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
     // With a comparison a row holds two bars, this machine's above the other machine's. A recorded
@@ -337,24 +352,32 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         std::string label;
         std::string why;  // the not-run line, empty for a backend that ran
     };
+    // A GPU backend that did not run here, with the recording's or the estimate's bar: one row, the
+    // hatched bar alone, why it did not run here in its tooltip (a row each saves the laptop a line).
+    auto stand_in = [&](const core::BackendReport& r) -> const core::ImportedBackend* {
+        if (!recorded || r.ran || !core::kind_is_timed(r.kind)) return nullptr;
+        const core::ImportedBackend* b = other->find(r.backend);
+        return b && b->ran ? b : nullptr;
+    };
     // Whether a row carries the other machine's bar (never beside a simulated time).
     auto two_bars = [&](const core::BackendReport& r) {
-        return other && core::kind_is_timed(r.kind) && (!recorded || other->find(r.backend));
+        return other && core::kind_is_timed(r.kind) && (!recorded || other->find(r.backend)) && !stand_in(r);
     };
     std::vector<Row> rows;
     for (const auto& r : run.reports) {
         std::string why;
         if (!r.ran) why = r.availability.ok ? "not run: " + r.error : not_run_line(r.availability.reason);
         if (!r.ran && !rows.empty() && !two_bars(r) && !two_bars(*rows.back().report) && !rows.back().report->ran &&
-            rows.back().why == why) {
+            !stand_in(r) && !stand_in(*rows.back().report) && rows.back().why == why) {
             rows.back().label += ", " + r.backend;
             continue;
         }
         rows.push_back({&r, r.backend, why});
     }
     label_w += 10.0f;
-    const float value_w =
-        ImGui::CalcTextSize(other ? (other_value_prefix(*other) + "000.0 ms  (0000.0x)").c_str() : "000.0 ms  (0000.0x)").x + 10.0f;
+    const std::string widest = (other ? other_value_prefix(*other) : std::string()) + "000.0 ms  (0000.0x)" +
+                               (compact ? ", 100 % of copy speed  MISMATCH" : "");
+    const float value_w = ImGui::CalcTextSize(widest.c_str()).x + 10.0f;
     const float bar_w = std::max(width - label_w - value_w, 40.0f);
     const float why_w = std::max(width - label_w, 40.0f);
     float total_h = double_h * static_cast<float>(extra.size());
@@ -404,6 +427,14 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         const float ty = two ? (top + bottom - lh) * 0.5f : y + (row_h - lh) * 0.5f;
         dl->AddText({p0.x, y + (row_h - lh) * 0.5f}, r.ran ? text_c : kGrey, rows[i].label.c_str());
         if (two) other_bar(r.backend, y);
+        if (const core::ImportedBackend* b = stand_in(r)) {
+            bar(r.backend, b->median_ns, b->min_ns, b->max_ns, top, bottom, true);
+            const std::string value = other_value_prefix(*other) + core::format_duration(b->median_ns);
+            dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
+            tooltip_if(hovered && mouse_y >= y && mouse_y < y + row_h,
+                       "Not measured on this computer (" + rows[i].why + "): hatched, " + other_machine_text(*other) + ".");
+            continue;
+        }
         if (!r.ran) {
             // One line per reason; the whole reason is in the tooltip and the Devices panel.
             const std::string full = "not run: " + (r.availability.ok ? r.error : r.availability.reason);
@@ -431,7 +462,20 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
         std::string value = core::format_duration(r.total.median_ns);
         double sp = speedup_vs_scalar(run, r);
         if (sp > 0.0 && r.backend != "cpu-scalar") value += "  (" + core::format_ratio(sp) + ")";
+        if (compact) value += share_of_limit(r);
         dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
+        if (compact && !r.check.pass) {
+            // The check's failure stays in sight; a match is the table's (one click away).
+            const float vx = bx + bar_w + 8.0f + ImGui::CalcTextSize(value.c_str()).x + lh * 0.5f;
+            dl->AddText({vx, ty}, ImGui::GetColorU32(kErrorColour), "MISMATCH");
+        }
+        if (compact)
+            tooltip_if(hovered && mouse_y >= y && mouse_y < y + row_h,
+                       r.backend + ": median " + core::format_duration(r.total.median_ns) + " (" +
+                           core::format_duration(r.total.min_ns) + " - " + core::format_duration(r.total.max_ns) + "), " +
+                           core::format_gbps(r.gbps) +
+                           (r.limit.ok ? " against " + core::format_gbps(r.limit.gbps) + " " + r.limit.name : std::string()) +
+                           "\nchecked against cpu-scalar: " + r.check.verdict);
     }
     for (const core::ImportedBackend* b : extra) {
         dl->AddText({p0.x, y + (double_h - lh) * 0.5f}, kGrey, b->backend.c_str());
@@ -571,13 +615,18 @@ namespace {
 
 // Two swatches naming the machines, and in red what differs when the runs are not the same
 // measurement: never a silent comparison of different sizes.
-void draw_comparison_legend(const core::ActivationRun& run, const core::ImportedRun& other, float width) {
+void draw_comparison_legend(const core::ActivationRun& run, const core::ImportedRun& other, float width, bool compact) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
     const ImU32 c = IM_COL32(210, 210, 210, 255);
-    const std::string mine = "this machine: " + this_machine_label();
+    // Compact (the window): a recording or an estimate shares one line with "this machine", which
+    // the status bar names; another machine keeps a line each, as both names matter there.
     const std::string theirs = other_machine_text(other);
+    const bool one_line = compact && !other.recorded_source.empty() &&
+                          lh * 5.2f + ImGui::CalcTextSize("this machine").x + ImGui::CalcTextSize(theirs.c_str()).x <= width;
+    const std::string mine = one_line ? "this machine" : "this machine: " + this_machine_label();
     for (int i = 0; i < 2; ++i) {
+        if (i == 1 && one_line) ImGui::SameLine(0.0f, lh * 1.2f);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 a{p.x, p.y + lh * 0.15f}, b{p.x + lh * 1.6f, p.y + lh * 0.85f};
         if (i == 0)
@@ -587,7 +636,7 @@ void draw_comparison_legend(const core::ActivationRun& run, const core::Imported
         ImGui::Dummy({lh * 1.8f, lh});
         ImGui::SameLine();
         const std::string& text = i == 0 ? mine : theirs;
-        const std::string shown = fit_line(text, std::max(width - lh * 2.0f, 40.0f));
+        const std::string shown = i == 1 && one_line ? text : fit_line(text, std::max(width - lh * 2.0f, 40.0f));
         ImGui::TextUnformatted(shown.c_str());
         tooltip_if(shown != text && ImGui::IsItemHovered(), text + (i == 1 ? "\nfrom " + other.path : ""));
     }
@@ -602,7 +651,7 @@ void draw_comparison_legend(const core::ActivationRun& run, const core::Imported
 }  // namespace
 
 void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height,
-                       const core::ImportedRun* other) {
+                       const core::ImportedRun* other, bool compact, bool show_table) {
     const float w = ImGui::GetContentRegionAvail().x;
     if (plot_height > 0.0f) draw_history_plot(history, {w, plot_height});  // 0: no room for it
     if (!run) return;
@@ -610,13 +659,23 @@ void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& hist
         text_status(Status::Error, run->error.c_str());
         return;
     }
-    ImGui::Spacing();
-    ImGui::PushTextWrapPos(0.0f);  // one line at 1x; wraps at larger UI scales instead of running off
-    ImGui::TextColored(kMuted, "median time per run (bar), fastest to slowest sample (whisker), speed-up vs cpu-scalar");
-    ImGui::PopTextWrapPos();
-    if (other) draw_comparison_legend(*run, *other, w);
-    draw_median_bars(*run, w, other);
-    ImGui::Spacing();
+    if (!compact) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(0.0f);  // one line at 1x; wraps at larger UI scales instead of running off
+        ImGui::TextColored(kMuted, "%s", kMedianBarsHowToRead);
+        ImGui::PopTextWrapPos();
+    }
+    if (other) draw_comparison_legend(*run, *other, w, compact);
+    if (compact && !show_table) {
+        // A laptop's panel holds the bars or the table: the bars carry each median, its share of the
+        // copy speed and a failed check; the table has every figure, a click away.
+        draw_median_bars(*run, w, other, true);
+        return;
+    }
+    if (!compact) {
+        draw_median_bars(*run, w, other);
+        ImGui::Spacing();
+    }
     draw_throughput_table(*run);
 }
 

@@ -58,12 +58,20 @@ std::string not_run_line(const std::string& reason);
 void draw_caption_block(const std::vector<std::string>& lines);
 void draw_history_plot(const SampleHistory& history, ImVec2 size);
 // `other`: another machine's medians drawn under the live bars (outlined, hatched); may be null.
-void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other = nullptr);
+// `compact`: each row's value adds its share of the copy speed and a failed check, the table's
+// other figures in the row's tooltip.
+void draw_median_bars(const core::ActivationRun& run, float width, const core::ImportedRun* other = nullptr,
+                      bool compact = false);
 void draw_throughput_table(const core::ActivationRun& run);
 
+// How to read the median bars, in words (the export prints it; the window keeps it in a tooltip).
+extern const char* const kMedianBarsHowToRead;
 // Everything above in one column; `run` may be null (nothing measured yet), `other` too (no comparison).
+// `compact` (the window): the how-to-read line goes to the caller's tooltip, a recording's or
+// estimate's legend shares one line with this machine's, and the panel holds the compact bars or,
+// with `show_table`, the table.
 void draw_timing_panel(const core::ActivationRun* run, const SampleHistory& history, float plot_height,
-                       const core::ImportedRun* other = nullptr);
+                       const core::ImportedRun* other = nullptr, bool compact = false, bool show_table = false);
 
 // [SECTION] comparison with another machine
 // "<cpu>, <gpu or no GPU>" for this process's machine, the words an imported label uses.

@@ -33,6 +33,13 @@ void ActivationView::draw_timing() {
                            run->op.label().c_str(), core::format_pow2(run->input.size()).c_str(),
                            core::format_bytes(static_cast<double>(run->input.bytes())).c_str(), samples.c_str());
         ImGui::PopTextWrapPos();
+        hover_tip((std::string("The bars below: ") + kMedianBarsHowToRead + ".").c_str());
+        // Bars or table, one at a time (a laptop's panel holds one of them).
+        ImGui::SameLine();
+        if (ImGui::SmallButton(show_table_ ? "bars" : "table")) show_table_ = !show_table_;
+        hover_tip(show_table_ ? "Back to the bars: each median, its spread and its share of the copy speed."
+                              : "Every figure in a table: median and spread, throughput against the measured copy "
+                                "limit, and each backend's check against cpu-scalar.");
     }
     // The rolling plot takes the height the bars and the table leave over (measured on the last
     // frame). It is the panel's least important part (the bars and the table carry the numbers), so
@@ -43,7 +50,7 @@ void ActivationView::draw_timing() {
     const float spare = avail - timing_rest_h_ - ImGui::GetStyle().ItemSpacing.y;
     const float plot_h = spare < min_h ? 0.0f : std::min(spare, max_h);
     const float y0 = ImGui::GetCursorPosY();
-    draw_timing_panel(run, history_, plot_h, comparison());
+    draw_timing_panel(run, history_, plot_h, comparison(), /*compact=*/true, show_table_);
     // Everything but the plot and the spacing under it, so the choice above is the same next frame.
     timing_rest_h_ = ImGui::GetCursorPosY() - y0 - (plot_h > 0.0f ? plot_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
 }

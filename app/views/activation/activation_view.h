@@ -98,6 +98,7 @@ private:
     std::unique_ptr<TensorTexture> input_tex_, output_tex_;
     std::string display_backend_;    // which backend's output the right picture shows
     float timing_rest_h_ = 0.0f;     // height of the Timing panel below its plot, last frame
+    bool show_table_ = false;        // the Timing panel shows the table instead of the bars
 
     float anim_time_ = 0.0f;
     int anim_mode_ = 0;              // 0: CPU one core, 1: GPU warps of 32
