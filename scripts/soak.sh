@@ -40,6 +40,9 @@ QUIET_FRAME_MS=${QUIET_FRAME_MS:-0}
 binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
 out="$root/build-soak/$(date -u +%Y%m%d-%H%M%S)"  # build*/ is ignored by git
 mkdir -p "$out"
+# The window remembers its palette, scale and reduced motion: the soak's keys change them in its own
+# folder, never the user's.
+export XDG_CONFIG_HOME="$out/config"
 
 # One round. Lessons in list order: 1 activations, 2 convolution, 3 SIMD vs MIMD, 4 latency, 5 training,
 # 6 kernel puzzles, 7 tensor cores. Each

@@ -196,6 +196,34 @@ if(GPULAB_XVFB_RUN)
     gpulab_grep_test(f12_export_csv f12_export ${dir}/gpulab-export/elementwise-activations-samples.csv -c
                      "^cpu-scalar," "[0-9]")
 endif()
+# The window remembers the palette and the UI scale (issue 41, item 8): F8 and + in one run write
+# settings.toml in the test's own config folder, the next run starts with them; a broken file is
+# one sentence and the defaults, never a failed start.
+if(GPULAB_XVFB_RUN)
+    set(dir ${GPULAB_GUI_OUT}/settings)
+    add_test(NAME gui.settings_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir})
+    set_tests_properties(gui.settings_clean PROPERTIES LABELS gui FIXTURES_SETUP gui_settings_clean)
+    add_test(NAME gui.settings_written
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;F8,+;--frames;30"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=palette=colour-blind ui_scale=1.25"
+                     -DEXPECT_FILE=${dir}/config/gpulab/settings.toml -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.settings_written PROPERTIES LABELS gui FIXTURES_REQUIRED gui_settings_clean
+                         FIXTURES_SETUP gui_settings_written
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};XDG_CONFIG_HOME=${dir}/config")
+    add_test(NAME gui.settings_remembered
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Idle;--frames;20"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=palette=colour-blind ui_scale=1.25" -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.settings_remembered PROPERTIES LABELS gui FIXTURES_REQUIRED gui_settings_written
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};XDG_CONFIG_HOME=${dir}/config")
+    file(MAKE_DIRECTORY ${GPULAB_GUI_OUT}/settings-broken/gpulab)
+    file(WRITE ${GPULAB_GUI_OUT}/settings-broken/gpulab/settings.toml "palette = \"colour-blind\nui_scale = [\n")
+    add_test(NAME gui.settings_broken
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Idle;--frames;20"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=palette=normal ui_scale=1.00.*The settings file .*settings.toml could not be read \\(line 1"
+                     -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.settings_broken PROPERTIES LABELS gui
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};XDG_CONFIG_HOME=${GPULAB_GUI_OUT}/settings-broken")
+endif()
 if(NOT GPULAB_XVFB_RUN)
     message(STATUS "gpulab: xvfb-run not found, the GUI smoke tests are not registered")
 endif()

@@ -108,6 +108,7 @@ constexpr KeyBinding kKeyBindings[] = {
     {GLFW_KEY_9, 0, core::PresenterKey::Digit9},
     {GLFW_KEY_P, 0, core::PresenterKey::P},               {GLFW_KEY_Z, 0, core::PresenterKey::Z},
     {GLFW_KEY_UP, 0, core::PresenterKey::Up},             {GLFW_KEY_DOWN, 0, core::PresenterKey::Down},
+    {GLFW_KEY_F8, 0, core::PresenterKey::F8},
 };
 
 std::optional<core::PresenterKey> presenter_key(int glfw_key, int mods) {
@@ -338,6 +339,7 @@ int run_gui(const GuiOptions& options) {
     }
     for (const auto& e : shell->lesson_errors()) std::fprintf(stderr, "gpulab: %s\n", e.to_string().c_str());
     shell->set_measurement_priority();
+    shell->use_user_settings(core::user_settings_path());
     if (options.present_scale > 0.0f) {
         for (int i = 0; i < core::kPresenterScaleCount; ++i)
             if (core::kPresenterScales[i] == options.present_scale) shell->set_presenter_scale_index(i);

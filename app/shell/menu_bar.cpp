@@ -23,7 +23,7 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
         for (int i = 0; i < static_cast<int>(IM_ARRAYSIZE(kUserScales)); ++i) {
             char label[32];
             std::snprintf(label, sizeof label, "UI scale %.3gx", kUserScales[i]);
-            if (ImGui::MenuItem(label, nullptr, user_scale_index_ == i)) user_scale_index_ = i;
+            if (ImGui::MenuItem(label, i == 0 ? "+ / -" : nullptr, user_scale_index_ == i)) user_scale_index_ = i;
         }
         ImGui::Separator();
         if (ImGui::MenuItem("Fullscreen", "F11", ctx.fullscreen, !ctx.headless)) fullscreen_toggle_ = true;
@@ -38,7 +38,7 @@ void Shell::draw_menu_bar(const FrameContext& ctx) {
             ImGui::EndMenu();
         }
         bool cb = colour_blind_palette();
-        if (ImGui::MenuItem("Colour-blind-safe palette", nullptr, &cb)) set_colour_blind_palette(cb);
+        if (ImGui::MenuItem("Colour-blind-safe palette", "F8", &cb)) set_colour_blind_palette(cb);
         hover_tip("Okabe-Ito colours for the backends; every bar and line keeps its text label as well.");
         ImGui::MenuItem("Reduced motion", "M in presenter mode", &presenter_.reduced_motion);
         hover_tip("Animations hold one still frame instead of moving.");

@@ -4,8 +4,11 @@
 // drives these functions with --script-keys and checks the printed summary.
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "widgets/fonts.h"
+#include "widgets/presenter_palette.h"
+#include "measure/format.h"
 #include "shell.h"
 
 namespace gpulab::app {
@@ -45,6 +48,15 @@ bool Shell::handle_presenter_key(core::PresenterKey key, bool repeat) {
     if (fx.stop) request_stop();
     if (fx.export_files) request_export();
     pending_scroll_lines_ += fx.scroll_lines;
+    if (fx.window_scale_step != 0)
+        user_scale_index_ = std::clamp(user_scale_index_ + fx.window_scale_step, 0,
+                                       static_cast<int>(std::size(kUserScales)) - 1);
+    if (fx.toggle_palette) {
+        set_colour_blind_palette(!colour_blind_palette());
+        presenter_message_ = colour_blind_palette() ? "colour-blind-safe palette (F8: back to the usual colours)"
+                                                    : "the usual colours (F8: colour-blind-safe palette)";
+        presenter_message_age_ = 0.0f;
+    }
     if (!fx.message.empty()) {
         presenter_message_ = fx.message;
         if (key == core::PresenterKey::N && presenter_view_open_)
@@ -85,7 +97,9 @@ std::string Shell::presenter_summary() const {
            std::to_string(step_index_ + 1) + " of " + std::to_string(step_count()) +
            " presenting=" + yes_no(presenter_.presenting) + " blanked=" + yes_no(presenter_.blanked) +
            " help=" + yes_no(presenter_.help_shown) + " runs=" + std::to_string(jobs_.submitted()) +
-           " text_part=" + std::to_string(text_page_ + 1) + " of " + std::to_string(text_pages_);
+           " text_part=" + std::to_string(text_page_ + 1) + " of " + std::to_string(text_pages_) +
+           " palette=" + (colour_blind_palette() ? "colour-blind" : "normal") + " ui_scale=" +
+           core::format_fixed(kUserScales[user_scale_index_], 2);
 }
 
 }  // namespace gpulab::app

@@ -347,6 +347,7 @@ void Shell::draw_side_tabs(const FrameContext& ctx, bool with_lesson_text) {
 }
 
 void Shell::frame(const FrameContext& ctx) {
+    save_settings_if_changed();
     if (view_) view_->prepare_frame();
     if (draw_presenter_frame(ctx)) return;
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |

@@ -22,6 +22,7 @@
 #include "lesson/lesson.h"
 #include "views/lesson_view.h"
 #include "lesson/presenter.h"
+#include "io/user_settings.h"
 
 namespace gpulab::app {
 
@@ -153,8 +154,13 @@ public:
     std::string lesson_title() const;
     void go_to_step(int index) { enter_step(index); }
     void set_warmup_status(std::string status) { warmup_status_ = std::move(status); }
+    // The window's remembered settings (core/io/user_settings.h): applied now, and written to `path`
+    // whenever the palette, the UI scale or reduced motion changes. The GUI only: exports and tests
+    // take their looks from their options.
+    void use_user_settings(const std::string& path);
     // "lesson=<id> step=<n> of <m> presenting=<yes|no> blanked=<yes|no> help=<yes|no> runs=<n>
-    // text_part=<p> of <q>": printed by the --script-keys test option.
+    // text_part=<p> of <q> palette=<normal|colour-blind> ui_scale=<1.00..2.00>": printed by the
+    // --script-keys test option.
     std::string presenter_summary() const;
 
 private:
@@ -234,6 +240,12 @@ private:
     int text_page_ = 0;                  // the step text's page in the window (paged_text.h)
     int text_pages_ = 1;                 // how many it had in the last frame
     float side_content_h_ = 0.0f;        // the controls' height in the last frame: the step text takes the rest
+    // use_user_settings: where they go and what was last written (or read).
+    bool settings_on_ = false;
+    std::string settings_path_;
+    core::UserSettings saved_settings_;
+    core::UserSettings current_settings() const;
+    void save_settings_if_changed();
     bool presenter_view_open_ = false;
 
     int user_scale_index_ = 0;

@@ -28,6 +28,9 @@ bool acts_outside_presenter(PresenterKey key) {
         case PresenterKey::Escape:
         case PresenterKey::Up:    // the window turns the step text's pages
         case PresenterKey::Down:
+        case PresenterKey::Plus:  // the window's UI scale
+        case PresenterKey::Minus:
+        case PresenterKey::F8:    // the palette
             return true;
         default:
             return false;
@@ -72,6 +75,7 @@ std::optional<PresenterAction> presenter_action(PresenterKey key) {
         case PresenterKey::Z: return PresenterAction::Zoom;
         case PresenterKey::Up: return PresenterAction::ScrollUp;
         case PresenterKey::Down: return PresenterAction::ScrollDown;
+        case PresenterKey::F8: return PresenterAction::Palette;
         default: break;
     }
     if (presenter_digit(key) >= 0) return PresenterAction::Lesson;
@@ -198,12 +202,20 @@ PresenterEffects apply_presenter_key(PresenterState& state, const PresenterInput
         case PresenterAction::ScaleUp:
         case PresenterAction::ScaleDown: {
             fx.consumed = true;
+            if (!state.presenting) {
+                fx.window_scale_step = *action == PresenterAction::ScaleUp ? 1 : -1;
+                break;
+            }
             const int next = std::clamp(state.scale_index + (*action == PresenterAction::ScaleUp ? 1 : -1), 0,
                                         kPresenterScaleCount - 1);
             fx.scale_changed = next != state.scale_index;
             state.scale_index = next;
             break;
         }
+        case PresenterAction::Palette:
+            fx.consumed = true;
+            fx.toggle_palette = true;
+            break;
         case PresenterAction::ReducedMotion:
             fx.consumed = true;
             state.reduced_motion = !state.reduced_motion;
@@ -258,6 +270,7 @@ std::optional<PresenterKey> parse_presenter_key(std::string_view name) {
         {"-", PresenterKey::Minus},       {"m", PresenterKey::M},
         {"n", PresenterKey::N},           {"s", PresenterKey::S},             {"p", PresenterKey::P},
         {"z", PresenterKey::Z},           {"up", PresenterKey::Up},           {"down", PresenterKey::Down},
+        {"f8", PresenterKey::F8},
     };
     const std::string n = lower(trim(name));
     if (n.size() == 1 && n[0] >= '1' && n[0] <= '9')
@@ -298,12 +311,13 @@ const std::vector<PresenterKeyHelp>& presenter_key_help() {
         {"S", "stop the running measurement (a long training run, the race)"},
         {"E", "export PNG + CSV of this step"},
         {"B", "blank the screen (any key wakes it)"},
-        {"+ / -", "larger / smaller text (1x, 1.5x, 2x, 3x)"},
+        {"+ / -", "larger / smaller text (presenting: 1x - 3x; the window: 1x - 2x, remembered)"},
+        {"F8", "colour-blind-safe palette on / off (remembered)"},
         {"M", "reduced motion on / off"},
         {"N", "speaker notes on / off (under the step text)"},
         {"P", "pointer: a spotlight follows the mouse"},
         {"Z", "zoom: the canvas alone on the screen / back"},
-        {"Up / Down", "scroll the step text (the canvas when zoomed)"},
+        {"Up / Down", "scroll the step text (the canvas when zoomed); the window: its next / earlier part"},
         {"?", "show / hide this key map"},
         {"Escape", "close this map, then leave presenter mode"},
         {"F5", "enter / leave presenter mode"},

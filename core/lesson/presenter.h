@@ -23,13 +23,13 @@ namespace gpulab::core {
 enum class PresenterKey {
     Right, Left, Space, PageUp, PageDown, Home, End,
     Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
-    R, E, B, Escape, Question, F5, Plus, Minus, M, N, S, P, Z, Up, Down,
+    R, E, B, Escape, Question, F5, Plus, Minus, M, N, S, P, Z, Up, Down, F8,
 };
 
 // What a key means.
 enum class PresenterAction {
     Next, Prev, First, Last, Lesson, Run, Export, Blank, Escape, Help, TogglePresent, ScaleUp, ScaleDown,
-    ReducedMotion, Notes, Stop, Pointer, Zoom, ScrollUp, ScrollDown,
+    ReducedMotion, Notes, Stop, Pointer, Zoom, ScrollUp, ScrollDown, Palette,
 };
 
 enum class Theme { Normal, Presenter };
@@ -83,6 +83,8 @@ struct PresenterEffects {
     bool left_presenter = false;
     bool scale_changed = false;
     int scroll_lines = 0;         // scroll the step text (the canvas when zoomed) by this many lines
+    int window_scale_step = 0;    // + / - outside presenter mode: the window's UI scale one preset up or down
+    bool toggle_palette = false;  // F8, in both modes: the colour-blind-safe palette on or off
     std::string message;         // one line for the status bar, e.g. "lesson 7 does not exist"
 };
 
