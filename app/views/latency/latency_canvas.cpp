@@ -87,7 +87,7 @@ void LatencyView::draw_sweep_panel() {
     draw_result_note();
     if (!result_) return;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    draw_sweep_time_plot(result_->sweep, plot_options(), {avail.x, std::max(avail.y, ImGui::GetFontSize() * 10)});
+    draw_sweep_time_plot(shown_sweep(), plot_options(), {avail.x, std::max(avail.y, ImGui::GetFontSize() * 10)});
 }
 
 void LatencyView::draw_breakdown_panel() {

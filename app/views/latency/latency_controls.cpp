@@ -97,9 +97,11 @@ void LatencyView::draw_timing() {
                                               : "nothing measured yet: press Run sweep (R)");
         return;
     }
-    const core::SweepResult& r = result_->sweep;
+    const core::SweepResult& r = shown_sweep();
     const std::string with = crossover_text(r, true), without = crossover_text(r, false);
-    if (!with.empty()) {
+    if (gpu_hidden()) {
+        ImGui::TextColored(kMutedColour, "The crossover appears when you answer: it is the prompt's answer.");
+    } else if (!with.empty()) {
         ImGui::TextColored(transfers_ ? ImVec4(1.0f, 0.88f, 0.35f, 1.0f) : kMutedColour, "%s", with.c_str());
         ImGui::TextColored(!transfers_ ? ImVec4(1.0f, 0.88f, 0.35f, 1.0f) : kMutedColour, "%s", without.c_str());
     } else if (const std::string recorded = recorded_crossover_text(); !recorded.empty()) {
@@ -109,7 +111,7 @@ void LatencyView::draw_timing() {
     } else if (const std::string missing = gpu_missing_sentence(r); !missing.empty()) {
         ImGui::TextColored(kMutedColour, "No crossover to mark: %s.", missing.c_str());
     }
-    if (comparison()) draw_comparison_legend(ImGui::GetContentRegionAvail().x);
+    if (comparison() && !gpu_hidden()) draw_comparison_legend(ImGui::GetContentRegionAvail().x);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     draw_sweep_throughput_plot(r, plot_options(), {avail.x, std::max(avail.y, ImGui::GetFontSize() * 8)});
 }

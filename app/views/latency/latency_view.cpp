@@ -210,6 +210,19 @@ std::optional<std::size_t> LatencyView::size_index_near(int exp) const {
 
 // [SECTION] predict
 
+bool LatencyView::gpu_hidden() const {
+    return predict_ && predict_->reveal.rfind("faster-at:", 0) == 0 && pick_ < 0 && !reveal_now_;
+}
+
+const core::SweepResult& LatencyView::shown_sweep() {
+    if (!gpu_hidden()) return result_->sweep;
+    if (hidden_copy_of_ != result_.get()) {
+        hidden_copy_ = without_gpu_runs(result_->sweep);
+        hidden_copy_of_ = result_.get();
+    }
+    return hidden_copy_;
+}
+
 int classify_choice(const std::string& choice) {
     if (contains(choice, "same")) return 2;
     if (contains(choice, "gpu")) return 1;
@@ -316,7 +329,8 @@ ExportResult LatencyView::export_files(const ViewExport& in) {
             caption.push_back(std::move(line));
         if (const std::string x = recorded_crossover_text(); !x.empty()) caption.push_back(x);
     }
-    const SweepPlotOptions opt = plot_options();
+    // The export shows the whole answer, prompt or not: it is read after class.
+    const SweepPlotOptions opt{transfers_, -1, comparison(), ""};
     const std::optional<std::size_t> bi = size_index_near(breakdown_exp_);
     const gpu::LaunchCosts launch = result_->launch;
     const bool ok = render_panel_png(in.ui_scale, 1100, png.string(), error, [&](const Fonts& fonts, float scale) {

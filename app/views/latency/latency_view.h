@@ -88,7 +88,17 @@ class LatencyView : public LessonView {
     void draw_result_note();
 
     // [SECTION] comparison with another machine (latency_compare.cpp)
-    SweepPlotOptions plot_options() const { return {transfers_, -1, comparison()}; }
+    // While the step's prompt about the GPU waits for an answer, the plots leave the GPU out
+    // (gpu_hidden()): the answer is in its line (issue 41, item 5).
+    SweepPlotOptions plot_options() const {
+        if (gpu_hidden()) return {transfers_, -1, nullptr, "The GPU's line appears when you answer the question below."};
+        return {transfers_, -1, comparison(), ""};
+    }
+    bool gpu_hidden() const;
+    // The sweep as the plots show it now: without its GPU runs while gpu_hidden().
+    const core::SweepResult& shown_sweep();
+    core::SweepResult hidden_copy_;
+    const void* hidden_copy_of_ = nullptr;
     // The file loaded to compare with, else the shipped GPU recording's sweep of the same op (its
     // GPU curves only: views/recorded_gpu.h); null when neither.
     const core::ImportedSweep* comparison() const;

@@ -427,6 +427,14 @@ std::string gpu_missing_sentence(const core::SweepResult& r) {
     return plain.empty() ? raw : plain;
 }
 
+core::SweepResult without_gpu_runs(const core::SweepResult& result) {
+    core::SweepResult out = result;
+    for (std::size_t b = 0; b < out.backends.size() && b < out.cells.size(); ++b)
+        if (b < out.kinds.size() && out.kinds[b] == core::BackendKind::Gpu)
+            for (core::SweepCell& c : out.cells[b]) c.ran = false;
+    return out;
+}
+
 void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o, ImVec2 size) {
     const std::vector<Curve> curves = time_curves(r, o.transfers);
     const std::vector<OtherCurve> others = other_curves(o.other, false, o.transfers);
@@ -468,7 +476,9 @@ void draw_sweep_time_plot(const core::SweepResult& r, const SweepPlotOptions& o,
         plot_note(ax, label, IM_COL32(255, 225, 90, 255), 1);
     }
     const std::string missing = gpu_missing_sentence(r);
-    if (!missing.empty()) {
+    if (!o.gpu_hidden_note.empty()) {
+        plot_note(ax, o.gpu_hidden_note, IM_COL32(200, 200, 200, 255));
+    } else if (!missing.empty()) {
         // Plain words (the Devices panel has the driver's error); cuda-sim's time is no speed to plot.
         plot_note(ax, (o.other && !o.other->recorded_source.empty() ? "no GPU measured here (" + missing +
                                                                            "): the thin line is the " + other_name(*o.other)

@@ -24,7 +24,13 @@ struct SweepPlotOptions {
     // Another machine's sweep: its median per backend and size as thin, lighter lines with hollow
     // dots in the backend's colour, and a legend entry naming it; null: none.
     const core::ImportedSweep* other = nullptr;
+    // Not empty while a predict prompt about the GPU waits for its answer: the GPU's lines (live,
+    // recorded or estimated) and the crossover stay off the plot, and this note says why.
+    std::string gpu_hidden_note;
 };
+
+// The sweep without its GPU backends' runs (for SweepPlotOptions::gpu_hidden_note): the CPU lines alone.
+core::SweepResult without_gpu_runs(const core::SweepResult& result);
 
 // Why the plot has no GPU line: the probe's reason, or the GPU backends' own. Empty when one ran.
 std::string gpu_missing_reason(const core::SweepResult& result);
