@@ -139,6 +139,12 @@ void TrainView::draw_predict() {
         return;
     }
     const EpochAnswer a = answer_epoch_speedup(race_.get(), p.choices, comparison());
+    if (a.stopped) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kMutedColour, "%s", a.text.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
     if (!a.ok) {
         text_status(Status::Error, a.text.c_str());
         return;

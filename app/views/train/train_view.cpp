@@ -155,6 +155,14 @@ EpochAnswer answer_epoch_speedup(const RaceRunResult* race, const std::vector<st
         a.text = "nothing raced yet";
         return a;
     }
+    // A race the class stopped answers nothing: its lanes' speeds come from however far each got,
+    // and judging a pick against them would mark a sensible answer wrong (issue 41, item 5).
+    if (std::any_of(race->lanes.begin(), race->lanes.end(), [](const train::LaneResult& l) { return l.stopped; })) {
+        a.stopped = true;
+        a.text = "The race was stopped before every engine finished, so it answers nothing yet: race again (R) to "
+                 "see the answer.";
+        return a;
+    }
     const train::RaceSummary& s = race->summary;
     if (s.fastest_cpu < 0) {
         a.text = s.text;

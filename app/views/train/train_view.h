@@ -81,6 +81,7 @@ struct EpochAnswer {
     bool ok = false;
     bool measured = false;  // a GPU engine ran
     bool recorded = false;  // none ran here: the ratio is the shipped GPU recording's race
+    bool stopped = false;   // the race was stopped part-way: no answer, and no pick is judged
     double ratio = 0.0;
     int best_choice = -1;   // the choice whose "about Nx" is nearest (log scale)
     std::string text;
