@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "markdown.h"
+#include "paged_text.h"
 #include "shell.h"
 #include "widgets/ui_helpers.h"
 
@@ -82,8 +83,9 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
     // Z: the canvas alone under the header, for a picture the back row must read.
     const bool zoomed = presenter_.canvas_zoomed;
     const float text_w = zoomed ? 0.0f : std::floor(std::clamp(fs * 24.0f, W * 0.28f, W * 0.40f));
-    // Up / Down scroll the step text, or the canvas when it is alone on the screen.
-    const float scroll_px = static_cast<float>(pending_scroll_lines_) * ImGui::GetTextLineHeightWithSpacing();
+    // Up / Down turn the step text's parts (paged_text.h), or scroll the canvas when it is alone.
+    const float scroll_px = zoomed ? static_cast<float>(pending_scroll_lines_) * ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+    if (!zoomed && pending_scroll_lines_ != 0) text_page_ += pending_scroll_lines_ > 0 ? 1 : -1;
     pending_scroll_lines_ = 0;
     auto apply_scroll = [&] {
         if (scroll_px != 0.0f) ImGui::SetScrollY(std::clamp(ImGui::GetScrollY() + scroll_px, 0.0f, ImGui::GetScrollMaxY()));
@@ -106,7 +108,6 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
 
     if (!zoomed) place(0, header_h, text_w, body_h);
     if (!zoomed && ImGui::Begin("##present_text", nullptr, kFixed)) {
-        apply_scroll();
         if (const core::LessonStep* step = current_step()) {
             if (fonts_.bold) ImGui::PushFont(fonts_.bold);
             ImGui::PushStyleColor(ImGuiCol_Text, kAccentColour);
@@ -114,20 +115,29 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
             ImGui::PopStyleColor();
             if (fonts_.bold) ImGui::PopFont();
             ImGui::Spacing();
-            render_markdown(step->body, fonts_);
-            if (view_) {
-                if (const std::string extra = view_->step_text_extra(); !extra.empty()) {
-                    ImGui::Spacing();
-                    render_markdown(extra, fonts_);
-                }
-            }
+            // The slide never scrolls: the text, the prompt and the notes a part at a time.
+            std::vector<MarkdownBlock> blocks = markdown_blocks(step->body);
+            if (view_)
+                for (MarkdownBlock& b : markdown_blocks(view_->step_text_extra())) blocks.push_back(std::move(b));
+            const int text_parts = static_cast<int>(blocks.size());
             // The view's Timing panel asks the same question with answer buttons and the reveal;
             // the text column repeats it only when the step hides that panel.
             const bool asked_there = step->shows("timing") && view_ && view_->draws_predict_prompt();
-            if (step->predict && !asked_there) draw_predict_prompt(*step->predict);
+            const bool prompt = step->predict && !asked_there;
             // With a presenter view open the notes are there, on the instructor's screen, never on
             // the slide; with one screen, N puts them under the step text.
-            if (presenter_.notes_shown && !presenter_view_open_) draw_speaker_notes(*step);
+            const bool notes = presenter_.notes_shown && !presenter_view_open_;
+            const auto draw_part = [&](int i) {
+                if (i < text_parts) {
+                    for (int g = markdown_gap_before(blocks, static_cast<std::size_t>(i)); g > 0; --g) ImGui::Spacing();
+                    render_markdown_block(blocks[static_cast<std::size_t>(i)], fonts_);
+                } else if (i == text_parts && prompt) {
+                    draw_predict_prompt(*step->predict);
+                } else {
+                    draw_speaker_notes(*step);
+                }
+            };
+            text_pages_ = draw_paged_parts(text_parts + (prompt ? 1 : 0) + (notes ? 1 : 0), draw_part, text_page_);
         } else {
             ImGui::TextColored(kMutedColour, "No lesson is open: press 1-9 to open one, or F5 to leave.");
         }
