@@ -382,7 +382,10 @@ void Shell::frame(const FrameContext& ctx) {
         // Lessons menu), since nobody reads them while a step is being taught.
         const float right_w = std::floor(std::max(380.0f * s, W * 0.27f));
         const float main_w = W - right_w;
-        const float main_canvas_h = std::floor(H * 0.62f);
+        // The canvas takes what the Timing panel leaves (its content's height in the last frame),
+        // between three fifths and four fifths of the height: a panel of three lines does not keep a
+        // quarter of the window while the picture scrolls above it (issue 41).
+        const float main_canvas_h = std::floor(std::clamp(H - timing_content_h_, H * 0.62f, H * 0.80f));
         // The step text gets what the controls leave (their height in the last frame), between about
         // half and seven tenths of the column: on a 768-pixel laptop every line of text counts.
         const float text_h = std::floor(std::clamp(H - side_content_h_, H * 0.46f, H * 0.72f));
@@ -390,7 +393,10 @@ void Shell::frame(const FrameContext& ctx) {
         if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
         ImGui::End();
         place(0, main_canvas_h, main_w, H - main_canvas_h);
-        if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
+        if (ImGui::Begin("Timing", nullptr, fixed)) {
+            draw_timing();
+            timing_content_h_ = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+        }
         ImGui::End();
         place(main_w, 0, right_w, text_h);
         if (ImGui::Begin("Lesson###LessonText", nullptr, fixed)) draw_lesson_text();

@@ -240,6 +240,7 @@ private:
     int text_page_ = 0;                  // the step text's page in the window (paged_text.h)
     int text_pages_ = 1;                 // how many it had in the last frame
     float side_content_h_ = 0.0f;        // the controls' height in the last frame: the step text takes the rest
+    float timing_content_h_ = 1e6f;      // the Timing panel's in the last frame: the canvas takes the rest
     // use_user_settings: where they go and what was last written (or read).
     bool settings_on_ = false;
     std::string settings_path_;

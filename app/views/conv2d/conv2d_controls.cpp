@@ -287,7 +287,7 @@ void Conv2dView::draw_stand_in_row(const core::BackendReport& r, const core::Imp
     ImGui::PopID();
 }
 
-void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
+void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width, bool compact) {
     const float fs = ImGui::GetFontSize();
     const float name_w = fs * 6.5f;
     // A GPU backend that cannot run here shows the shipped recording's run, or the estimate, in its
@@ -329,17 +329,24 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width) {
         if (r.ran && !core::kind_is_timed(r.kind)) {
             // cuda-sim: no bar and no ratio, its time is the simulator's; the result is the real kernel's.
             ImGui::TextColored(kMutedColour, "%s", simulated_time_text(r).c_str());
-            if (r.moved_bytes > 0) {
+            const std::string model = r.moved_bytes > 0 ? core::bandwidth_model_line(r.moved_bytes, r.unique_bytes,
+                                                                                      estimated_gpu().name,
+                                                                                      estimated_gpu().memory_gbps)
+                                                        : std::string();
+            const std::string about = "The tiled CUDA kernel's own code, every CUDA thread a fiber on this CPU (" +
+                                      r.implementation + "). The time says how fast the simulation was, nothing about a GPU.";
+            // The memory floor on a line of its own, unless the GPU's own row (recording or estimate)
+            // is on screen in the window: then it is the row's tooltip, and the laptop keeps the line.
+            if (!model.empty() && (!gpu_stand_in || !compact)) {
+                hover_tip(about.c_str());
                 // One line, whole in the tooltip: wrapped it took two or three.
                 ImGui::Dummy({name_w - ImGui::GetStyle().ItemSpacing.x, 0});
                 ImGui::SameLine(name_w);
-                const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes, estimated_gpu().name, estimated_gpu().memory_gbps);
                 ImGui::TextColored(kMutedColour, "%s", fit_line(model, ImGui::GetContentRegionAvail().x).c_str());
                 hover_tip(model.c_str());
+            } else {
+                hover_tip((about + (model.empty() ? "" : "\n\nCounted by the simulator: " + model + ".")).c_str());
             }
-            hover_tip(("The tiled CUDA kernel's own code, every CUDA thread a fiber on this CPU (" + r.implementation +
-                       "). The time says how fast the simulation was, nothing about a GPU.")
-                          .c_str());
         } else if (r.ran) {
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const float h = ImGui::GetTextLineHeight();

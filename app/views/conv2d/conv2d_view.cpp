@@ -696,7 +696,7 @@ ExportResult Conv2dView::export_files(const ViewExport& in) {
         }
         ImGui::Spacing();
         draw_export_heading(fonts, "Every backend, same input and filter (medians; GFLOP/s from 2 x taps x outputs)");
-        draw_backend_bars(run, ImGui::GetContentRegionAvail().x);
+        draw_backend_bars(run, ImGui::GetContentRegionAvail().x, /*compact=*/false);
         // A recording or an estimate is in the bars above, in its GPU rows; a loaded machine gets its own chart.
         if (const core::ImportedConv* other = other_ ? comparison(run) : nullptr) {
             ImGui::Spacing();

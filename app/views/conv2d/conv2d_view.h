@@ -189,7 +189,9 @@ class Conv2dView : public LessonView {
     void draw_filter_controls();
     void draw_custom_editor();
     void draw_predict();
-    void draw_backend_bars(const core::Conv2dRun& run, float width);
+    // `compact` (the window): a line the GPU's own row makes redundant goes to a tooltip; the export
+    // (false) keeps every line.
+    void draw_backend_bars(const core::Conv2dRun& run, float width, bool compact = true);
     // A GPU backend that cannot run here, drawn from the recording or the estimate: a hatched bar on
     // the live bars' scale and a line saying whose figure it is.
     void draw_stand_in_row(const core::BackendReport& r, const core::ImportedConvBackend& b,

@@ -113,11 +113,17 @@ void SimdMimdView::draw_timing() {
     }
     ImGui::Spacing();
     ImGui::TextColored(kAccentColour, "What divergence costs a warp");
+    // Without GPU timings the heading says so on its own line's end (a laptop's panel has few lines).
+    if (!m.gpu_ran) {
+        ImGui::SameLine();
+        ImGui::TextColored(kMutedColour, "%s", no_gpu_timings_line().c_str());
+        hover_tip(no_gpu_timings_detail(m).c_str());
+    }
     // The table would give the prompt's answer away (and its neighbours hint at it): it waits.
     if (hidden_pattern())
         ImGui::TextColored(kMutedColour, "The cost of every pattern appears here once you have answered the prompt.");
     else
-        draw_cost_table(m, pattern_);
+        draw_cost_table(m, pattern_, std::nullopt, /*note_below=*/false);
     if (comparison()) {
         ImGui::Spacing();
         draw_comparison(ImGui::GetContentRegionAvail().x, hidden_pattern().has_value());

@@ -422,7 +422,20 @@ void draw_warp_grid(const std::vector<WarpReplay>& in, float shown_steps, ImVec2
 
 // [SECTION] cost table
 
-void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std::optional<simt::Pattern> hidden) {
+std::string no_gpu_timings_line() {
+    // "this machine" only when it measured here: an imported result came from another computer.
+    return shown_result_machine().empty() ? "(no GPU timings on this machine: the theory column is the warp emulator's)"
+                                          : "(no GPU timings in this measurement: the theory column is the warp emulator's)";
+}
+
+std::string no_gpu_timings_detail(const SimdMimdMeasurement& m) {
+    std::string detail = m.gpu_error;
+    if (!m.sim_refusal.empty()) detail += "\n\nWhy the simulator cannot stand in here: " + m.sim_refusal;
+    return detail;
+}
+
+void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std::optional<simt::Pattern> hidden,
+                     bool note_below) {
     const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##divergence_costs", 4, tf)) return;
     ImGui::TableSetupColumn("branch pattern", ImGuiTableColumnFlags_WidthStretch, 2.2f);
@@ -460,7 +473,7 @@ void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std:
             ImGui::TextColored(kMutedColour, "-");
     }
     ImGui::EndTable();
-    if (!m.gpu_ran) {
+    if (!m.gpu_ran && note_below) {
         ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
         // The reason is already on screen (the canvas line and the Devices panel): here it is only
         // in the tooltip, so a student without a GPU does not read the same sentence three times.
@@ -470,9 +483,7 @@ void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight, std:
                                : "No GPU timings in this measurement. The theory column comes from the warp emulator.");
         // The developer's detail (the driver's error; why cuda-sim cannot replay this kernel) in the
         // tooltip, not on a student's or a projector's screen.
-        std::string detail = m.gpu_error;
-        if (!m.sim_refusal.empty()) detail += "\n\nWhy the simulator cannot stand in here: " + m.sim_refusal;
-        hover_tip(detail.c_str());
+        hover_tip(no_gpu_timings_detail(m).c_str());
         ImGui::PopStyleColor();
     }
 }

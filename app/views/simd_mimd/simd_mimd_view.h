@@ -101,8 +101,12 @@ void draw_mimd_timeline(const core::MimdTimeline& t, ImVec2 size, float playhead
 void draw_warp_grid(const std::vector<WarpReplay>& warps, float shown_steps, ImVec2 size, bool merged = false);
 // Pattern, paths per warp, measured kernel time and factor (or why not measured); `hidden`
 // pattern's factors show "?" while its predict prompt is unanswered.
+// `note_below`: without GPU timings a muted line under it says so (the window puts it on the
+// heading's line instead: no_gpu_timings_line, with no_gpu_timings_detail in its tooltip).
 void draw_cost_table(const SimdMimdMeasurement& m, simt::Pattern highlight,
-                     std::optional<simt::Pattern> hidden = std::nullopt);
+                     std::optional<simt::Pattern> hidden = std::nullopt, bool note_below = true);
+std::string no_gpu_timings_line();
+std::string no_gpu_timings_detail(const SimdMimdMeasurement& m);
 // The colour of branch path `path` (paths 0..31), the same in every picture.
 ImU32 path_color(int path, float alpha = 1.0f);
 // The colour of a MIMD task, by name.
