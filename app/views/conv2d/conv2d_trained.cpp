@@ -97,8 +97,9 @@ TrainedOutcome prepare_trained(bool quick, const core::ProgressFn& progress) {
         if (s.empty()) return;
         note += (note.empty() ? "" : "; ") + s;
     };
-    if (r.trained_now && !r.file.empty()) add("saved to " + r.file + ", so the next start loads them");
-    if (!r.trained_now) add("loaded from " + r.file);
+    // Where the file lives is the instructor's detail (the line's tooltip), not the class's.
+    if (r.trained_now && !r.file.empty()) add("kept in gpulab's cache on this computer, so the next start loads them");
+    if (!r.trained_now) add("loaded from gpulab's cache on this computer (learned by an earlier run)");
     add(r.save_note);
     t->note = note;
     const std::int64_t n = std::min<std::int64_t>(kPictures, data.test.count);
@@ -359,7 +360,8 @@ void Conv2dView::draw_trained_panel() {
     if (!trained_->note.empty()) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
         clipped_text(dl, at, ImGui::GetContentRegionAvail().x, muted, trained_->note);
-        ImGui::Dummy({1.0f, fs});
+        ImGui::Dummy({ImGui::GetContentRegionAvail().x, fs});
+        if (!trained_->file.empty()) hover_tip(("The learned weights' file: " + trained_->file).c_str());
     }
     draw_trained_controls();
     if (!partials_) {

@@ -134,8 +134,12 @@ void draw_speed_bars(const core::GemmSpeedRun& run, float width) {
         else if (r.ran)
             ImGui::TextColored(kMutedColour, "%s%s", r.path.c_str(),
                                r.check_pass ? "" : "  (the check against the exact sum FAILED)");
-        else
-            ImGui::TextColored(kMutedColour, "not run: %s", r.path.c_str());
+        else {
+            // The student's words (not_run_line: "not run: no GPU here"); the driver's in the tooltip.
+            const std::string line = not_run_line(r.path);
+            ImGui::TextColored(kMutedColour, "%s", line.c_str());
+            if (line != "not run: " + r.path) hover_tip(("not run: " + r.path).c_str());
+        }
         ImGui::PopTextWrapPos();
         ImGui::Unindent(label_w);
     }

@@ -171,13 +171,18 @@ void TrainView::draw_timing() {
     }
     if (train_) {
         const train::LaneResult& l = train_->lane;
-        if (train_->simulated)
-            ImGui::Text("Train, %s: simulated on the CPU (not a GPU speed), test accuracy %.1f %%", l.engine.c_str(),
-                        100.0 * train_->eval.accuracy());
+        // A run stopped before the test pictures were checked has no accuracy: said, never "0.0 %".
+        char accuracy[96];
+        if (train_->eval.confusion.total() > 0)
+            std::snprintf(accuracy, sizeof accuracy, "test accuracy %.1f %%", 100.0 * train_->eval.accuracy());
         else
-            ImGui::Text("Train, %s: %s pictures/s, test accuracy %.1f %%", l.engine.c_str(),
-                        core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(),
-                        100.0 * train_->eval.accuracy());
+            std::snprintf(accuracy, sizeof accuracy, "%s", l.stopped ? "stopped before the test pictures were checked"
+                                                                     : "no test pictures checked");
+        if (train_->simulated)
+            ImGui::Text("Train, %s: simulated on the CPU (not a GPU speed), %s", l.engine.c_str(), accuracy);
+        else
+            ImGui::Text("Train, %s: %s pictures/s, %s", l.engine.c_str(),
+                        core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(), accuracy);
         if (!l.implementation.empty()) text_fitted(kMutedColour, "  " + l.implementation);
     }
     if (race_) {
