@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "shell/paged_text.h"
+#include "widgets/paged_text.h"
 
 using gpulab::app::page_offsets;
 

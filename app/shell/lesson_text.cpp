@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "markdown.h"
-#include "paged_text.h"
+#include "widgets/paged_text.h"
 #include "shell.h"
 #include "widgets/ui_helpers.h"
 

@@ -7,18 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "widgets/paged_text.h"
+
 namespace gpulab::app {
 
 namespace {
 
 enum class Style { Plain, Bold, Code };
 
-// MarkdownLineTops's list while one is alive (the GUI draws on one thread).
-std::vector<float>* g_line_tops = nullptr;
-
-void note_line_top() {
-    if (g_line_tops) g_line_tops->push_back(ImGui::GetCursorPosY());
-}
 
 struct Run {
     std::string text;
@@ -129,9 +125,6 @@ void draw_runs(const std::vector<Run>& runs, const Fonts& fonts, float indent_x)
 }
 
 }  // namespace
-
-MarkdownLineTops::MarkdownLineTops(std::vector<float>& tops) { g_line_tops = &tops; }
-MarkdownLineTops::~MarkdownLineTops() { g_line_tops = nullptr; }
 
 std::vector<MarkdownBlock> markdown_blocks(std::string_view text) {
     std::vector<MarkdownBlock> blocks;

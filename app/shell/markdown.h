@@ -26,14 +26,5 @@ int markdown_gap_before(const std::vector<MarkdownBlock>& blocks, std::size_t i)
 // One block, from the cursor, wrapped to the window.
 void render_markdown_block(const MarkdownBlock& block, const Fonts& fonts);
 
-// While one lives, every line the renderer starts adds its top (ImGui::GetCursorPosY, window-local)
-// to `tops`: where the paged text may cut a page without cutting a line. One at a time.
-class MarkdownLineTops {
-public:
-    explicit MarkdownLineTops(std::vector<float>& tops);
-    ~MarkdownLineTops();
-    MarkdownLineTops(const MarkdownLineTops&) = delete;
-    MarkdownLineTops& operator=(const MarkdownLineTops&) = delete;
-};
 
 }  // namespace gpulab::app

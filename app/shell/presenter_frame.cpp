@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "markdown.h"
-#include "paged_text.h"
+#include "widgets/paged_text.h"
 #include "shell.h"
 #include "widgets/ui_helpers.h"
 

@@ -388,7 +388,7 @@ void Shell::frame(const FrameContext& ctx) {
         const float main_canvas_h = std::floor(std::clamp(H - timing_content_h_, H * 0.62f, H * 0.80f));
         // The step text gets what the controls leave (their height in the last frame), between about
         // half and seven tenths of the column: on a 768-pixel laptop every line of text counts.
-        const float text_h = std::floor(std::clamp(H - side_content_h_, H * 0.46f, H * 0.72f));
+        const float text_h = std::floor(std::clamp(H - side_content_h_, H * 0.50f, H * 0.72f));
         place(0, 0, main_w, main_canvas_h);
         if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
         ImGui::End();

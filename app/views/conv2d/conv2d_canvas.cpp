@@ -18,6 +18,7 @@
 #include "measure/format.h"
 #include "gpu_model/gpu_model.h"
 #include "widgets/diverging_map.h"
+#include "widgets/paged_text.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -567,8 +568,14 @@ void Conv2dView::draw_all_at_once_panel() {
 
 void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSchedule& s, float width) {
     const core::Conv2dDesc& d = run.desc;
-    ImGui::BeginChild("##all_at_once_text", {width, std::max(ImGui::GetContentRegionAvail().y, 1.0f)}, false);
+    ImGui::BeginChild("##all_at_once_text", {width, std::max(ImGui::GetContentRegionAvail().y, 1.0f)}, false,
+                      ImGuiWindowFlags_NoScrollbar);
     ImGui::PushTextWrapPos(0.0f);  // the child's right edge
+    // In parts when the column is shorter than the text (app/widgets/paged_text.h): a scroll box inside
+    // the canvas hid the waves' arithmetic below its edge on a laptop.
+    const auto part = [&](int i) {
+    switch (i) {
+    case 0:
     if (s.planes > 1) {
         ImGui::TextWrapped("Output %lld planes of %lld x %lld = %s pixels, one thread each.",
                            static_cast<long long>(s.planes), static_cast<long long>(d.out_height()),
@@ -589,8 +596,10 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
             static_cast<long long>(s.blocks_x), static_cast<long long>(s.blocks_y),
             core::format_count(s.blocks).c_str(), core::format_count(s.threads).c_str());
     }
+    break;
+    case 1:
     // The answer (how many waves) before its derivation (how many blocks an SM holds): on a
-    // projector the column may scroll, and what must show is the number the step is about.
+    // projector the column is cut into parts, and the first must hold the number the step is about.
     ImGui::Spacing();
     if (s.waves <= 1)
         ImGui::TextColored(kAccentColour, "%s",
@@ -600,6 +609,8 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
         ImGui::TextColored(kAccentColour, "%s blocks / %s per wave = %lld waves%s", core::format_count(s.blocks).c_str(),
                            core::format_count(s.wave).c_str(), static_cast<long long>(s.waves),
                            s.example ? " (on the H100 example below)." : ".");
+    break;
+    case 2:
     ImGui::Spacing();
     if (s.example) {
         ImGui::TextColored(kWarnColour, "No GPU on this machine.");
@@ -625,6 +636,8 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
     // Where the SM picture's numbers come from. Its point in words (resident is not executing, the
     // schedulers pick ready warps) is the step text's and the picture's own header, so it is not
     // repeated here: repeated, this column scrolled at every window size.
+    break;
+    default: {
     const int schedulers = core::warp_schedulers_per_sm(s.cc_major, s.cc_minor);
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, kMutedColour);
@@ -634,6 +647,10 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
         schedulers, core::fp32_lanes_per_sm(s.cc_major, s.cc_minor), s.cc_major, s.cc_minor,
         s.example ? ", the H100 example" : "");
     ImGui::PopStyleColor();
+    }
+    }
+    };
+    draw_paged_parts(4, part, all_at_once_part_);
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
 }

@@ -178,6 +178,7 @@ class Conv2dView : public LessonView {
     void draw_sm_warps(const BlockSchedule& s, ImVec2 box);
     // The text beside the blocks and the SM, in its own scrolling child `width` wide.
     void draw_all_at_once_text(const core::Conv2dRun& run, const BlockSchedule& s, float width);
+    int all_at_once_part_ = 0;  // the column's part shown when it is cut into parts
     // [SECTION] one block of the tiled kernel, traced on cuda-sim (conv2d_block_trace.cpp)
     void trace_block();  // (re)records block_trace_ for picked_block_ of result_'s plane 0
     // interactive: the stepper's stage (stepped through with the buttons or the T key); a picture

@@ -9,10 +9,22 @@
 #include <algorithm>
 #include <string>
 
-#include "markdown.h"
-#include "widgets/ui_helpers.h"
+#include "ui_helpers.h"
 
 namespace gpulab::app {
+
+namespace {
+
+std::vector<float>* g_line_tops = nullptr;  // LineTops's list while one is alive
+
+}  // namespace
+
+LineTops::LineTops(std::vector<float>& tops) { g_line_tops = &tops; }
+LineTops::~LineTops() { g_line_tops = nullptr; }
+
+void note_line_top() {
+    if (g_line_tops) g_line_tops->push_back(ImGui::GetCursorPosY());
+}
 
 int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& page) {
     ImGuiWindow* window = ImGui::GetCurrentWindow();
@@ -24,7 +36,7 @@ int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& 
     std::vector<float> cuts, breaks;
     {
         std::vector<float> line_tops;
-        MarkdownLineTops recorder(line_tops);
+        LineTops recorder(line_tops);
         ImGui::PushClipRect({-2.0f, -2.0f}, {-1.0f, -1.0f}, false);
         for (int i = 0; i < count; ++i) {
             breaks.push_back(ImGui::GetCursorPosY() - start.y);
