@@ -47,7 +47,11 @@ void TrainView::draw_model_panel(float width) {
     dl->AddText({o.x + bars_x, o.y}, muted, "forward MFLOP / picture");
     dl->AddText({o.x + bars_x + bar_w + lh * 3.2f, o.y}, muted, "backward MFLOP / picture");
     float y = o.y + lh * 1.2f;
-    const float row = lh * 1.45f;
+    // Rows as tall as the canvas allows, between a line and a half and a bit over one: on a 768-pixel
+    // laptop the whole model and the totals under it fit without scrolling.
+    const float footer = lh * 3.4f;
+    const float fit = (ImGui::GetContentRegionAvail().y - lh * 1.2f - footer) / static_cast<float>(m.layers.size() + 1);
+    const float row = std::clamp(fit, lh * 1.1f, lh * 1.45f);
     // The input picture first.
     dl->AddRect({o.x, y}, {o.x + box_w, y + row - 4}, muted, 4.0f);
     dl->AddText({o.x + 6, y + 2}, text, "input picture");
