@@ -94,7 +94,12 @@ void TrainView::draw_results_panel(float width) {
         ImGui::TextColored(kMutedColour, "Most often confused: %s taken for %s (%lld times).",
                            train::fashion_mnist_class_name(t), train::fashion_mnist_class_name(p),
                            static_cast<long long>(e.confusion.count(t, p)));
-    const float side = std::min(width * 0.48f, ImGui::GetFontSize() * 30);
+    // The matrix as large as the canvas's height allows too (its labels, cells and the caption under
+    // it), so the last row is never below the edge on a laptop.
+    const float tl = ImGui::GetTextLineHeight();
+    const float n = static_cast<float>(e.confusion.classes());
+    const float cell_fit = (ImGui::GetContentRegionAvail().y - tl * 1.3f - 4.0f - tl * 2.8f) / std::max(n, 1.0f);
+    const float side = std::min({width * 0.48f, ImGui::GetFontSize() * 30, tl * 5.0f + n * std::max(cell_fit, tl * 1.3f)});
     ImGui::BeginGroup();
     draw_confusion(e.confusion, side);
     ImGui::EndGroup();
