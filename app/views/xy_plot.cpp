@@ -89,8 +89,13 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
         x0 /= margin, x1 *= margin;
     }
 
+    // The title's note beside the title when it fits, else wrapped on the lines under it (a laptop's
+    // narrow plot cut it mid-word, issue 41); the plot area starts below whatever it takes.
+    const float title_w = ImGui::CalcTextSize(plot.title.c_str()).x;
+    const bool note_beside = plot.y_label.empty() || title_w + lh + ImGui::CalcTextSize(plot.y_label.c_str()).x <= size.x;
+    const float note_h = note_beside ? 0.0f : ImGui::CalcTextSize(plot.y_label.c_str(), nullptr, false, size.x).y;
     // Plot area: room for y labels on the left, x labels and the axis title below, the title above.
-    const ImVec2 a0{o.x + lh * 3.6f, o.y + lh * 1.4f};
+    const ImVec2 a0{o.x + lh * 3.6f, o.y + lh * 1.4f + note_h};
     const ImVec2 a1{o.x + size.x - lh * 0.5f, o.y + size.y - lh * 2.4f};
     dl->AddRectFilled(a0, a1, IM_COL32(22, 24, 29, 255));
     dl->AddRect(a0, a1, IM_COL32(90, 90, 100, 255));
@@ -118,9 +123,11 @@ void draw_xy_plot(const XYPlot& plot, ImVec2 size) {
     }
     const ImVec2 xs = ImGui::CalcTextSize(plot.x_label.c_str());
     dl->AddText({(a0.x + a1.x - xs.x) / 2, a1.y + lh * 1.1f}, label, plot.x_label.c_str());
-    // The title's note is cut at the plot's right edge rather than running into a neighbour.
     dl->PushClipRect(o, {o.x + size.x, o.y + size.y}, true);
-    dl->AddText({o.x + ImGui::CalcTextSize(plot.title.c_str()).x + lh, o.y}, label, plot.y_label.c_str());
+    if (note_beside)
+        dl->AddText({o.x + title_w + lh, o.y}, label, plot.y_label.c_str());
+    else
+        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), {o.x, o.y + lh}, label, plot.y_label.c_str(), nullptr, size.x);
     dl->PopClipRect();
 
     dl->PushClipRect(a0, a1, true);
