@@ -31,6 +31,13 @@ void Shell::draw_step_progress(float r) {
     ImGui::TextColored(kMutedColour, "step %d of %d", step_index_ + 1, steps);
 }
 
+std::vector<MarkdownBlock> Shell::step_text_blocks(const core::LessonStep& step) const {
+    std::vector<MarkdownBlock> blocks = markdown_blocks(step.body);
+    if (view_)
+        for (MarkdownBlock& b : markdown_blocks(view_->step_text_extra())) blocks.push_back(std::move(b));
+    return blocks;
+}
+
 void Shell::draw_lesson_text() {
     const core::Lesson* l = lesson();
     if (!l) {
@@ -54,15 +61,12 @@ void Shell::draw_lesson_text() {
         if (fonts_.bold) ImGui::PopFont();
         ImGui::Spacing();
         // The body, then what the view adds, as blocks a page can hold; the speaker notes' header last.
-        std::vector<MarkdownBlock> blocks = markdown_blocks(step.body);
-        if (view_)
-            for (MarkdownBlock& b : markdown_blocks(view_->step_text_extra())) blocks.push_back(std::move(b));
+        const std::vector<MarkdownBlock> blocks = step_text_blocks(step);
         const int text_parts = static_cast<int>(blocks.size());
         const bool has_notes = !step.notes.empty();
         const auto draw_part = [&](int i) {
             if (i < text_parts) {
-                for (int g = markdown_gap_before(blocks, static_cast<std::size_t>(i)); g > 0; --g) ImGui::Spacing();
-                render_markdown_block(blocks[static_cast<std::size_t>(i)], fonts_);
+                render_markdown_block(blocks, static_cast<std::size_t>(i), fonts_);
                 return;
             }
             ImGui::Spacing();
@@ -75,9 +79,6 @@ void Shell::draw_lesson_text() {
             hover_tip("Notes for the instructor from the lesson file. In presenter mode (F5), N shows them.");
         };
         const int parts = text_parts + (has_notes ? 1 : 0);
-        // Up / Down (the presenter keys outside presenter mode) turn the pages.
-        if (pending_scroll_lines_ != 0) text_page_ += pending_scroll_lines_ > 0 ? 1 : -1;
-        pending_scroll_lines_ = 0;
         // Open notes are read as one long text: the panel scrolls then.
         if (has_notes && ImGui::GetStateStorage()->GetInt(ImGui::GetID("Speaker notes"), 0) != 0) {
             for (int i = 0; i < parts; ++i) draw_part(i);

@@ -15,7 +15,6 @@ namespace {
 
 enum class Style { Plain, Bold, Code };
 
-
 struct Run {
     std::string text;
     Style style;
@@ -157,12 +156,11 @@ std::vector<MarkdownBlock> markdown_blocks(std::string_view text) {
     return blocks;
 }
 
-int markdown_gap_before(const std::vector<MarkdownBlock>& blocks, std::size_t i) {
-    if (i == 0 || i >= blocks.size()) return 0;
-    return (blocks[i - 1].bullet ? 0 : 1) + (blocks[i].bullet ? 0 : 1);
-}
-
-void render_markdown_block(const MarkdownBlock& block, const Fonts& fonts) {
+void render_markdown_block(const std::vector<MarkdownBlock>& blocks, std::size_t i, const Fonts& fonts) {
+    if (i >= blocks.size()) return;
+    const MarkdownBlock& block = blocks[i];
+    const int gap = i == 0 ? 0 : (blocks[i - 1].bullet ? 0 : 1) + (block.bullet ? 0 : 1);
+    for (int g = 0; g < gap; ++g) ImGui::Spacing();
     if (block.bullet) {
         const float bullet_indent = ImGui::GetFontSize() * 1.2f;
         const float x0 = ImGui::GetCursorPosX();
@@ -179,10 +177,7 @@ void render_markdown_block(const MarkdownBlock& block, const Fonts& fonts) {
 
 void render_markdown(std::string_view text, const Fonts& fonts) {
     const std::vector<MarkdownBlock> blocks = markdown_blocks(text);
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-        for (int g = markdown_gap_before(blocks, i); g > 0; --g) ImGui::Spacing();
-        render_markdown_block(blocks[i], fonts);
-    }
+    for (std::size_t i = 0; i < blocks.size(); ++i) render_markdown_block(blocks, i, fonts);
 }
 
 }  // namespace gpulab::app

@@ -20,11 +20,9 @@ struct MarkdownBlock {
     std::string text;
 };
 std::vector<MarkdownBlock> markdown_blocks(std::string_view text);
-// The space render_markdown leaves before block `i` (a paragraph keeps a line's spacing on each side;
-// bullets of one list sit close), in ImGui::Spacing() calls.
-int markdown_gap_before(const std::vector<MarkdownBlock>& blocks, std::size_t i);
-// One block, from the cursor, wrapped to the window.
-void render_markdown_block(const MarkdownBlock& block, const Fonts& fonts);
+// Block `i` of `blocks` from the cursor, wrapped to the window, after the space render_markdown
+// leaves before it (a paragraph keeps a line's spacing on each side; bullets of one list sit close).
+void render_markdown_block(const std::vector<MarkdownBlock>& blocks, std::size_t i, const Fonts& fonts);
 
 
 }  // namespace gpulab::app

@@ -83,9 +83,9 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
     // Z: the canvas alone under the header, for a picture the back row must read.
     const bool zoomed = presenter_.canvas_zoomed;
     const float text_w = zoomed ? 0.0f : std::floor(std::clamp(fs * 24.0f, W * 0.28f, W * 0.40f));
-    // Up / Down turn the step text's parts (paged_text.h), or scroll the canvas when it is alone.
-    const float scroll_px = zoomed ? static_cast<float>(pending_scroll_lines_) * ImGui::GetTextLineHeightWithSpacing() : 0.0f;
-    if (!zoomed && pending_scroll_lines_ != 0) text_page_ += pending_scroll_lines_ > 0 ? 1 : -1;
+    // Up / Down scroll the canvas when it is alone (otherwise they turn the text's parts,
+    // handle_presenter_key).
+    const float scroll_px = static_cast<float>(pending_scroll_lines_) * ImGui::GetTextLineHeightWithSpacing();
     pending_scroll_lines_ = 0;
     auto apply_scroll = [&] {
         if (scroll_px != 0.0f) ImGui::SetScrollY(std::clamp(ImGui::GetScrollY() + scroll_px, 0.0f, ImGui::GetScrollMaxY()));
@@ -116,9 +116,7 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
             if (fonts_.bold) ImGui::PopFont();
             ImGui::Spacing();
             // The slide never scrolls: the text, the prompt and the notes a part at a time.
-            std::vector<MarkdownBlock> blocks = markdown_blocks(step->body);
-            if (view_)
-                for (MarkdownBlock& b : markdown_blocks(view_->step_text_extra())) blocks.push_back(std::move(b));
+            const std::vector<MarkdownBlock> blocks = step_text_blocks(*step);
             const int text_parts = static_cast<int>(blocks.size());
             // The view's Timing panel asks the same question with answer buttons and the reveal;
             // the text column repeats it only when the step hides that panel.
@@ -129,8 +127,7 @@ bool Shell::draw_presenter_frame(const FrameContext& ctx) {
             const bool notes = presenter_.notes_shown && !presenter_view_open_;
             const auto draw_part = [&](int i) {
                 if (i < text_parts) {
-                    for (int g = markdown_gap_before(blocks, static_cast<std::size_t>(i)); g > 0; --g) ImGui::Spacing();
-                    render_markdown_block(blocks[static_cast<std::size_t>(i)], fonts_);
+                    render_markdown_block(blocks, static_cast<std::size_t>(i), fonts_);
                 } else if (i == text_parts && prompt) {
                     draw_predict_prompt(*step->predict);
                 } else {

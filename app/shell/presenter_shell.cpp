@@ -47,7 +47,11 @@ bool Shell::handle_presenter_key(core::PresenterKey key, bool repeat) {
     if (fx.run) request_run();
     if (fx.stop) request_stop();
     if (fx.export_files) request_export();
-    pending_scroll_lines_ += fx.scroll_lines;
+    // Up / Down: the canvas scrolls when it is alone on the slide; otherwise the step text turns a part.
+    if (fx.scroll_lines != 0) {
+        if (presenter_.presenting && presenter_.canvas_zoomed) pending_scroll_lines_ += fx.scroll_lines;
+        else text_page_ += fx.scroll_lines > 0 ? 1 : -1;
+    }
     if (fx.window_scale_step != 0)
         user_scale_index_ = std::clamp(user_scale_index_ + fx.window_scale_step, 0,
                                        static_cast<int>(std::size(kUserScales)) - 1);

@@ -22,6 +22,7 @@
 #include "lesson/lesson.h"
 #include "views/lesson_view.h"
 #include "lesson/presenter.h"
+#include "markdown.h"
 #include "io/user_settings.h"
 
 namespace gpulab::app {
@@ -154,6 +155,9 @@ public:
     std::string lesson_title() const;
     void go_to_step(int index) { enter_step(index); }
     void set_warmup_status(std::string status) { warmup_status_ = std::move(status); }
+    // The step's text as Markdown blocks, the view's additions after the body (lesson_text.cpp): what
+    // the window and the presenter's slide lay out a part at a time.
+    std::vector<MarkdownBlock> step_text_blocks(const core::LessonStep& step) const;
     // The window's remembered settings (core/io/user_settings.h): applied now, and written to `path`
     // whenever the palette, the UI scale or reduced motion changes. The GUI only: exports and tests
     // take their looks from their options.
@@ -236,7 +240,7 @@ private:
     };
     EveryStepRun every_step_;
     void continue_measuring_every_step();  // from update(), after the view's own
-    int pending_scroll_lines_ = 0;       // Up / Down: presenter mode scrolls, the window turns the text's pages
+    int pending_scroll_lines_ = 0;       // Up / Down on the zoomed canvas, applied in the next frame
     int text_page_ = 0;                  // the step text's page in the window (paged_text.h)
     int text_pages_ = 1;                 // how many it had in the last frame
     float side_content_h_ = 0.0f;        // the controls' height in the last frame: the step text takes the rest

@@ -36,9 +36,7 @@ core::UserSettings Shell::current_settings() const {
 void Shell::save_settings_if_changed() {
     if (!settings_on_) return;
     const core::UserSettings now = current_settings();
-    if (now.colour_blind == saved_settings_.colour_blind && now.ui_scale == saved_settings_.ui_scale &&
-        now.reduced_motion == saved_settings_.reduced_motion)
-        return;
+    if (now == saved_settings_) return;
     saved_settings_ = now;  // tried once per change: a folder that refuses is not retried every frame
     if (const std::string error = core::save_user_settings(settings_path_, now); !error.empty()) {
         host_.info = error;

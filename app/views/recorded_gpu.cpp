@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "gpu_model/gpu_model.h"
 #include "render/resources.h"
 
 namespace gpulab::app {
@@ -70,6 +71,11 @@ const core::PublishedGpu& estimated_gpu() {
     const core::GpuRecording* rec = shipped_recording();
     if (rec && rec->provenance.gpu.find("H100") != std::string::npos) return core::kH100;
     return core::kH200;
+}
+
+std::string estimated_gpu_floor_line(std::int64_t moved_bytes, std::int64_t unique_bytes) {
+    const core::PublishedGpu& gpu = estimated_gpu();
+    return core::bandwidth_model_line(moved_bytes, unique_bytes, gpu.name, gpu.memory_gbps);
 }
 
 }  // namespace gpulab::app

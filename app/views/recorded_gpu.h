@@ -7,6 +7,7 @@
 // recording.* CLI tests check the matching and the labels.
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <string>
@@ -44,6 +45,9 @@ std::unique_ptr<Imported> recorded_match(std::string_view workload, Convert conv
 // The GPU the estimates model (gpu_model/gpu_estimate.h): the recording's when it is an H100, else the
 // H200 (the GPU this project records on).
 const core::PublishedGpu& estimated_gpu();
+// The simulated run's memory floor on that same GPU (core::bandwidth_model_line), so a panel never
+// names two GPUs; "" when nothing was counted.
+std::string estimated_gpu_floor_line(std::int64_t moved_bytes, std::int64_t unique_bytes);
 
 // A view's recorded match, found again only when the settings it shows change (`key`: the settings
 // written out), so a view can ask for it every frame.

@@ -1,7 +1,6 @@
 // Timing plots on ImDrawList: see timing_plot.h. Plot idioms follow the ImGui 1.86 demo's
 // "Canvas" section (InvisibleButton reserves the area, the window draw list paints into it).
 #include "timing_plot.h"
-#include "recorded_gpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +8,7 @@
 #include <filesystem>
 
 #include "compare_view.h"
+#include "recorded_gpu.h"
 #include "measure/format.h"
 #include "gpu_backends.h"
 #include "gpu_model/gpu_model.h"
@@ -431,8 +431,9 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
             bar(r.backend, b->median_ns, b->min_ns, b->max_ns, top, bottom, true);
             const std::string value = other_value_prefix(*other) + core::format_duration(b->median_ns);
             dl->AddText({bx + bar_w + 8.0f, ty}, text_c, value.c_str());
-            tooltip_if(hovered && mouse_y >= y && mouse_y < y + row_h,
-                       "Not measured on this computer (" + rows[i].why + "): hatched, " + other_machine_text(*other) + ".");
+            if (hovered && mouse_y >= y && mouse_y < y + row_h)
+                tooltip_if(true, "Not measured on this computer (" + rows[i].why + "): hatched, " +
+                                     other_machine_text(*other) + ".");
             continue;
         }
         if (!r.ran) {
@@ -469,8 +470,8 @@ void draw_median_bars(const core::ActivationRun& run, float width, const core::I
             const float vx = bx + bar_w + 8.0f + ImGui::CalcTextSize(value.c_str()).x + lh * 0.5f;
             dl->AddText({vx, ty}, ImGui::GetColorU32(kErrorColour), "MISMATCH");
         }
-        if (compact)
-            tooltip_if(hovered && mouse_y >= y && mouse_y < y + row_h,
+        if (compact && hovered && mouse_y >= y && mouse_y < y + row_h)
+            tooltip_if(true,
                        r.backend + ": median " + core::format_duration(r.total.median_ns) + " (" +
                            core::format_duration(r.total.min_ns) + " - " + core::format_duration(r.total.max_ns) + "), " +
                            core::format_gbps(r.gbps) +
@@ -548,7 +549,7 @@ void draw_throughput_table(const core::ActivationRun& run) {
                 hover_tip("How long the CPU took to simulate every CUDA thread of the kernel: not a GPU speed.");
                 ImGui::TableNextColumn();
             }
-            const std::string model = core::bandwidth_model_line(r.moved_bytes, r.unique_bytes, estimated_gpu().name, estimated_gpu().memory_gbps);
+            const std::string model = estimated_gpu_floor_line(r.moved_bytes, r.unique_bytes);
             const std::string text = model.empty() ? "none: the CUDA kernel, simulated on the CPU" : model;
             // One line, as the other rows: wrapped it took three and pushed the table off the panel
             // at 1600x900. The whole line is in the tooltip.

@@ -26,7 +26,7 @@ void note_line_top() {
     if (g_line_tops) g_line_tops->push_back(ImGui::GetCursorPosY());
 }
 
-int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& page) {
+int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& page, bool arrow_keys) {
     ImGuiWindow* window = ImGui::GetCurrentWindow();
     const ImVec2 start = ImGui::GetCursorPos();
     const ImVec2 max_before = window->DC.CursorMaxPos;
@@ -81,15 +81,16 @@ int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& 
     ImGui::BeginDisabled(page == 0);
     if (ImGui::ArrowButton("##text_earlier", ImGuiDir_Up)) --page;
     ImGui::EndDisabled();
-    hover_tip("The earlier part of this step's text (Up arrow)");
+    hover_tip(arrow_keys ? "The earlier part of this text (Up arrow)" : "The earlier part of this text");
     ImGui::SameLine();
     ImGui::BeginDisabled(!more);
     if (ImGui::ArrowButton("##text_more", ImGuiDir_Down)) ++page;
     ImGui::EndDisabled();
-    hover_tip("The rest of this step's text (Down arrow)");
+    hover_tip(arrow_keys ? "The rest of this text (Down arrow)" : "The rest of this text");
     ImGui::SameLine();
     const std::string where = "part " + std::to_string(page + 1) + " of " + std::to_string(pages) +
-                              (more ? ": more below (Down)" : ", the end (Up: back)");
+                              (more ? (arrow_keys ? ": more below (Down)" : ": more below")
+                                    : (arrow_keys ? ", the end (Up: back)" : ", the end"));
     ImGui::TextColored(more ? kAccentColour : kMutedColour, "%s", where.c_str());
     return pages;
 }

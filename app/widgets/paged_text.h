@@ -34,7 +34,8 @@ void note_line_top();
 
 // Draws `count` parts (draw_part(i): the part with the gap before it) in the rest of the current
 // window, a page at a time. Lines noted by note_line_top() are the cut points, with each part's start. `page` is the caller's (clamped here; the Down / Up
-// keys change it); returns the number of pages.
-int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& page);
+// keys change it); returns the number of pages. `arrow_keys`: whether the Down and Up keys turn
+// these parts (the step text) or only the row's buttons do (a canvas's text column): the row says so.
+int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& page, bool arrow_keys = true);
 
 }  // namespace gpulab::app

@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <system_error>
 
@@ -57,7 +56,7 @@ LoadedSettings load_user_settings(const std::string& path) {
 
 std::string settings_text(const UserSettings& s) {
     std::ostringstream o;
-    o << "# gpulab's window settings, written when they change (View menu, F8, Ctrl + / Ctrl -).\n";
+    o << "# gpulab's window settings, written when they change (View menu, F8, + / -).\n";
     o << "palette = \"" << (s.colour_blind ? "colour-blind" : "normal") << "\"\n";
     o << "ui_scale = " << s.ui_scale << "\n";
     o << "reduced_motion = " << (s.reduced_motion ? "true" : "false") << "\n";

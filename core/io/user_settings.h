@@ -13,6 +13,7 @@ struct UserSettings {
     bool colour_blind = false;
     double ui_scale = 1.0;  // one of the window's presets (1, 1.25, 1.5, 2); others read as 1
     bool reduced_motion = false;
+    bool operator==(const UserSettings&) const = default;
 };
 
 // ($XDG_CONFIG_HOME or ~/.config)/gpulab/settings.toml; empty when neither variable is set.

@@ -650,7 +650,7 @@ void Conv2dView::draw_all_at_once_text(const core::Conv2dRun& run, const BlockSc
     }
     }
     };
-    draw_paged_parts(4, part, all_at_once_part_);
+    draw_paged_parts(4, part, all_at_once_part_, /*arrow_keys=*/false);
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
 }

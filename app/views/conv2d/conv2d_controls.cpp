@@ -329,10 +329,7 @@ void Conv2dView::draw_backend_bars(const core::Conv2dRun& run, float width, bool
         if (r.ran && !core::kind_is_timed(r.kind)) {
             // cuda-sim: no bar and no ratio, its time is the simulator's; the result is the real kernel's.
             ImGui::TextColored(kMutedColour, "%s", simulated_time_text(r).c_str());
-            const std::string model = r.moved_bytes > 0 ? core::bandwidth_model_line(r.moved_bytes, r.unique_bytes,
-                                                                                      estimated_gpu().name,
-                                                                                      estimated_gpu().memory_gbps)
-                                                        : std::string();
+            const std::string model = estimated_gpu_floor_line(r.moved_bytes, r.unique_bytes);
             const std::string about = "The tiled CUDA kernel's own code, every CUDA thread a fiber on this CPU (" +
                                       r.implementation + "). The time says how fast the simulation was, nothing about a GPU.";
             // The memory floor on a line of its own, unless the GPU's own row (recording or estimate)

@@ -216,9 +216,9 @@ bool LatencyView::gpu_hidden() const {
 
 const core::SweepResult& LatencyView::shown_sweep() {
     if (!gpu_hidden()) return result_->sweep;
-    if (hidden_copy_of_ != result_.get()) {
+    if (hidden_copy_of_ != result_) {
         hidden_copy_ = without_gpu_runs(result_->sweep);
-        hidden_copy_of_ = result_.get();
+        hidden_copy_of_ = result_;
     }
     return hidden_copy_;
 }

@@ -98,7 +98,7 @@ class LatencyView : public LessonView {
     // The sweep as the plots show it now: without its GPU runs while gpu_hidden().
     const core::SweepResult& shown_sweep();
     core::SweepResult hidden_copy_;
-    const void* hidden_copy_of_ = nullptr;
+    std::shared_ptr<const LatencyMeasurement> hidden_copy_of_;  // held, so its address is never reused
     // The file loaded to compare with, else the shipped GPU recording's sweep of the same op (its
     // GPU curves only: views/recorded_gpu.h); null when neither.
     const core::ImportedSweep* comparison() const;
