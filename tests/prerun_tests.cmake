@@ -47,8 +47,20 @@ gpulab_prerun_test(import_with_lesson 2 "prerun --import only loads results" ${g
                    --import ${gpulab_carried} --lesson simd-vs-mimd)
 gpulab_prerun_test(import_missing 1 "is not a folder" ${gpulab_laptop} --import ${GPULAB_PRERUN_OUT}/no-such-folder)
 gpulab_prerun_test(unknown_lesson 2 "no lesson 'no-such-lesson'" ${gpulab_laptop} --lesson no-such-lesson)
-gpulab_prerun_test(training_lesson 2 "nothing to pre-run: it trains live in class" ${gpulab_laptop} --lesson train-small-cnn)
+gpulab_prerun_test(puzzle_lesson 2 "nothing to pre-run: it runs the student's own kernels" ${gpulab_laptop} --lesson kernel-puzzles)
 gpulab_prerun_test(store_off 1 "results cannot be kept" off --lesson simd-vs-mimd)
+
+# The training lesson's tabs pre-run (issue 41), at test sizes (tests/data/lessons-train-stored):
+# Train, the race (which waits for the student's prediction in class) and the peaks are stored.
+set(gpulab_train_store ${GPULAB_PRERUN_OUT}/train-store)
+set(gpulab_train_lesson --lesson-dir ${CMAKE_CURRENT_LIST_DIR}/data/lessons-train-stored --lesson train-stored-test)
+set(gpulab_has_fashion_mnist OFF)
+if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
+    set(gpulab_has_fashion_mnist ON)
+    gpulab_prerun_test(train 0 "step 1 of 4, Train: measured in .*step 2 of 4, The race: measured in .*step 3 of 4, Peaks: measured in .*gpulab prerun: done"
+                       ${gpulab_train_store} ${gpulab_train_lesson})
+    set_tests_properties(prerun.train PROPERTIES FIXTURES_REQUIRED prerun_clean FIXTURES_SETUP prerun_train)
+endif()
 
 # The window after the pre-run: the convolution lesson's first five steps show at once (no run),
 # this computer's from the prerun, and the SIMD lesson's from the imported folder.
@@ -63,4 +75,20 @@ if(GPULAB_XVFB_RUN)
                      -DEXPECT_RC=0 "-DEXPECT_REGEX=lesson=simd-vs-mimd step=3 of 10 .* runs=0" -P ${GPULAB_PRERUN_CHECK})
     set_tests_properties(gui.imported_step_shows_in_window PROPERTIES LABELS "gui;cli" TIMEOUT 180 FIXTURES_REQUIRED prerun_imported
                          ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${gpulab_laptop}")
+    if(gpulab_has_fashion_mnist)
+        # Every tab shows its stored result: the one run is reading the pictures.
+        add_test(NAME gui.train_stored_shows_in_next_run
+                 COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;${gpulab_train_lesson};--script-keys;Idle,Right,Idle,Right,Idle;--frames;20"
+                         -DEXPECT_RC=0 "-DEXPECT_REGEX=step=3 of 4 .* runs=1 .*controls info='measured on [^']* by an earlier run of gpulab"
+                         -P ${GPULAB_PRERUN_CHECK})
+        # Train again, then leave the step at once: the stopped run is shown in this session but the
+        # stored result stays as it was, byte for byte (the next launch shows the whole run).
+        add_test(NAME gui.train_stopped_run_keeps_stored
+                 COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;${gpulab_train_lesson};--script-keys;Idle,R,Right,Idle;--frames;10"
+                         -DEXPECT_RC=0 "-DEXPECT_REGEX=left the step: its run \\(training cpu-parallel" -DUNCHANGED_DIR=${gpulab_train_store}
+                         -P ${GPULAB_PRERUN_CHECK})
+        set_tests_properties(gui.train_stored_shows_in_next_run gui.train_stopped_run_keeps_stored PROPERTIES
+                             LABELS "gui;cli" TIMEOUT 180 FIXTURES_REQUIRED prerun_train RESOURCE_LOCK train_store
+                             ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${gpulab_train_store}")
+    endif()
 endif()

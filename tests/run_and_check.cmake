@@ -1,6 +1,23 @@
 # Runs one command and checks its exit code and output: a CTest helper for command-line tests.
 #   cmake -DCMD="prog;arg;..." -DEXPECT_RC=2 -DEXPECT_REGEX="..." [-DREJECT_REGEX="..."] [-DEXPECT_LINES=1]
-#         [-DEXPECT_FILE=path] -P run_and_check.cmake
+#         [-DEXPECT_FILE=path] [-DUNCHANGED_DIR=path] -P run_and_check.cmake
+# UNCHANGED_DIR: every file in that folder must be there, byte for byte, after the command (a
+# stopped run leaves the results store as it was); the folder must hold at least one file.
+function(hash_folder dir out_var)
+    file(GLOB files LIST_DIRECTORIES false "${dir}/*")
+    set(hashes "")
+    foreach(f IN LISTS files)
+        file(SHA256 "${f}" h)
+        list(APPEND hashes "${f}=${h}")
+    endforeach()
+    set(${out_var} "${hashes}" PARENT_SCOPE)
+endfunction()
+if(DEFINED UNCHANGED_DIR)
+    hash_folder("${UNCHANGED_DIR}" before)
+    if(before STREQUAL "")
+        message(FATAL_ERROR "${UNCHANGED_DIR} holds no files to compare")
+    endif()
+endif()
 execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
 if(NOT rc STREQUAL "${EXPECT_RC}")
@@ -23,5 +40,11 @@ if(DEFINED EXPECT_LINES)
 endif()
 if(DEFINED EXPECT_FILE AND NOT EXISTS "${EXPECT_FILE}")
     message(FATAL_ERROR "expected file ${EXPECT_FILE} was not written\n--- output ---\n${all}")
+endif()
+if(DEFINED UNCHANGED_DIR)
+    hash_folder("${UNCHANGED_DIR}" after)
+    if(NOT before STREQUAL after)
+        message(FATAL_ERROR "the files in ${UNCHANGED_DIR} changed\nbefore: ${before}\nafter: ${after}\n--- output ---\n${all}")
+    endif()
 endif()
 message(STATUS "ok: ${all}")

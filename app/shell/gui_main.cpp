@@ -566,6 +566,8 @@ int run_gui(const GuiOptions& options) {
     if (std::optional<ExportResult> done = shell->finish_export()) print_export_result(*done);
     if (!options.script_keys.empty()) {
         std::printf("gpulab: presenter %s\n", shell->presenter_summary().c_str());
+        // The controls' grey and red lines as the script left them (tests read where a result came from).
+        std::printf("gpulab: controls info='%s' error='%s'\n", shell->info_message().c_str(), shell->error_message().c_str());
         std::fflush(stdout);
     }
     presenter_view.close();

@@ -136,6 +136,7 @@ void Shell::enter_step(int index) {
     core::LessonStep step = l->steps[static_cast<std::size_t>(step_index_)];
     step.params = core::step_settings(*l, step_index_);  // the same settings whichever step came before
     host_.step_input_problem.clear();
+    host_.measuring_every_step = every_step_.active;
     view_->enter_step(step);
     if (!view_->still_wants_running_job()) stop_run_of_left_step();
 }

@@ -29,6 +29,10 @@ struct ViewHost {
     // enter_step, cleared by the shell before it. The window shows it as `error`; a headless export
     // stops on it instead of exporting the built-in picture under the step (issue 43).
     std::string step_input_problem;
+    // Set by the shell before enter_step while Lesson > Measure every step (or `gpulab prerun`)
+    // walks the lesson: a step whose run waits for the student (the race after its prediction)
+    // runs now, so it too is stored for class.
+    bool measuring_every_step = false;
     Fonts fonts;
 
     // True, with a grey line saying why, while a measurement runs: Run buttons and keys ask first.
@@ -39,8 +43,10 @@ struct ViewHost {
     }
     // Hands a measurement to the worker; refused with the same line while one runs. Accepted, it
     // clears the previous run's messages ("cancelled", a failure), which would now describe the
-    // wrong run, unless `keep_messages` (live runs follow each other and keep them).
-    bool submit(std::string label, JobRunner::Work work, bool keep_messages = false) {
+    // wrong run, unless `keep_messages` (live runs follow each other and keep them). Work that
+    // measures nothing (`measures_here` false: reading a data set) leaves the shown result's
+    // machine as it is.
+    bool submit(std::string label, JobRunner::Work work, bool keep_messages = false, bool measures_here = true) {
         if (!jobs->submit(std::move(label), std::move(work))) {
             info = kBusyMessage;
             return false;
@@ -49,7 +55,7 @@ struct ViewHost {
             error.clear();
             info.clear();
         }
-        set_shown_result_machine("");  // what follows is measured here
+        if (measures_here) set_shown_result_machine("");  // what follows is measured here
         return true;
     }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 #include "trainer.h"
@@ -16,6 +17,19 @@ void ConfusionMatrix::add(int truth, int predicted) {
     if (truth < 0 || truth >= classes_ || predicted < 0 || predicted >= classes_) return;
     ++cells_[static_cast<std::size_t>(truth * classes_ + predicted)];
     ++total_;
+}
+
+std::optional<ConfusionMatrix> ConfusionMatrix::from_cells(int classes, std::vector<std::int64_t> cells) {
+    if (classes < 1 || classes > 4096 ||
+        cells.size() != static_cast<std::size_t>(classes) * static_cast<std::size_t>(classes))
+        return std::nullopt;
+    ConfusionMatrix m(classes);
+    for (const std::int64_t c : cells) {
+        if (c < 0 || m.total_ > INT64_MAX - c) return std::nullopt;
+        m.total_ += c;
+    }
+    m.cells_ = std::move(cells);
+    return m;
 }
 
 std::int64_t ConfusionMatrix::count(int truth, int predicted) const {

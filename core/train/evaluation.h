@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "dataset.h"
@@ -14,7 +15,10 @@ namespace gpulab::train {
 
 class ConfusionMatrix {
 public:
-    explicit ConfusionMatrix(int classes = 10);
+    // Not explicit without an argument, so a struct holding one can be brace-initialised member by
+    // member (the results store counts a type's members that way: workloads/field_count.h).
+    ConfusionMatrix() : ConfusionMatrix(10) {}
+    explicit ConfusionMatrix(int classes);
     // Counts one image; labels outside 0..classes-1 are ignored (never out of bounds).
     void add(int truth, int predicted);
     int classes() const { return classes_; }
@@ -25,6 +29,12 @@ public:
     double class_accuracy(int truth) const;  // recall of one class; 0 when it has no images
     // The largest off-diagonal cell: the pair the model confuses most (-1, -1 when none).
     void most_confused(int& truth, int& predicted) const;
+
+    // Every cell, row-major, and a matrix rebuilt from them (the results store keeps a run's
+    // matrix so a stored training run shows its results tab): nullopt when the count is not
+    // classes x classes or a cell is negative.
+    const std::vector<std::int64_t>& cells() const { return cells_; }
+    static std::optional<ConfusionMatrix> from_cells(int classes, std::vector<std::int64_t> cells);
 
 private:
     int classes_;

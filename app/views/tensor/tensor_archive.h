@@ -1,11 +1,12 @@
 // The tensor-core lesson's measurement on disk (views/stored_results.h): the simulated
 // instruction's lane data, the kernel checks and the dot-product sweep, every member, and the
 // training panel's race of three precisions (stored apart, "tensor-training"); core types
-// in workloads/workload_archive.h.
+// in workloads/workload_archive.h, training types in views/train_archive.h.
 #pragma once
 
 #include "sim/sim_kernels.h"
 #include "tensor_view.h"
+#include "views/train_archive.h"
 #include "workloads/workload_archive.h"
 
 namespace gpulab::sim {
@@ -16,36 +17,6 @@ template <class A> void serialize(A& a, MmaLaneData& d) {
 }
 
 }  // namespace gpulab::sim
-
-namespace gpulab::train {
-
-template <class A> void serialize(A& a, Sgd& s) { core::archive_members(a, s, s.learning_rate, s.momentum); }
-template <class A> void serialize(A& a, UpdateCounts& c) { core::archive_members(a, c, c.steps, c.nonzero, c.lost, c.below_bf16); }
-template <class A> void serialize(A& a, PrecisionRaceConfig& c) {
-    core::archive_members(a, c, c.engine, c.batch, c.batches, c.test_images, c.seed, c.sgd);
-}
-template <class A> void serialize(A& a, PrecisionLane& l) {
-    core::archive_members(a, l, l.precision, l.label, l.ran, l.reason, l.batch_loss, l.train_ns, l.test_accuracy, l.updates);
-}
-template <class A> void serialize(A& a, PrecisionRace& r) {
-    core::archive_members(a, r, r.ok, r.error, r.config, r.implementation, r.pictures, r.started_unix_s, r.wall_ns, r.lanes);
-}
-
-template <class A> void serialize(A& a, CastCounts& c) {
-    core::archive_members(a, c, c.format, c.scale, c.total, c.zero, c.lost, c.subnormal, c.normal, c.overflow);
-}
-template <class A> void serialize(A& a, PowerHistogram& h) {
-    core::archive_members(a, h, h.min_power, h.max_power, h.counts, h.zeros, h.smallest_seen, h.largest_seen);
-}
-template <class A> void serialize(A& a, ScaledGradientCounts& s) {
-    core::archive_members(a, s, s.values, s.max_scale_exp, s.histogram, s.fp16, s.bf16, s.largest_safe_fp16_scale);
-}
-template <class A> void serialize(A& a, BatchGradients& g) {
-    core::archive_members(a, g, g.ok, g.error, g.engine, g.model_spec, g.pictures, g.batch, g.steps_before, g.loss,
-                          g.gradients, g.activations);
-}
-
-}  // namespace gpulab::train
 
 namespace gpulab::app {
 

@@ -129,7 +129,9 @@ void TrainView::draw_predict() {
     const core::PredictPrompt& p = *predict_;
     const bool ready = race_ && !host_.jobs->busy();
     if (!draw_predict_choices(p, pick_, reveal_now_, ready)) {
-        ImGui::TextColored(kMutedColour, "%s", ready ? "Pick one; the race on screen answers it." : "Pick one, then race.");
+        ImGui::TextColored(kMutedColour, "%s", !ready          ? "Pick one, then race."
+                                               : race_hidden() ? "Pick one: the race that has run answers it."
+                                                               : "Pick one; the race on screen answers it.");
         return;
     }
     if (!ready) {
@@ -185,7 +187,7 @@ void TrainView::draw_timing() {
                         core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(), accuracy);
         if (!l.implementation.empty()) text_fitted(kMutedColour, "  " + l.implementation);
     }
-    if (race_) {
+    if (race_ && !race_hidden()) {
         for (const auto& l : race_->lanes) {
             if (l.ran)
                 ImGui::Text("Race, %s: %s pictures/s, %.1f %% after %s pictures", l.engine.c_str(),

@@ -74,7 +74,7 @@ void TrainView::draw_train_panel(float width) {
     ImGui::PopTextWrapPos();
 
     const bool training = host_.jobs->busy() && host_.jobs->label().rfind("training", 0) == 0;
-    const train::LiveSnapshot s = training ? live_->snapshot() : train_curves_;
+    const train::LiveSnapshot s = training ? live_->snapshot() : train_ ? train_->curves : train::LiveSnapshot{};
     if (training) {
         ImGui::ProgressBar(host_.jobs->progress(), {width * 0.6f, 0}, host_.jobs->stage().c_str());
         ImGui::SameLine();

@@ -101,6 +101,7 @@ std::shared_ptr<const TrainRunResult> do_train(const TrainPlan& plan, const Data
     config.max_batches = plain ? plan.scalar_batches : 0;
     const std::int64_t planned = plain ? plan.scalar_batches * plan.batch : plan.images * plan.epochs;
     r->lane = run_lane(*engine, data, config, live, progress, 0.0f, 0.9f, planned);
+    r->curves = live.snapshot();
     if (!r->lane.ran) return r;
     // The results tab: the trained weights on held-out images (the plain loop: fewer, it is slow).
     if (progress) progress(0.9f, "testing on held-out images");
@@ -226,7 +227,8 @@ void TrainView::adopt_data(std::shared_ptr<const train::Dataset> data, const std
 bool TrainView::start_loading() {
     if (data_ || loading_) return false;
     loading_ = true;
-    return host_.submit("loading Fashion-MNIST", [this](const core::ProgressFn& progress) {
+    // Reading the pictures measures nothing: the line saying where the shown result came from stays.
+    auto work = [this](const core::ProgressFn& progress) {
         if (progress) progress(0.2f, "reading the IDX files");
         std::string error;
         auto data = ensure_data(nullptr, error);
@@ -234,7 +236,8 @@ bool TrainView::start_loading() {
             loading_ = false;
             adopt_data(data, error);
         });
-    });
+    };
+    return host_.submit("loading Fashion-MNIST", std::move(work), /*keep_messages=*/true, /*measures_here=*/false);
 }
 
 bool TrainView::start_train() {
@@ -255,13 +258,15 @@ bool TrainView::start_train() {
         return std::function<void()>([this, data, error, r] {
             adopt_data(data, error);
             if (!r) return;
-            if (r->lane.stopped) host_.info = "training stopped: the curves and results show what it learnt so far";
+            // Stopped by leaving the step, the line would describe another tab: the shell says it then.
+            if (r->lane.stopped && panel_ == Panel::Train)
+                host_.info = "training stopped: the curves and results show what it learnt so far";
             if (!r->lane.ran) {
                 host_.error = r->lane.engine + " could not train: " + r->lane.reason;
                 return;
             }
             train_ = r;
-            train_curves_ = live_->snapshot();
+            keep_result(train_);
             predict_dropped();
             classify_probe();
         });
@@ -281,6 +286,7 @@ bool TrainView::start_race() {
             if (!r) return;
             if (!r->lanes.empty() && r->lanes.back().stopped) host_.info = "race stopped: the plot shows the lanes so far";
             race_ = r;
+            keep_result(race_);
         });
     });
 }
@@ -294,7 +300,9 @@ bool TrainView::start_batch_sweep() {
         std::shared_ptr<const BatchRunResult> r = data ? do_batch_sweep(plan, *data, progress) : nullptr;
         return std::function<void()>([this, data, error, r] {
             adopt_data(data, error);
-            if (r) batch_ = r;
+            if (!r) return;
+            batch_ = r;
+            keep_result(batch_);
         });
     });
 }
@@ -306,9 +314,10 @@ bool TrainView::start_measuring_peaks() {
     const bool submitted = host_.submit("measuring this machine", [this, quick](const core::ProgressFn& progress) {
         if (progress) progress(0.1f, "FMA loop on every thread, then a large copy");
         auto peaks = do_measure_peaks(quick);
-        return std::function<void()>([this, peaks] {
+        return std::function<void()>([this, peaks, quick] {
             measuring_peaks_ = false;
             peaks_ = peaks;
+            keep_result(peaks_, quick);
             if (!peaks->ok) host_.error = peaks->error;
         });
     });
@@ -347,15 +356,13 @@ void TrainView::run_blocking(bool quick) {
     // Headless: the tab's own measurement, plus a training run so the results have weights. The
     // first tab (the one-picture export starts there) measures everything, so the export is whole.
     const bool all = panel_ == Panel::Model;
-    if (all || panel_ == Panel::Roofline) peaks_ = do_measure_peaks(quick);
-    if (all || panel_ == Panel::Race || panel_ == Panel::Layers) race_ = do_race(plan, *data_, *live_, {});
-    if (all || panel_ == Panel::Batch) batch_ = do_batch_sweep(plan, *data_, {});
+    if (all || panel_ == Panel::Roofline) keep_result(peaks_ = do_measure_peaks(quick), quick);
+    if (all || panel_ == Panel::Race || panel_ == Panel::Layers) keep_result(race_ = do_race(plan, *data_, *live_, {}));
+    if (all || panel_ == Panel::Batch) keep_result(batch_ = do_batch_sweep(plan, *data_, {}));
     if (!train_ || panel_ == Panel::Train || all) {
         auto r = do_train(plan, *data_, *live_, {});
-        if (r->lane.ran) {
-            train_ = r;
-            train_curves_ = live_->snapshot();
-        } else host_.error = r->lane.engine + " could not train: " + r->lane.reason;
+        if (r->lane.ran) keep_result(train_ = r);
+        else host_.error = r->lane.engine + " could not train: " + r->lane.reason;
     }
     predict_dropped();
     classify_probe();

@@ -92,6 +92,13 @@ void TrainView::draw_race_panel(float width) {
         ImGui::TextColored(kMutedColour, "Nothing raced yet: press Race (R).");
         return;
     }
+    if (race_hidden() && !racing) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kMutedColour, "A race has run already. Make your prediction first: the race and its answer "
+                                         "appear as soon as you pick one.");
+        ImGui::PopTextWrapPos();
+        return;
+    }
     XYPlot plot{"test accuracy", "seconds of training", "(a dot per epoch)"};
     plot.y_min = 0.0f;
     plot.y_max = 1.0f;

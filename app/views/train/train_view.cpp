@@ -43,7 +43,9 @@ double choice_factor(const std::string& choice) {
 }  // namespace
 
 TrainView::TrainView(ViewHost& host)
-    : host_(host), model_(train::make_model(train::kDefaultModelSpec, {1, 28, 28}, 10)) {}
+    : host_(host), model_(train::make_model(train::kDefaultModelSpec, {1, 28, 28}, 10)) {
+    connect_stored_results();
+}
 
 // [SECTION] steps
 
@@ -70,15 +72,11 @@ void TrainView::enter_step(const core::LessonStep& step) {
         // A picture that does not decode stops an export with this step, the file and why.
         if (dropped_path_ != picture) host_.step_input_problem = "the step's picture cannot be used: " + host_.error;
     }
-    // A step with a run measures only when its tab has nothing yet: stepping back and forth in
-    // class does not restart a minute of training.
-    if (step.action == "run") {
-        const bool have = panel_ == Panel::Race       ? race_ != nullptr
-                          : panel_ == Panel::Batch    ? batch_ != nullptr
-                          : panel_ == Panel::Roofline ? peaks_ != nullptr
-                                                      : train_ != nullptr;
-        if (!have) run_on_step_ = true;
-    }
+    // A step with a run measures only when its tab has nothing yet (nothing whole for its settings in
+    // this session or the results store): stepping back and forth in class does not restart a
+    // minute of training. A walk over every step (prerun) runs each tab that has nothing.
+    const bool have = find_stored_for_panel();
+    if (!have && (step.action == "run" || host_.measuring_every_step) && panel_ != Panel::Samples) run_on_step_ = true;
 }
 
 void TrainView::update(float) {

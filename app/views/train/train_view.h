@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "compare/compare_import.h"
+#include "measure/result_cache.h"
+#include "runtime/memory.h"
 #include "train/article_figures.h"
 #include "train/dataset.h"
 #include "train/evaluation.h"
@@ -64,16 +66,22 @@ struct TrainRunResult {
     train::LaneResult lane;
     train::Evaluation eval;
     std::int64_t test_images = 0;  // held-out images evaluated
+    train::LiveSnapshot curves;    // the live log when the run ended: the Train tab's curves
+    // Ran to its end and was evaluated: only such a run is written to the results store, so a run
+    // stopped part-way (Stop, a step left) never replaces a whole one on disk (issue 41).
+    bool complete() const { return lane.ran && !lane.stopped && lane.reason.empty(); }
 };
 struct RaceRunResult {
     TrainPlan plan;
     std::vector<train::LaneResult> lanes;  // every engine, those that could not run with their reason
     train::RaceSummary summary;
     std::int64_t wall_ns = 0;  // the whole race, test-set checks included (the class's waiting time)
+    bool complete() const;     // every lane of the line-up had its turn (none stopped)
 };
 struct BatchRunResult {
     TrainPlan plan;
     std::vector<train::BatchTiming> cells;  // engine-major, in plan.batches order
+    bool complete() const;                  // no cell was stopped
 };
 
 // The answer to "how much faster will the GPU finish one epoch?" from a race; never throws.
@@ -167,6 +175,21 @@ class TrainView : public LessonView {
 
     TrainPlan effective_plan() const { return quick_ ? quick_plan(plan_) : plan_; }
 
+    // [SECTION] stored results (train_stored.cpp)
+    static std::string train_key(const TrainPlan& p);
+    static std::string race_key(const TrainPlan& p);
+    static std::string batch_key(const TrainPlan& p);
+    static std::string peaks_key(bool quick);
+    void connect_stored_results();
+    // Into the cache (and the store behind it) only when whole: a stopped run is never kept.
+    void keep_result(const std::shared_ptr<const TrainRunResult>& r);
+    void keep_result(const std::shared_ptr<const RaceRunResult>& r);
+    void keep_result(const std::shared_ptr<const BatchRunResult>& r);
+    void keep_result(const std::shared_ptr<const train::MeasuredPeaks>& p, bool quick);
+    bool find_stored_for_panel();
+    // The race's numbers wait for the step's prediction (a stored race is ready before it is asked).
+    bool race_hidden() const { return race_ && predict_ && pick_ < 0; }
+
     ViewHost& host_;
     TrainPlan plan_;
     bool quick_ = false;  // headless --quick: every run uses quick_plan
@@ -181,10 +204,13 @@ class TrainView : public LessonView {
 
     std::shared_ptr<train::LiveLog> live_ = std::make_shared<train::LiveLog>();  // written by the worker
     std::shared_ptr<const TrainRunResult> train_;
-    train::LiveSnapshot train_curves_;  // the live log when train_ finished
     std::shared_ptr<const RaceRunResult> race_;
     std::shared_ptr<const BatchRunResult> batch_;
     std::shared_ptr<const train::MeasuredPeaks> peaks_;  // this machine's FMA peak and copy bandwidth
+    core::ResultCache<const TrainRunResult> train_cache_{core::results_cache_bytes()};
+    core::ResultCache<const RaceRunResult> race_cache_{core::results_cache_bytes()};
+    core::ResultCache<const BatchRunResult> batch_cache_{core::results_cache_bytes()};
+    core::ResultCache<const train::MeasuredPeaks> peaks_cache_{core::results_cache_bytes()};
     bool measuring_peaks_ = false;
 
     // The roofline tab's own knobs: the article's batch to start with, FP32 to start with.
