@@ -8,6 +8,7 @@
 
 #include "train_view.h"
 #include "measure/format.h"
+#include "views/export.h"
 #include "views/stored_results.h"
 #include "views/train_archive.h"
 
@@ -92,52 +93,75 @@ void TrainView::connect_stored_results() {
 }
 
 void TrainView::keep_result(const std::shared_ptr<const TrainRunResult>& r) {
+    train_origin_.reset();
     if (r && r->complete()) train_cache_.put(train_key(r->plan), r, train_bytes(*r), std::time(nullptr));
 }
 void TrainView::keep_result(const std::shared_ptr<const RaceRunResult>& r) {
+    race_origin_.reset();
     if (r && r->complete()) race_cache_.put(race_key(r->plan), r, race_bytes(*r), std::time(nullptr));
 }
 void TrainView::keep_result(const std::shared_ptr<const BatchRunResult>& r) {
+    batch_origin_.reset();
     if (r && r->complete()) batch_cache_.put(batch_key(r->plan), r, batch_bytes(*r), std::time(nullptr));
 }
 void TrainView::keep_result(const std::shared_ptr<const train::MeasuredPeaks>& p, bool quick) {
+    peaks_origin_.reset();
     if (p && p->ok) peaks_cache_.put(peaks_key(quick), p, peaks_bytes(*p), std::time(nullptr));
 }
 
 // What the step's tab shows, from the caches when this session has nothing whole for its settings
-// (an earlier step's run, an earlier launch, `gpulab prerun`). True when the tab has a result.
+// (an earlier step's run, an earlier launch, `gpulab prerun`). True when the tab has a result. The
+// grey line then says where the tab's result came from, or nothing when it was measured here now.
 bool TrainView::find_stored_for_panel() {
     const TrainPlan plan = effective_plan();
-    std::optional<std::pair<std::int64_t, core::CacheOrigin>> shown_from;  // the tab's own result's line
     // `shown` stays when it is whole and for these settings; else the cache's, when it has one.
-    auto adopt = [&](auto& shown, auto& cache, const std::string& key, auto whole, bool announce) {
+    auto adopt = [](auto& shown, auto& cache, const std::string& key, auto whole, std::optional<StoredOrigin>& from) {
         if (shown && whole(*shown)) return true;
         if (const auto hit = cache.find(key)) {
             shown = hit->result;
-            if (announce) shown_from.emplace(hit->measured_unix_s, hit->origin);
+            from = StoredOrigin{hit->measured_unix_s, hit->origin};
             return true;
         }
         return shown != nullptr;
     };
-    const bool race_tab = panel_ == Panel::Race || panel_ == Panel::Layers;
-    const bool train_tab = panel_ == Panel::Train || panel_ == Panel::Results;
     const std::shared_ptr<const TrainRunResult> train_before = train_;
     // Train's weights feed the results tab and the dropped picture on every step: looked up always.
     const bool have_train = adopt(
         train_, train_cache_, train_key(plan),
-        [&](const TrainRunResult& r) { return r.complete() && train_key(r.plan) == train_key(plan); }, train_tab);
+        [&](const TrainRunResult& r) { return r.complete() && train_key(r.plan) == train_key(plan); }, train_origin_);
     bool have = have_train;
-    if (race_tab)
-        have = adopt(
-            race_, race_cache_, race_key(plan),
-            [&](const RaceRunResult& r) { return r.complete() && race_key(r.plan) == race_key(plan); }, true);
-    else if (panel_ == Panel::Batch)
-        have = adopt(
-            batch_, batch_cache_, batch_key(plan),
-            [&](const BatchRunResult& r) { return r.complete() && batch_key(r.plan) == batch_key(plan); }, true);
-    else if (panel_ == Panel::Roofline)
-        have = adopt(peaks_, peaks_cache_, peaks_key(quick_), [](const train::MeasuredPeaks& p) { return p.ok; }, true);
-    if (shown_from) host_.show_cached(shown_from->first, shown_from->second);
+    const std::optional<StoredOrigin>* tab_origin = nullptr;
+    switch (panel_) {
+        case Panel::Race:
+        case Panel::Layers:
+            have = adopt(
+                race_, race_cache_, race_key(plan),
+                [&](const RaceRunResult& r) { return r.complete() && race_key(r.plan) == race_key(plan); }, race_origin_);
+            tab_origin = &race_origin_;
+            break;
+        case Panel::Batch:
+            have = adopt(
+                batch_, batch_cache_, batch_key(plan),
+                [&](const BatchRunResult& r) { return r.complete() && batch_key(r.plan) == batch_key(plan); },
+                batch_origin_);
+            tab_origin = &batch_origin_;
+            break;
+        case Panel::Roofline:
+            have = adopt(peaks_, peaks_cache_, peaks_key(quick_), [](const train::MeasuredPeaks& p) { return p.ok; },
+                         peaks_origin_);
+            tab_origin = &peaks_origin_;
+            break;
+        case Panel::Train:
+        case Panel::Results: tab_origin = &train_origin_; break;
+        default: break;
+    }
+    if (tab_origin && *tab_origin) {
+        host_.show_cached((*tab_origin)->measured_unix_s, (*tab_origin)->origin);
+    } else {
+        // The previous step's line would describe a result this tab does not show.
+        host_.info.clear();
+        set_shown_result_machine("");
+    }
     if (train_ && train_ != train_before) {
         predict_dropped();
         classify_probe();

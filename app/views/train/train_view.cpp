@@ -66,16 +66,17 @@ void TrainView::enter_step(const core::LessonStep& step) {
     predict_ = step.predict;
     pick_ = -1;
     reveal_now_ = false;
+    // A step with a run measures only when its tab has nothing yet (nothing whole for its settings in
+    // this session or the results store): stepping back and forth in class does not restart a
+    // minute of training. A walk over every step (prerun) runs each tab that has nothing. Looked up
+    // first, so a picture the step names is classified by the stored run's weights.
+    const bool have = find_stored_for_panel();
     // A picture the step names is classified as if it had been dropped on the window.
     if (const std::string picture = core::param_string(p, "image", ""); !picture.empty()) {
         drop_files({picture});
         // A picture that does not decode stops an export with this step, the file and why.
         if (dropped_path_ != picture) host_.step_input_problem = "the step's picture cannot be used: " + host_.error;
     }
-    // A step with a run measures only when its tab has nothing yet (nothing whole for its settings in
-    // this session or the results store): stepping back and forth in class does not restart a
-    // minute of training. A walk over every step (prerun) runs each tab that has nothing.
-    const bool have = find_stored_for_panel();
     if (!have && (step.action == "run" || host_.measuring_every_step) && panel_ != Panel::Samples) run_on_step_ = true;
 }
 

@@ -211,6 +211,13 @@ class TrainView : public LessonView {
     core::ResultCache<const RaceRunResult> race_cache_{core::results_cache_bytes()};
     core::ResultCache<const BatchRunResult> batch_cache_{core::results_cache_bytes()};
     core::ResultCache<const train::MeasuredPeaks> peaks_cache_{core::results_cache_bytes()};
+    // Where each shown result came from when it was not measured in this session (the line under a
+    // tab says so on every step that shows it); reset by each new run's result (keep_result).
+    struct StoredOrigin {
+        std::int64_t measured_unix_s = 0;
+        core::CacheOrigin origin;
+    };
+    std::optional<StoredOrigin> train_origin_, race_origin_, batch_origin_, peaks_origin_;
     bool measuring_peaks_ = false;
 
     // The roofline tab's own knobs: the article's batch to start with, FP32 to start with.
