@@ -46,7 +46,10 @@ std::vector<LayoutOverflow> layout_overflows() {
         // Half a character of slack: wrapped text and item spacing overhang by a few pixels that
         // cut nothing a reader could see.
         const float slack = ImGui::GetFontSize() * 0.5f;
-        const float wider = w->ScrollMax.x > slack ? w->ScrollMax.x : 0.0f;
+        // A panel with a horizontal scroll bar (the kernel editor's long lines) is wider on purpose:
+        // its bar shows the rest, nothing is cut.
+        const bool sideways = (w->Flags & ImGuiWindowFlags_HorizontalScrollbar) != 0;
+        const float wider = !sideways && w->ScrollMax.x > slack ? w->ScrollMax.x : 0.0f;
         const float taller = w->ScrollMax.y > 1.0f ? w->ScrollMax.y : 0.0f;
         if (wider > 0 || taller > 0) out.push_back({w->Name, wider, taller});
     }

@@ -374,7 +374,7 @@ void Shell::frame(const FrameContext& ctx) {
         if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
         ImGui::End();
         place(side_w, canvas_h, W - side_w, H - canvas_h);
-        if (ImGui::Begin("Timing", nullptr, fixed)) draw_timing();
+        if (ImGui::Begin(timing_window_name().c_str(), nullptr, fixed)) draw_timing();
         ImGui::End();
     } else {
         // The picture is the lesson: the canvas takes the whole left part, about three fifths of the
@@ -394,7 +394,7 @@ void Shell::frame(const FrameContext& ctx) {
         if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
         ImGui::End();
         place(0, main_canvas_h, main_w, H - main_canvas_h);
-        if (ImGui::Begin("Timing", nullptr, fixed)) {
+        if (ImGui::Begin(timing_window_name().c_str(), nullptr, fixed)) {
             draw_timing();
             timing_content_h_ = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
         }

@@ -165,6 +165,8 @@ public:
     // "lesson=<id> step=<n> of <m> presenting=<yes|no> blanked=<yes|no> help=<yes|no> runs=<n>
     // text_part=<p> of <q> palette=<normal|colour-blind> ui_scale=<1.00..2.00>": printed by the
     // --script-keys test option.
+    // The Timing panel's ImGui name: the view's title, the same window (###Timing) whatever it says.
+    std::string timing_window_name() const { return (view_ ? view_->timing_title() : std::string("Timing")) + "###Timing"; }
     std::string presenter_summary() const;
 
 private:

@@ -99,6 +99,9 @@ class LessonView {
 
     virtual void draw_canvas() = 0;
     virtual void draw_timing() = 0;
+    // The title of the panel under the canvas: "Timing" unless the view shows something else there
+    // (the kernel puzzles: what the kernel did).
+    virtual std::string timing_title() const { return "Timing"; }
     // The view's part of the Controls window, above the shell's export and scale controls.
     virtual void draw_controls() = 0;
     // The view's part of the status bar, after the frame times.

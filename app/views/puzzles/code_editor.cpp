@@ -1,15 +1,19 @@
-// See code_editor.h. The layout: a child window with no padding scrolls; inside it the gutter is
-// drawn on the child's draw list and the text field sits right of it, as tall as its text (ImGui's
-// field uses the font size as its line height and FramePadding above the first line, so line i
-// is at FramePadding.y + (i - 1) * font size in both). The field's own background is made
-// transparent so that the line tints drawn underneath show through its text.
+// See code_editor.h. The layout: a child window with no padding scrolls both ways; inside it the
+// gutter is drawn on the child's draw list (held at the left edge when the code scrolls sideways)
+// and the text field sits right of it, as tall and as wide as its text (ImGui's field uses the font
+// size as its line height and FramePadding above the first line, so line i is at FramePadding.y +
+// (i - 1) * font size in both). The field's own background and text are made transparent: the line
+// tints and the coloured text (cuda_syntax.h) are drawn underneath at the positions ImGui's field
+// uses, and the cursor with them, since ImGui 1.86's field draws its text in one colour.
 #include "code_editor.h"
 
 #include <imgui_internal.h>  // ClearActiveID: Escape must leave the field without reverting it
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
+#include "cuda_syntax.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -45,6 +49,21 @@ std::string expand_tabs(const std::string& s) {
         else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++column;  // not a UTF-8 continuation byte
     }
     return out;
+}
+
+// The colour of each kind, for a dark or a light background (the presenter's light theme).
+ImU32 token_colour(CudaToken kind, bool dark) {
+    switch (kind) {
+        case CudaToken::Comment: return dark ? IM_COL32(120, 170, 110, 255) : IM_COL32(40, 120, 40, 255);
+        case CudaToken::String: return dark ? IM_COL32(225, 160, 110, 255) : IM_COL32(165, 70, 20, 255);
+        case CudaToken::Preprocessor: return dark ? IM_COL32(200, 140, 220, 255) : IM_COL32(130, 40, 150, 255);
+        case CudaToken::Number: return dark ? IM_COL32(180, 210, 150, 255) : IM_COL32(20, 110, 90, 255);
+        case CudaToken::Keyword: return dark ? IM_COL32(110, 170, 255, 255) : IM_COL32(20, 70, 190, 255);
+        case CudaToken::Type: return dark ? IM_COL32(90, 200, 190, 255) : IM_COL32(10, 120, 130, 255);
+        case CudaToken::Builtin: return dark ? IM_COL32(240, 210, 100, 255) : IM_COL32(150, 100, 0, 255);
+        case CudaToken::Plain: break;
+    }
+    return ImGui::GetColorU32(ImGuiCol_Text);
 }
 
 }  // namespace
@@ -103,7 +122,7 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
     ImGuiIO& io = ImGui::GetIO();
     ImGui::PushID(id);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0, 0});
-    const bool open = ImGui::BeginChild("##scroll", size, true, ImGuiWindowFlags_NoNav);
+    const bool open = ImGui::BeginChild("##scroll", size, true, ImGuiWindowFlags_NoNav | ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PopStyleVar();
     if (!open) {
         ImGui::EndChild();
@@ -120,18 +139,29 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
     const float char_w = ImGui::CalcTextSize("0").x;
     const float mark_w = std::max(4.0f, fs * 0.45f);
     const float gutter_w = std::floor(mark_w + char_w * static_cast<float>(digits + 1) + fs * 0.3f);
-    const float visible_h = ImGui::GetWindowHeight();
-    const float avail_w = ImGui::GetContentRegionAvail().x;
+    const float visible_h = ImGui::GetWindowHeight() - (ImGui::GetScrollMaxX() > 0.0f ? st.ScrollbarSize : 0.0f);
+    const float visible_w = ImGui::GetWindowWidth() - (ImGui::GetScrollMaxY() > 0.0f ? st.ScrollbarSize : 0.0f);
+    // As wide as the longest line and two more characters, so the field never scrolls sideways on
+    // its own (a line typed longer widens it next frame); the child scrolls instead, with a bar.
+    float longest = 0.0f;
+    for (std::size_t b = 0; b <= text_.size();) {
+        const std::size_t e = std::min(text_.find('\n', b), text_.size());
+        longest = std::max(longest, ImGui::CalcTextSize(text_.data() + b, text_.data() + e).x);
+        b = e + 1;
+    }
+    const float field_w = std::max(visible_w - gutter_w - 2.0f, longest + st.FramePadding.x * 2.0f + char_w * 2.0f);
+    const float avail_w = gutter_w + field_w;
     // One empty line under the text, so the field never needs its own scrolling.
     const float field_h = std::max(visible_h - 2.0f, static_cast<float>(lines + 1) * fs + pad_y * 2.0f);
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float scroll_y = ImGui::GetScrollY();
+    const float scroll_x = ImGui::GetScrollX();
+    const float gutter_x = o.x + scroll_x;  // the gutter stays at the left edge
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const auto line_y = [&](int line) { return o.y + pad_y + static_cast<float>(line - 1) * fs; };
 
     // Background, gutter, tinted lines.
     dl->AddRectFilled(o, {o.x + avail_w, o.y + field_h}, ImGui::GetColorU32(ImGuiCol_FrameBg));
-    dl->AddRectFilled(o, {o.x + gutter_w, o.y + field_h}, IM_COL32(0, 0, 0, 70));
     const ImU32 error_rgb = ImGui::GetColorU32(static_cast<ImVec4>(kErrorColour));
     const ImU32 warn_rgb = ImGui::GetColorU32(static_cast<ImVec4>(kWarnColour));
     for (const EditorMark& m : marks) {
@@ -140,6 +170,8 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
         dl->AddRectFilled({o.x + gutter_w, line_y(m.line)}, {o.x + avail_w, line_y(m.line) + fs},
                           ImGui::GetColorU32({c.x, c.y, c.z, 0.22f}));
     }
+    dl->AddRectFilled({gutter_x, o.y}, {gutter_x + gutter_w, o.y + field_h}, ImGui::GetColorU32(ImGuiCol_FrameBg));
+    dl->AddRectFilled({gutter_x, o.y}, {gutter_x + gutter_w, o.y + field_h}, IM_COL32(0, 0, 0, 70));
     // Line numbers of the visible lines, the cursor's brighter; marks left of them.
     const int first = std::max(1, static_cast<int>((scroll_y - pad_y) / fs));
     const int last = std::min(lines, first + static_cast<int>(visible_h / fs) + 2);
@@ -151,7 +183,7 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
         const float y = line_y(line);
         const float w = ImGui::CalcTextSize(num).x;
         const bool current = active_ && line == cursor_line_ + 1;
-        dl->AddText({o.x + gutter_w - w - char_w * 0.6f, y},
+        dl->AddText({gutter_x + gutter_w - w - char_w * 0.6f, y},
                     current ? IM_COL32(235, 235, 235, 255) : ImGui::GetColorU32(kMutedColour), num);
         bool any = false, error = false;
         std::string tip;
@@ -163,10 +195,10 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
         }
         if (any) {
             const float ms = std::min(mark_w, fs * 0.6f);
-            const ImVec2 a{o.x + 2.0f, y + (fs - ms) * 0.5f};
+            const ImVec2 a{gutter_x + 2.0f, y + (fs - ms) * 0.5f};
             dl->AddRectFilled(a, {a.x + ms, a.y + ms}, error ? error_rgb : warn_rgb, ms * 0.2f);
         }
-        const bool over = hovered && mouse.x >= o.x && mouse.x < o.x + gutter_w && mouse.y >= y && mouse.y < y + fs;
+        const bool over = hovered && mouse.x >= gutter_x && mouse.x < gutter_x + gutter_w && mouse.y >= y && mouse.y < y + fs;
         if (over && any) {
             if (mono) ImGui::PopFont();
             ImGui::BeginTooltip();
@@ -198,17 +230,72 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
     }
     ImGui::SetCursorScreenPos({o.x + gutter_w, o.y});
     ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(0, 0, 0, 0));  // drawn coloured underneath
     ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 0.0f);
     ImGuiInputTextFlags flags = ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways |
                                 ImGuiInputTextFlags_CallbackResize;
     if (read_only) flags |= ImGuiInputTextFlags_ReadOnly;
-    frame.changed = ImGui::InputTextMultiline(label, text_.data(), text_.capacity() + 1,
-                                              {avail_w - gutter_w, field_h}, flags, &CodeEditor::callback, this) &&
+    frame.changed = ImGui::InputTextMultiline(label, text_.data(), text_.capacity() + 1, {field_w, field_h}, flags,
+                                              &CodeEditor::callback, this) &&
                     !read_only;
     active_ = ImGui::IsItemActive();
+    // ImGui shifts an active field's text left by its own scroll (never, while the field is as wide
+    // as its text; a long paste can for a frame): the colours follow it.
+    const ImGuiInputTextState* field_state = active_ ? ImGui::GetInputTextState(ImGui::GetItemID()) : nullptr;
+    const float field_scroll = field_state ? field_state->ScrollX : 0.0f;
     ImGui::PopStyleVar();
-    ImGui::PopStyleColor();
+    ImGui::PopStyleColor(2);
     if (frame.run_keys) refocus_ = true;
+
+    // The text in colour, line by line (visible lines only), clipped right of the gutter.
+    const float text_x = o.x + gutter_w + st.FramePadding.x - field_scroll;
+    const bool dark = [] {
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_FrameBg];
+        return 0.299f * bg.x + 0.587f * bg.y + 0.114f * bg.z < 0.5f;
+    }();
+    const ImVec2 win = ImGui::GetWindowPos();
+    dl->PushClipRect({gutter_x + gutter_w, win.y}, {win.x + visible_w, win.y + visible_h}, true);
+    {
+        const int first_line = std::max(1, static_cast<int>((scroll_y - pad_y) / fs));
+        const int last_line = first_line + static_cast<int>(visible_h / fs) + 2;
+        int line = 1;
+        float x = text_x;
+        for (const CudaSpan& span : cuda_spans(text_)) {
+            if (line > last_line) break;
+            const char* b = text_.data() + span.begin;
+            const char* e = text_.data() + span.end;
+            const bool ends_line = e[-1] == '\n';
+            if (ends_line) --e;
+            if (line >= first_line && e > b) {  // lines above the view are skipped without measuring
+                dl->AddText({x, line_y(line)}, token_colour(span.kind, dark), b, e);
+                x += ImGui::CalcTextSize(b, e).x;
+            }
+            if (ends_line) {
+                ++line;
+                x = text_x;
+            }
+        }
+    }
+    // The cursor, which ImGui draws in the (now transparent) text colour; it blinks as ImGui's does.
+    float cursor_x = 0.0f;
+    if (active_ && field_state) {
+        const int upto = std::clamp(cursor_byte_, 0, static_cast<int>(text_.size()));
+        const std::size_t bol = text_.rfind('\n', upto > 0 ? static_cast<std::size_t>(upto - 1) : 0);
+        const std::size_t from = (upto == 0 || bol == std::string::npos) ? 0 : bol + 1;
+        const int line = static_cast<int>(std::count(text_.begin(), text_.begin() + upto, '\n')) + 1;
+        cursor_x = text_x + ImGui::CalcTextSize(text_.data() + from, text_.data() + upto).x;
+        const bool shown = !io.ConfigInputTextCursorBlink || field_state->CursorAnim <= 0.0f ||
+                           std::fmod(field_state->CursorAnim, 1.20f) <= 0.80f;
+        if (shown)
+            dl->AddLine({cursor_x, line_y(line)}, {cursor_x, line_y(line) + fs - 1.0f}, ImGui::GetColorU32(ImGuiCol_Text));
+    }
+    dl->PopClipRect();
+    // Keep the cursor's column in view sideways as it moves (the wheel and the bar scroll freely).
+    if (active_ && field_state) {
+        const float left = gutter_x + gutter_w + char_w, right = win.x + visible_w - char_w * 2.0f;
+        if (cursor_x < left) ImGui::SetScrollX(std::max(0.0f, scroll_x - (left - cursor_x) - field_w * 0.1f));
+        else if (cursor_x > right) ImGui::SetScrollX(scroll_x + (cursor_x - right) + char_w * 8.0f);
+    }
 
     // Keep the cursor's line in view as it moves (typing, arrows, a jump); the wheel scrolls freely.
     if (active_) {

@@ -200,6 +200,13 @@ void PuzzleView::draw_canvas() {
     }
 }
 
+// The panel under the editor holds what the kernel did (and, on a narrow canvas, the check too):
+// its title says so instead of "Timing", which a puzzle never measures there.
+std::string PuzzleView::timing_title() const {
+    if (!slot_ || !slot_->puzzle) return "What the kernel did";
+    return results_beside_editor() ? what_it_did_heading() : "The check, and what the kernel did";
+}
+
 void PuzzleView::draw_timing() {
     if (!slot_ || !slot_->puzzle) {
         ImGui::TextColored(kMutedColour, "What the kernel did shows here once a puzzle is open and checked.");
@@ -209,7 +216,7 @@ void PuzzleView::draw_timing() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (results_beside_editor()) {
         ImGui::BeginChild("##did", {0, 0}, false);
-        draw_what_it_did(ImGui::GetContentRegionAvail().x, host_.fonts);
+        draw_what_it_did(ImGui::GetContentRegionAvail().x, host_.fonts, /*heading=*/false);  // the panel's title
         ImGui::EndChild();
         return;
     }

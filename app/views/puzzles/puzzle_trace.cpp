@@ -257,13 +257,19 @@ void PuzzleView::draw_trace(const puzzles::CaseOutcome& c, float width) {
     ImGui::PopTextWrapPos();
 }
 
-void PuzzleView::draw_what_it_did(float width, const Fonts& fonts) {
+std::string PuzzleView::what_it_did_heading() const {
+    const PuzzleCheck* c = slot_ ? slot_->check.get() : nullptr;
+    return c && c->of_reference ? "What the reference solution did on the example" : "What the kernel did on the example";
+}
+
+void PuzzleView::draw_what_it_did(float width, const Fonts& fonts, bool heading) {
     const float fs = ImGui::GetFontSize();
     const PuzzleCheck* c = slot_ ? slot_->check.get() : nullptr;
-    if (fonts.bold) ImGui::PushFont(fonts.bold);
-    ImGui::TextUnformatted(c && c->of_reference ? "What the reference solution did on the example"
-                                                : "What the kernel did on the example");
-    if (fonts.bold) ImGui::PopFont();
+    if (heading) {
+        if (fonts.bold) ImGui::PushFont(fonts.bold);
+        ImGui::TextUnformatted(what_it_did_heading().c_str());
+        if (fonts.bold) ImGui::PopFont();
+    }
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
     const puzzles::CaseOutcome* example = nullptr;
     if (c)

@@ -46,6 +46,7 @@ public:
 
     void draw_canvas() override;
     void draw_timing() override;
+    std::string timing_title() const override;
     void draw_controls() override;
     float presenter_canvas_share() const override { return 0.6f; }
     std::string step_text_extra() const override;
@@ -94,7 +95,9 @@ private:
     void draw_results(float width, const Fonts& fonts);
     void draw_counters(const puzzles::CaseOutcome& c, float width);
     void draw_trace(const puzzles::CaseOutcome& c, float width);
-    void draw_what_it_did(float width, const Fonts& fonts);
+    // `heading`: the bold line naming whose run it is (off where the panel's title says it).
+    void draw_what_it_did(float width, const Fonts& fonts, bool heading = true);
+    std::string what_it_did_heading() const;
     bool results_beside_editor() const;
 
     ViewHost& host_;
