@@ -171,7 +171,13 @@ void TrainView::draw_timing() {
         draw_data_missing();
         return;
     }
-    if (train_) {
+    // The lines of the tab on show (the canvas takes the height the others would use, issue 41);
+    // the model and samples tabs, which measure nothing, show what was measured.
+    const bool overview = panel_ == Panel::Model || panel_ == Panel::Samples;
+    const bool show_train = overview || panel_ == Panel::Train || panel_ == Panel::Results || panel_ == Panel::Layers;
+    const bool show_race = overview || panel_ == Panel::Race || panel_ == Panel::Layers;
+    const bool show_peaks = overview || panel_ == Panel::Roofline;
+    if (train_ && show_train) {
         const train::LaneResult& l = train_->lane;
         // A run stopped before the test pictures were checked has no accuracy: said, never "0.0 %".
         char accuracy[96];
@@ -187,7 +193,7 @@ void TrainView::draw_timing() {
                         core::format_count(static_cast<std::int64_t>(l.images_per_second())).c_str(), accuracy);
         if (!l.implementation.empty()) text_fitted(kMutedColour, "  " + l.implementation);
     }
-    if (race_ && !race_hidden()) {
+    if (race_ && show_race && !race_hidden()) {
         for (const auto& l : race_->lanes) {
             if (l.ran)
                 ImGui::Text("Race, %s: %s pictures/s, %.1f %% after %s pictures", l.engine.c_str(),
@@ -200,13 +206,34 @@ void TrainView::draw_timing() {
             }
         }
     }
-    if (peaks_ && peaks_->ok)
+    if (peaks_ && peaks_->ok && show_peaks)
         ImGui::Text("This machine, measured: %s FP32 peak, %s copy (FMA loop on %d threads, %s)",
                     train::format_flop_rate(peaks_->flops).c_str(), core::format_gbps(peaks_->bytes_per_s / 1e9).c_str(),
                     peaks_->threads, peaks_->isa.c_str());
-    if (!train_ && !race_)
+    if (batch_ && panel_ == Panel::Batch) {
+        // Per engine: its time per picture at its smallest and its largest batch that ran.
+        for (std::size_t i = 0; i < batch_->cells.size();) {
+            const std::string& engine = batch_->cells[i].engine;
+            const train::BatchTiming *first = nullptr, *last = nullptr;
+            for (; i < batch_->cells.size() && batch_->cells[i].engine == engine; ++i)
+                if (batch_->cells[i].ran && batch_->cells[i].images > 0) {
+                    if (!first) first = &batch_->cells[i];
+                    last = &batch_->cells[i];
+                }
+            if (!first || first == last) continue;
+            ImGui::Text("Batch sizes, %s: %s a picture at batch %lld, %s at batch %lld (%s faster per picture)", engine.c_str(),
+                        core::format_duration(static_cast<std::int64_t>(first->ns_per_image())).c_str(),
+                        static_cast<long long>(first->batch),
+                        core::format_duration(static_cast<std::int64_t>(last->ns_per_image())).c_str(),
+                        static_cast<long long>(last->batch),
+                        core::format_ratio(first->ns_per_image() / std::max(last->ns_per_image(), 1.0)).c_str());
+        }
+    }
+    const bool tab_has = panel_ == Panel::Batch ? batch_ != nullptr
+                                                : (train_ && show_train) || (race_ && show_race) || (peaks_ && show_peaks);
+    if (!tab_has)
         ImGui::TextColored(kMutedColour, "%s", host_.jobs->busy() ? "running: the numbers appear as it goes"
-                                                                   : "nothing measured yet: press Train (R)");
+                                                                   : "nothing measured for this tab yet: press R");
 }
 
 bool TrainView::script_action(const std::string& name, std::string& said) {

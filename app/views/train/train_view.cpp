@@ -62,6 +62,7 @@ void TrainView::enter_step(const core::LessonStep& step) {
     if (panel_ == Panel::Roofline) {
         roofline_batch_ = train::ArticleFigures::kBatch;
         roofline_precision_ = train::Precision::Fp32;
+        roofline_part_ = 0;
     }
     predict_ = step.predict;
     pick_ = -1;

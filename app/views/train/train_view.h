@@ -223,6 +223,7 @@ class TrainView : public LessonView {
     // The roofline tab's own knobs: the article's batch to start with, FP32 to start with.
     std::int64_t roofline_batch_ = train::ArticleFigures::kBatch;
     train::Precision roofline_precision_ = train::Precision::Fp32;
+    int roofline_part_ = 0;  // the part of the tab shown where it is cut into parts
 
     // The learning rate the worker reads before every update, and what the slider says about it.
     std::shared_ptr<std::atomic<float>> live_rate_ = std::make_shared<std::atomic<float>>(0.05f);
