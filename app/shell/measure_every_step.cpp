@@ -37,7 +37,7 @@ void Shell::continue_measuring_every_step() {
         stop_measuring_every_step("the steps measured so far keep their results");
         return;
     }
-    if (jobs_.busy()) return;
+    if (busy()) return;  // a run, or a stored result still being read
     if (!host_.error.empty()) {  // the step's run failed: say which step, keep the reason on screen
         every_step_.active = false;
         host_.error = "step " + std::to_string(every_step_.step + 1) + " could not be measured: " + host_.error;

@@ -128,7 +128,7 @@ public:
     const std::string& step_input_problem() const { return host_.step_input_problem; }
     const std::string& info_message() const { return host_.info; }
     const core::LessonCatalog& catalog() const { return catalog_; }
-    bool busy() const { return jobs_.busy(); }
+    bool busy() const { return jobs_.busy() || (view_ && view_->reading_stored_result()); }
     // The window drew a frame: counted into the running measurement's quality note.
     void note_frame_drawn() { jobs_.count_frame(); }
     // The presenter view window is open: the speaker notes stay off the slide (N says where they are).

@@ -110,6 +110,9 @@ class LessonView {
     // (a sweep of the same sizes)? Then the shell lets it finish instead of stopping it when the
     // step is left. Default: no, a step's run belongs to its step.
     virtual bool still_wants_running_job() const { return false; }
+    // A stored result is being read off the UI thread (views/stored_results.h, BackgroundLoad): the
+    // step is not settled yet (a walk over every step and a script's Idle wait for it).
+    virtual bool reading_stored_result() const { return false; }
     // True when draw_timing() asks the step's predict prompt itself (answer buttons and reveal), so
     // presenter mode does not print it a second time in the text column.
     virtual bool draws_predict_prompt() const { return false; }

@@ -6,12 +6,16 @@
 // tests that expect a step to measure leave it off, so they always measure.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
+#include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "io/result_store.h"
 #include "measure/result_cache.h"
@@ -65,5 +69,50 @@ void back_with_stored_results(core::ResultCache<Result>& cache, std::string view
     };
     cache.set_backing(std::move(backing));
 }
+
+// A stored result read off the UI thread (issue 41): a 50 MB result took 2-4 s to read and decode
+// on a busy laptop, and the window, and a clicker's presses, froze meanwhile. start() reads it on a
+// thread of its own; poll(), once a frame, gives the outcome when the read has finished. A read
+// that is no longer wanted (another step) finishes on its own and is dropped.
+template <class Result>
+class BackgroundLoad {
+public:
+    using Cache = core::ResultCache<Result>;
+    using Hit = typename Cache::Hit;
+
+    ~BackgroundLoad() = default;  // a read still running is waited for (a disk read, not a measurement)
+
+    // False when the cache has no backing (the store is off): nothing to read, the view measures.
+    bool start(const Cache& cache, std::string key) {
+        if (!cache.backing().load) return false;
+        if (running_.valid()) stale_.push_back(std::move(running_));
+        key_ = std::move(key);
+        running_ = std::async(std::launch::async, [load = cache.backing().load, key = key_] { return load(key); });
+        return true;
+    }
+    void forget() {
+        if (running_.valid()) stale_.push_back(std::move(running_));
+    }
+    bool pending() const { return running_.valid(); }
+    const std::string& key() const { return key_; }
+
+    // Once the read has finished: {hit} when it found one (now kept in `cache`), {nullopt} when the
+    // store has none for the key. nullopt while it reads, or when nothing was started.
+    std::optional<std::optional<Hit>> poll(Cache& cache) {
+        std::erase_if(stale_, [](std::future<Loaded>& f) { return ready(f); });
+        if (!running_.valid() || !ready(running_)) return std::nullopt;
+        std::optional<std::pair<Hit, std::size_t>> loaded = running_.get();
+        if (!loaded || !loaded->first.result) return std::optional<Hit>{};
+        cache.keep_loaded(key_, loaded->first, loaded->second);
+        return std::optional<Hit>{std::move(loaded->first)};
+    }
+
+private:
+    using Loaded = std::optional<std::pair<Hit, std::size_t>>;
+    static bool ready(std::future<Loaded>& f) { return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }
+    std::string key_;
+    std::future<Loaded> running_;
+    std::vector<std::future<Loaded>> stale_;
+};
 
 }  // namespace gpulab::app

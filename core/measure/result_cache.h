@@ -65,6 +65,17 @@ public:
         return stored->first;
     }
 
+    // Only what this cache holds, never the backing: for a frame that must not wait for a disk
+    // (app/views/stored_results.h's BackgroundLoad reads the backing on another thread).
+    std::optional<Hit> find_in_memory(const std::string& key) const {
+        for (const Entry& e : entries_)
+            if (e.key == key) return e.hit;
+        return std::nullopt;
+    }
+    const Backing& backing() const { return backing_; }
+    // A hit the backing gave on another thread, kept here as find() keeps one.
+    void keep_loaded(const std::string& key, Hit hit, std::size_t bytes) { keep(key, std::move(hit), bytes); }
+
     void erase(const std::string& key) {
         for (auto it = entries_.begin(); it != entries_.end(); ++it) {
             if (it->key != key) continue;

@@ -46,20 +46,27 @@ void ActivationView::enter_step(const core::LessonStep& step) {
     if (step.action == "animate") anim_time_ = 0.0f;
     if (step.action != "run") return;
     // These settings measured earlier in this session: shown at once, labelled; R measures again.
-    // (In live mode runs follow each other anyway.)
+    // (In live mode runs follow each other anyway.) Measured in an earlier run of gpulab: read from
+    // the store on a thread of its own (update() shows it, or measures when none is stored).
     const std::string key = core::activation_config_key(current_params());
-    const auto hit = live_ ? std::nullopt : cache_.find(key);
-    run_on_step_ = !hit;
+    stored_load_.forget();
+    const auto hit = live_ ? std::nullopt : cache_.find_in_memory(key);
+    run_on_step_ = false;
     if (hit) {
-        last_run_ = last_full_run_ = hit->result;
-        device_output_tag_.forget();  // the GPU's buffers hold later runs' outputs now
-        textures_dirty_ = true;
-        host_.show_cached(hit->measured_unix_s, hit->origin);
-        match_recording();
+        show_cached_run(*hit);
         return;
     }
+    if (live_ || !stored_load_.start(cache_, key)) run_on_step_ = true;
     // Never the previous step's pictures and numbers under this step's heading while it measures.
     if (last_run_ && core::activation_config_key(last_run_->params) != key) last_run_.reset();
+}
+
+void ActivationView::show_cached_run(const core::ResultCache<core::ActivationRun>::Hit& hit) {
+    last_run_ = last_full_run_ = hit.result;
+    device_output_tag_.forget();  // the GPU's buffers hold later runs' outputs now
+    textures_dirty_ = true;
+    host_.show_cached(hit.measured_unix_s, hit.origin);
+    match_recording();
 }
 
 // [SECTION] runs
@@ -100,6 +107,7 @@ void ActivationView::request_run() {
 }
 
 bool ActivationView::start_run(bool live) {
+    stored_load_.forget();  // measured now: a stored result still being read is not shown over it
     if (use_file_ && loaded_image_.empty()) {
         host_.error = "no image loaded: enter a path and press Load, or drop a PNG/JPG on the window";
         return false;
@@ -188,6 +196,11 @@ void ActivationView::update(float dt) {
     // Copy a finished run's output into the textures before the next run starts: a GPU backend's
     // device_output() is only valid until its next run(), which the worker may begin right below.
     if (textures_dirty_) update_textures();
+    // A stored result read for this step: shown, or (none stored) the step measures.
+    if (const auto read = stored_load_.poll(cache_)) {
+        if (*read) show_cached_run(**read);
+        else run_on_step_ = true;
+    }
     if (host_.jobs->busy()) return;
     if (run_on_step_) {
         run_on_step_ = false;

@@ -14,6 +14,7 @@
 #include "measure/result_cache.h"
 #include "runtime/memory.h"
 #include "views/lesson_view.h"
+#include "views/stored_results.h"
 #include "render/tensor_texture.h"
 #include "sim/sim_trace_runs.h"
 #include "views/timing_plot.h"
@@ -32,6 +33,7 @@ public:
     void request_run() override;
     void run_blocking(bool quick) override;
     bool has_result() const override { return last_run_ != nullptr; }
+    bool reading_stored_result() const override { return stored_load_.pending(); }
 
     void draw_canvas() override;
     void draw_timing() override;
@@ -80,6 +82,9 @@ private:
     // Every full run of this session, by its settings: a step with the same settings shows it at
     // once instead of measuring again (core/measure/result_cache.h).
     core::ResultCache<core::ActivationRun> cache_{core::results_cache_bytes()};
+    // A step's stored result read off the UI thread (tens of MB at the larger sizes).
+    BackgroundLoad<core::ActivationRun> stored_load_;
+    void show_cached_run(const core::ResultCache<core::ActivationRun>::Hit& hit);
     std::unique_ptr<core::ImportedRun> other_;            // another machine's summary; null: none
     // The shipped GPU recording's run of the same op and size (views/recorded_gpu.h), its GPU rows
     // only; shown where no file was loaded to compare with. Null: the recording has none.
