@@ -137,6 +137,8 @@ void Shell::enter_step(int index) {
     step.params = core::step_settings(*l, step_index_);  // the same settings whichever step came before
     host_.step_input_problem.clear();
     host_.measuring_every_step = every_step_.active;
+    quiet_retry_.stop();  // a new step: the last one's busy run is not repeated under it
+    automatic_run_ = false;
     view_->enter_step(step);
     if (!view_->still_wants_running_job()) stop_run_of_left_step();
 }
@@ -189,6 +191,7 @@ void Shell::update(float dt) {
     // "already running" answered a key pressed during the last run; once it is over the line is stale.
     if (!jobs_.busy() && host_.info == ViewHost::kBusyMessage) host_.info.clear();
     if (view_) view_->update(dt);
+    watch_for_quiet(jobs_.busy());
     continue_measuring_every_step();
 }
 

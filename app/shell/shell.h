@@ -24,6 +24,7 @@
 #include "lesson/presenter.h"
 #include "markdown.h"
 #include "io/user_settings.h"
+#include "measure/quiet_retry.h"
 
 namespace gpulab::app {
 
@@ -78,6 +79,9 @@ public:
     void stop_measuring_every_step(const std::string& why);  // "measuring every step stopped: <why>"
     bool measuring_every_step() const { return every_step_.active; }
     void set_print_walk_summary(bool on) { every_step_.print_summary = on; }
+    // On in the window (gui_main.cpp); off for prerun, exports and scripted tests, whose runs must not
+    // repeat by themselves.
+    void set_remeasure_when_quiet(bool on) { remeasure_when_quiet_ = on; }
     void request_export() { export_requested_ = true; }
     bool take_export_request();
     bool take_fullscreen_toggle();
@@ -242,6 +246,13 @@ private:
     };
     EveryStepRun every_step_;
     void continue_measuring_every_step();  // from update(), after the view's own
+    // A step whose run shared the machine is measured again once it is quiet (remeasure_quiet.cpp).
+    bool remeasure_when_quiet_ = false;
+    core::QuietRetry quiet_retry_;
+    bool was_busy_ = false;
+    int cancels_when_run_began_ = 0;
+    bool automatic_run_ = false;  // the running (or last) run was started by quiet_retry_
+    void watch_for_quiet(bool busy_now);  // from update()
     int pending_scroll_lines_ = 0;       // Up / Down on the zoomed canvas, applied in the next frame
     int text_page_ = 0;                  // the step text's page in the window (paged_text.h)
     int text_pages_ = 1;                 // how many it had in the last frame

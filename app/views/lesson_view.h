@@ -113,6 +113,9 @@ class LessonView {
     // A stored result is being read off the UI thread (views/stored_results.h, BackgroundLoad): the
     // step is not settled yet (a walk over every step and a script's Idle wait for it).
     virtual bool reading_stored_result() const { return false; }
+    // Whether a run that shared the machine with other programs is repeated once it is quiet
+    // (shell/remeasure_quiet.cpp): not for a student's puzzle check or a minute of training.
+    virtual bool remeasures_when_quiet() const { return true; }
     // True when draw_timing() asks the step's predict prompt itself (answer buttons and reveal), so
     // presenter mode does not print it a second time in the text column.
     virtual bool draws_predict_prompt() const { return false; }

@@ -45,6 +45,7 @@ public:
     bool has_result() const override;
 
     void draw_canvas() override;
+    bool remeasures_when_quiet() const override { return false; }  // see LessonView
     void draw_timing() override;
     std::string timing_title() const override;
     void draw_controls() override;

@@ -128,6 +128,7 @@ class TrainView : public LessonView {
     void show_overview_panel() override;
 
     void draw_canvas() override;
+    bool remeasures_when_quiet() const override { return false; }  // see LessonView
     void draw_timing() override;
     void draw_controls() override;
     bool draws_predict_prompt() const override { return true; }
