@@ -92,8 +92,9 @@ if(GPULAB_XVFB_RUN)
                          LABELS "presenter;gui" ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
                          FIXTURES_SETUP presenter_gui TIMEOUT 120)
     # The presenter view (notes, next step, timer) in its own window, forced on (Xvfb has one
-    # monitor; with two it opens by itself on the one the slide is not on); P, Z and Down are
-    # pressed on the way. Both windows' pictures are written and checked.
+    # monitor; with two it opens by itself on the one the slide is not on); on the slide's own
+    # screen it is a window of half its size in the bottom-right corner, kept above the slide. P, Z
+    # and Down are pressed on the way. Both windows' pictures are written and checked.
     add_test(NAME presenter.gui_presenter_view
              COMMAND ${CMAKE_COMMAND} "-DCMD=${xvfb};$<TARGET_FILE:gpulab>;--present;--presenter-view;on;--lesson;conv-sliding-window;--script-keys;Right,P,Z,Down,Z;--frames;60;--screenshot;${GPULAB_PRESENT_OUT}/view.png"
                      -DEXPECT_RC=0 "-DEXPECT_REGEX=step=2 of [0-9]+ presenting=yes"
@@ -102,7 +103,7 @@ if(GPULAB_XVFB_RUN)
                          LABELS "presenter;gui" ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
                          FIXTURES_SETUP presenter_gui_view TIMEOUT 120)
     add_test(NAME presenter.gui_presenter_view_png
-             COMMAND gpulab_png_check ${GPULAB_PRESENT_OUT}/view-presenter-view.png 100 1280 720)
+             COMMAND gpulab_png_check ${GPULAB_PRESENT_OUT}/view-presenter-view.png 100 640 360)
     set_tests_properties(presenter.gui_presenter_view_png PROPERTIES LABELS "presenter;gui"
                          FIXTURES_REQUIRED presenter_gui_view)
     # Two monitors (Xorg's dummy driver, tests/two_monitor_run.sh): presenter mode opens the

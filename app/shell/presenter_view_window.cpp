@@ -25,10 +25,25 @@ bool PresenterViewWindow::open(GLFWmonitor* monitor, void* user, KeyCallback on_
     GLFWwindow* previous = glfwGetCurrentContext();
     ImGuiContext* previous_imgui = ImGui::GetCurrentContext();
     int x = 0, y = 0, w = 1280, h = 720;
-    if (monitor) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+    // With a second screen the view fills it. On the slide's own screen (asked for with
+    // --presenter-view on) it is a smaller window in the bottom-right corner kept above the
+    // fullscreen slide: a window behind the slide could not be seen or reached (issue 41, item 9).
+    const bool same_screen = monitor == nullptr;
+    if (monitor) {
+        glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+    } else if (GLFWmonitor* primary = glfwGetPrimaryMonitor()) {
+        int mx = 0, my = 0, mw = 0, mh = 0;
+        glfwGetMonitorWorkarea(primary, &mx, &my, &mw, &mh);
+        w = std::max(mw / 2, 320);
+        h = std::max(mh / 2, 240);
+        x = mx + std::max(mw - w, 0);
+        y = my + std::max(mh - h, 0);
+    }
     glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    glfwWindowHint(GLFW_FLOATING, same_screen ? GLFW_TRUE : GLFW_FALSE);
     window_ = glfwCreateWindow(std::max(w, 320), std::max(h, 240), "gpulab presenter view (only on this screen)",
                                nullptr, nullptr);
+    glfwWindowHint(GLFW_FLOATING, GLFW_FALSE);
     glfwWindowHint(GLFW_VISIBLE, GLFW_TRUE);
     if (!window_) {
         error = "the presenter view window could not be opened";
