@@ -448,7 +448,8 @@ int run_gui(const GuiOptions& options) {
             if (!typing && pk && shell->handle_presenter_key(*pk, k.repeat)) continue;
             if (k.repeat) continue;
             if (k.key == GLFW_KEY_F12) shell->request_export();
-            if (k.key == GLFW_KEY_F11 || (fullscreen && k.key == GLFW_KEY_ESCAPE)) toggle = !toggle;
+            // Escape in a text field (the kernel editor) leaves the field, never fullscreen.
+            if (k.key == GLFW_KEY_F11 || (fullscreen && k.key == GLFW_KEY_ESCAPE && !typing)) toggle = !toggle;
         }
         events.keys.clear();
 

@@ -209,7 +209,7 @@ void Shell::draw_presenter_overlays(const FrameContext& ctx) {
                     ImGui::TextColored(kAccentColour, "%s", row.keys);
                     if (fonts_.bold) ImGui::PopFont();
                     ImGui::TableNextColumn();
-                    ImGui::TextUnformatted(row.meaning);
+                    ImGui::TextWrapped("%s", row.meaning);  // a long meaning takes two lines, never cut
                 }
                 ImGui::EndTable();
             }

@@ -317,7 +317,7 @@ const std::vector<PresenterKeyHelp>& presenter_key_help() {
         {"N", "speaker notes on / off (under the step text)"},
         {"P", "pointer: a spotlight follows the mouse"},
         {"Z", "zoom: the canvas alone on the screen / back"},
-        {"Up / Down", "scroll the step text (the canvas when zoomed); the window: its next / earlier part"},
+        {"Up / Down", "the step text's next / earlier part (the canvas when zoomed: scroll it)"},
         {"?", "show / hide this key map"},
         {"Escape", "close this map, then leave presenter mode"},
         {"F5", "enter / leave presenter mode"},
