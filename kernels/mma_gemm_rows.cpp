@@ -47,8 +47,12 @@ std::vector<core::GemmSpeedRow> measure_mma_gemm_rows(int64_t m, int64_t n, int6
             if (count >= config.min_samples && core::now_ns() - start > config.time_budget_ns) break;
         }
         if (!error.empty()) {
-            // The device's absence is said as the cuBLAS rows say it, so the view shows one line.
-            r.path = probe().device_ok ? error : no_gpu_reason(error);
+            // The device's absence is said as the cuBLAS rows say it, so the view shows one line;
+            // on a GPU that is there, the kernel failed: the row's error says so and `bench` fails
+            // (issue 44, item 4: it printed "not run" and exited 0).
+            const bool device = probe().device_ok;
+            r.path = device ? error : no_gpu_reason(error);
+            if (device) r.error = "our mma.sync kernel failed: " + error;
             rows.push_back(std::move(r));
             continue;
         }

@@ -823,7 +823,7 @@ private:
     // conv's own output buffer serves, zeroed at allocation and never written while the layer is
     // fused, so 0 * z is 0 (a NaN left in z would survive a 0 factor). The algorithm and workspace
     // are the forward's Find choice: the documentation ties only the IDENTITY activation to
-    // IMPLICIT_PRECOMP_GEMM, not ReLU. False when cuDNN answers NOT_SUPPORTED all the same: every
+    // IMPLICIT_PRECOMP_GEMM, not ReLU. False when cuDNN answers NOT_SUPPORTED (any code of that category) all the same: every
     // layer then runs unfused from now on (implementation() says so), and the caller does the
     // separate calls.
     bool conv_bias_relu(LayerState& st, const Layer& l, const float* x, const float* z, float* relu_out) {
@@ -832,7 +832,10 @@ private:
             cudnn_, &one, st.x.get(), x, st.w.get(), weights(l), st.fwd.desc.get(),
             static_cast<cudnnConvolutionFwdAlgo_t>(st.fwd.choice.algo), workspace_.data(), st.fwd.choice.workspace,
             &zero, st.y.get(), z, st.bias.get(), biases(l), relu_.get(), st.y.get(), relu_out);
-        if (status == CUDNN_STATUS_NOT_SUPPORTED) {
+        // cuDNN 9 answers a refusal with a sub-code of the NOT_SUPPORTED category (3001-3014, e.g.
+        // 3007 NOT_SUPPORTED_SHAPE), not 3000 itself: the category decides (issue 44, item 4).
+        static_assert(CUDNN_STATUS_CATEGORY(3007) == CUDNN_STATUS_NOT_SUPPORTED, "cuDNN 9's status categories");
+        if (CUDNN_STATUS_CATEGORY(static_cast<int>(status)) == CUDNN_STATUS_NOT_SUPPORTED) {
             for (char& f : fuse_relu_) f = 0;  // every layer unfused: one rule for the whole net
             fusion_refused_ = true;
             describe();
