@@ -244,6 +244,42 @@ TEST_SUITE("measure") {
         CHECK_FALSE(from_bytes<ActivationRun>(bytes + "extra"));
     }
 
+    TEST_CASE("a run too large for one entry is kept without its pictures and they are made again when read (issue 41)") {
+        BackendList cpu = make_cpu_backends();
+        std::vector<Backend*> raw;
+        for (const auto& b : cpu) raw.push_back(b.get());
+        ActivationParams p;
+        p.elements = 8192;
+        p.activation = Activation::Sigmoid;
+        const ActivationRun run = run_activation(p, raw, quick());
+        REQUIRE(run.ok);
+        const std::shared_ptr<const ActivationRun> slim = activation_run_without_pictures(run);
+        REQUIRE(slim);
+        CHECK(slim->input.size() == 0);
+        CHECK(slim->reports.size() == run.reports.size());
+        const std::string bytes = to_bytes(*slim);
+        CHECK(bytes.size() < 64 * 1024);  // the measurement, not three pictures
+        std::shared_ptr<ActivationRun> back = from_bytes<ActivationRun>(bytes);
+        REQUIRE(back);
+        REQUIRE(remake_activation_pictures(*back));
+        CHECK(back->input.data == run.input.data);  // the seed makes the same input
+        CHECK(back->reference_output.data == run.reference_output.data);
+        CHECK(back->simulated_output.size() == 0);  // never shown as the simulator's when it was not kept
+        CHECK(back->reports[1].samples_ns == run.reports[1].samples_ns);
+        CHECK(activation_config_key(back->params) == activation_config_key(run.params));
+        // A whole run needs nothing made again.
+        ActivationRun whole = run;
+        CHECK(remake_activation_pictures(whole));
+        // A picture file's run cannot be made again from a seed: not slimmed (not stored when too large).
+        ActivationRun from_file = run;
+        from_file.params.image_path = "/tmp/a-picture.png";
+        CHECK_FALSE(activation_run_without_pictures(from_file));
+        // A crafted slim entry asking for 2^40 elements is refused, not allocated.
+        ActivationRun crafted = *slim;
+        crafted.params.elements = int64_t{1} << 40;
+        CHECK_FALSE(remake_activation_pictures(crafted));
+    }
+
     TEST_CASE("a crafted tensor size is refused before anything is allocated") {
         Tensor t;
         t.shape = {2, 3};

@@ -36,29 +36,37 @@ core::ResultStore* stored_results();
 
 // Connects `cache` to the store when it is on. `format` is the view's payload format: bump it when
 // the measurement type or its serialize functions change, so older files are passed over.
-// `bytes_of` is the size the in-memory cache budgets for a result loaded from disk.
+// `bytes_of` is the size the in-memory cache budgets for a result loaded from disk. A result too
+// large for one entry is stored as `fit` makes it (a copy without what can be made again), or not
+// at all; `after_load` makes the rest again when it is read (off the UI thread where BackgroundLoad
+// reads), false when it cannot (the step then measures).
 template <class Result>
-void back_with_stored_results(core::ResultCache<Result>& cache, std::string view, int format,
-                              std::function<std::size_t(const Result&)> bytes_of) {
+void back_with_stored_results(
+    core::ResultCache<Result>& cache, std::string view, int format, std::function<std::size_t(const Result&)> bytes_of,
+    std::function<std::shared_ptr<const std::remove_const_t<Result>>(const Result&)> fit = {},
+    std::function<bool(std::remove_const_t<Result>&)> after_load = {}) {
     core::ResultStore* store = stored_results();
     if (!store) return;
     using Cache = core::ResultCache<Result>;
     typename Cache::Backing backing;
-    backing.save = [store, view, format, bytes_of](const std::string& key, const std::shared_ptr<Result>& result,
-                                                   std::int64_t measured_unix_s) {
-        // Pictures too large for one entry are not written at all (they are measured again in seconds).
-        if (static_cast<std::int64_t>(bytes_of(*result)) > core::ResultStore::kMaxEntryBytes) return;
+    backing.save = [store, view, format, bytes_of, fit](const std::string& key, const std::shared_ptr<Result>& result,
+                                                        std::int64_t measured_unix_s) {
         // The result is shared and never changed after it is cached: the writer thread reads it.
-        std::shared_ptr<const Result> keep = result;
+        std::shared_ptr<const std::remove_const_t<Result>> keep = result;
+        if (static_cast<std::int64_t>(bytes_of(*result)) > core::ResultStore::kMaxEntryBytes) {
+            keep = fit ? fit(*result) : nullptr;
+            if (!keep) return;  // too large and nothing to leave out: measured again in seconds
+        }
         store->save_later(view, format, key, [keep] { return core::to_bytes(*keep); }, measured_unix_s);
     };
-    backing.load = [store, view, format, bytes_of](const std::string& key)
+    backing.load = [store, view, format, bytes_of, after_load](const std::string& key)
         -> std::optional<std::pair<typename Cache::Hit, std::size_t>> {
         if (!stored_results_readable()) return std::nullopt;
         std::optional<core::StoredResult> stored = store->load(view, format, key);
         if (!stored) return std::nullopt;
         std::shared_ptr<std::remove_const_t<Result>> value = core::from_bytes<std::remove_const_t<Result>>(stored->payload);
         if (!value) return std::nullopt;  // another layout of the same format number: measure again
+        if (after_load && !after_load(*value)) return std::nullopt;
         typename Cache::Hit hit;
         hit.result = std::move(value);
         hit.measured_unix_s = stored->measured_unix_s;

@@ -256,6 +256,33 @@ std::string activation_config_key(const ActivationParams& p) {
     return key;
 }
 
+std::shared_ptr<const ActivationRun> activation_run_without_pictures(const ActivationRun& run) {
+    if (!run.ok || !run.params.image_path.empty() || run.params.elements < 1 || run.input.size() != run.params.elements)
+        return nullptr;
+    auto slim = std::make_shared<ActivationRun>();
+    slim->params = run.params;
+    slim->op = run.op;
+    slim->ok = run.ok;
+    slim->error = run.error;
+    slim->simulated_backend = run.simulated_backend;
+    slim->reports = run.reports;
+    slim->started_unix_s = run.started_unix_s;
+    slim->pictures_remade = true;  // read back, its pictures are made again
+    return slim;
+}
+
+bool remake_activation_pictures(ActivationRun& run) {
+    if (!run.pictures_remade) return true;
+    if (!run.ok || !run.params.image_path.empty() || run.params.elements < 1 ||
+        run.params.elements > kMaxLessonActivationElements)  // a crafted count must not allocate gigabytes
+        return false;
+    run.input = make_feature_map(run.params.elements, run.params.seed);
+    run.reference_output = Tensor::zeros(run.input.shape);
+    cpu::activation_reference(run.op, run.input.ptr(), run.reference_output.ptr(), run.input.size());
+    run.simulated_output = Tensor{};
+    return true;
+}
+
 std::size_t activation_run_bytes(const ActivationRun& run) {
     const std::size_t floats = run.input.size() + run.reference_output.size() + run.simulated_output.size();
     return floats * sizeof(float) + sizeof(ActivationRun);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <map>
 #include <span>
 #include <string>
@@ -72,12 +73,24 @@ struct ActivationRun {
     std::string simulated_backend;
     std::vector<BackendReport> reports;  // one per backend passed in, same order
     int64_t started_unix_s = 0;
+    // Read back from the results store without the pictures it was stored without (too large for
+    // one entry): input and cpu-scalar's output were made again from the seed; no simulated output.
+    bool pictures_remade = false;
 };
 
 // The settings a run measured, written out: the results cache's key (core/measure/result_cache.h).
 std::string activation_config_key(const ActivationParams& p);
 // About how much memory a run holds (its pictures), for the cache's budget.
 std::size_t activation_run_bytes(const ActivationRun& run);
+
+// "Make it big" (2^24 floats and up) is three pictures of 64 MiB and more: too large for one entry of
+// the results store, so it was measured again after every start (issue 41). A run whose input was
+// generated (not a picture file) is stored without its pictures instead: everything measured, and
+// the seed that makes the input again. Null when the run's pictures could not be made again.
+std::shared_ptr<const ActivationRun> activation_run_without_pictures(const ActivationRun& run);
+// On reading such a run back (off the UI thread): its input from the seed and cpu-scalar's output
+// from the input, so the canvas shows them; true when it has them (false: measure again).
+bool remake_activation_pictures(ActivationRun& run);
 
 // Reports progress in [0,1] with a short stage text; return false to cancel.
 using ProgressFn = std::function<bool(float fraction, std::string_view stage)>;

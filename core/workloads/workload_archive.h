@@ -136,7 +136,7 @@ template <class A> void serialize(A& a, BackendReport& r) {
 template <class A> void serialize(A& a, ActivationParams& p) { archive_members(a, p, p.activation, p.leaky_alpha, p.elements, p.image_path, p.seed); }
 template <class A> void serialize(A& a, ActivationRun& r) {
     archive_members(a, r, r.params, r.op, r.ok, r.error, r.input, r.reference_output, r.simulated_output, r.simulated_backend, r.reports,
-      r.started_unix_s);
+      r.started_unix_s, r.pictures_remade);
 }
 
 template <class A> void serialize(A& a, Conv2dParams& p) {

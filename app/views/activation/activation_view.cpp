@@ -21,7 +21,9 @@
 namespace gpulab::app {
 
 ActivationView::ActivationView(ViewHost& host) : host_(host) {
-    back_with_stored_results<core::ActivationRun>(cache_, "activation", 1, core::activation_run_bytes);
+    // Format 2: runs too large for one entry ("Make it big") are stored without their pictures.
+    back_with_stored_results<core::ActivationRun>(cache_, "activation", 2, core::activation_run_bytes,
+                                                  core::activation_run_without_pictures, core::remake_activation_pictures);
 }
 
 ActivationView::~ActivationView() = default;
