@@ -77,20 +77,21 @@ bool walk_lesson(const PrerunOptions& o, const core::Lesson& lesson) {
     shell->set_print_walk_summary(false);
     shell->start_measuring_every_step();
     int step = shell->step_index();
-    bool measured = false;
+    int measurements_before = shell->measurements();
     std::int64_t step_start = core::now_ns();
     auto report_step = [&](int index) {
         const core::LessonStep& s = lesson.steps[static_cast<std::size_t>(index)];
+        // A step that only read its stored result (or a data set) measured nothing new.
+        const bool measured = shell->measurements() != measurements_before;
         std::printf("  step %d of %d, %s: %s\n", index + 1, shell->step_count(), s.title.c_str(),
                     measured ? ("measured in " + core::format_duration(core::now_ns() - step_start)).c_str()
                              : "nothing new to measure");
         std::fflush(stdout);
-        measured = false;
+        measurements_before = shell->measurements();
         step_start = core::now_ns();
     };
     while (shell->measuring_every_step()) {
         shell->update(1.0f / 60.0f);
-        if (shell->busy()) measured = true;
         if (shell->measuring_every_step() && shell->step_index() != step) {
             report_step(step);
             step = shell->step_index();

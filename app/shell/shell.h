@@ -133,6 +133,8 @@ public:
     const std::string& info_message() const { return host_.info; }
     const core::LessonCatalog& catalog() const { return catalog_; }
     bool busy() const { return jobs_.busy() || (view_ && view_->reading_stored_result()); }
+    // Runs that measured something so far (reading a data set or a stored result does not count).
+    int measurements() const { return host_.measurements; }
     // The window drew a frame: counted into the running measurement's quality note.
     void note_frame_drawn() { jobs_.count_frame(); }
     // The presenter view window is open: the speaker notes stay off the slide (N says where they are).

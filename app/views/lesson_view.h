@@ -33,6 +33,7 @@ struct ViewHost {
     // walks the lesson: a step whose run waits for the student (the race after its prediction)
     // runs now, so it too is stored for class.
     bool measuring_every_step = false;
+    int measurements = 0;  // runs that measured (not reading a data set): `gpulab prerun` reports them
     Fonts fonts;
 
     // True, with a grey line saying why, while a measurement runs: Run buttons and keys ask first.
@@ -55,7 +56,10 @@ struct ViewHost {
             error.clear();
             info.clear();
         }
-        if (measures_here) set_shown_result_machine("");  // what follows is measured here
+        if (measures_here) {
+            set_shown_result_machine("");  // what follows is measured here
+            ++measurements;
+        }
         return true;
     }
 
