@@ -28,6 +28,14 @@ gpulab_prerun_test(conv_again 0 "step 1 of 10, [^\n]*: nothing new to measure.*s
 set_tests_properties(prerun.conv PROPERTIES FIXTURES_REQUIRED prerun_clean FIXTURES_SETUP prerun_conv)
 set_tests_properties(prerun.conv_again PROPERTIES FIXTURES_REQUIRED prerun_conv)
 
+# The activations lesson, "Make it big" included: too large for one entry, it is kept without its
+# pictures, so the window shows every step at once after the prerun (issue 41).
+gpulab_prerun_test(activations 0 "step 6 of 6, Make it big: measured in .*gpulab prerun: done" ${gpulab_store}
+                   --lesson elementwise-activations)
+set_tests_properties(prerun.activations PROPERTIES FIXTURES_REQUIRED prerun_clean FIXTURES_SETUP prerun_activations
+                     RESOURCE_LOCK prerun_store)
+set_tests_properties(prerun.conv prerun.conv_again PROPERTIES RESOURCE_LOCK prerun_store)
+
 # Another computer (GPULAB_TEST_MACHINE stands in for one) measures the SIMD lesson and carries
 # it over; this computer imports it; its own folder cannot be imported back into itself.
 gpulab_prerun_test(other_computer 0 "copied [1-9][0-9]* results? to .*carried" ${gpulab_box}
@@ -75,6 +83,13 @@ if(GPULAB_XVFB_RUN)
                      -DEXPECT_RC=0 "-DEXPECT_REGEX=lesson=simd-vs-mimd step=3 of 10 .* runs=0" -P ${GPULAB_PRERUN_CHECK})
     set_tests_properties(gui.imported_step_shows_in_window PROPERTIES LABELS "gui;cli" TIMEOUT 180 FIXTURES_REQUIRED prerun_imported
                          ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${gpulab_laptop}")
+    add_test(NAME gui.stored_big_step_shows_in_next_run
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Idle,Right,Idle,Right,Idle,Right,Idle,Right,Idle,Right,Idle;--frames;20"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=lesson=elementwise-activations step=6 of 6 .* runs=0 .*controls info='measured on [^']* by an earlier run of gpulab"
+                     -P ${GPULAB_PRERUN_CHECK})
+    set_tests_properties(gui.stored_big_step_shows_in_next_run PROPERTIES LABELS "gui;cli" TIMEOUT 180
+                         FIXTURES_REQUIRED prerun_activations RESOURCE_LOCK prerun_store
+                         ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR};GPULAB_RESULTS_DIR=${gpulab_store}")
     if(gpulab_has_fashion_mnist)
         # Every tab shows its stored result: the one run is reading the pictures.
         add_test(NAME gui.train_stored_shows_in_next_run
