@@ -1,0 +1,131 @@
+// The packed FP32 product's inner part (gemm_packed.h tells the whole story): the packers and the
+// register-blocked micro-kernel, included by one .cpp per instruction set (gemm_packed_isa_*.cpp),
+// each compiled with its own flags by core/CMakeLists.txt, like the training GEMM (gemm_kernel_impl.h).
+// Before the include a file defines GPULAB_PACKED_VEC_FLOATS (floats in one register: 16 AVX-512,
+// 8 AVX2, 4 SSE2) and GPULAB_PACKED_MR (rows of the micro-tile). A micro-tile of C is MR rows x two
+// registers:
+//
+//              packed B micro-panel: kc rows of NR = 2 registers, contiguous
+//              p=0  [b b b b b b b b | b b b b b b b b]   <- two vector loads per step p
+//              p=1  [b b b b b b b b | b b b b b b b b]
+//              ...
+//   packed A micro-panel: kc steps of MR floats, contiguous
+//   p=0: a0 a1 .. a13      C tile (MR x NR) in 2 MR registers:
+//   p=1: a0 a1 .. a13        acc[i][v] += broadcast(a_i) * b[v]   (2 MR FMAs per step p)
+//
+// 14 x 32 on AVX-512 (28 accumulators + 2 B registers + 1 broadcast = 31 of 32 registers), 6 x 16 on
+// AVX2 and 6 x 8 on SSE2 (12 + 2 + 1 = 15 of 16). Every step of p loads 2 vectors of B and MR floats
+// of A, both from consecutive addresses because they were packed that way, for 2 MR FMAs: the
+// arithmetic, not the loads, sets the pace.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+// An unnamed namespace: each gemm_packed_isa_*.cpp gets its own copy, compiled with its own flags
+// (inline functions with external linkage would be merged by the linker, and one ISA's code could
+// run for all). Nothing here instantiates a standard-library template for the same reason.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace gpulab::cpu::packed_detail {
+namespace {
+
+constexpr int kLanes = GPULAB_PACKED_VEC_FLOATS;
+constexpr int kMr = GPULAB_PACKED_MR;
+constexpr int kNr = 2 * kLanes;
+typedef float vec __attribute__((vector_size(kLanes * sizeof(float))));
+
+inline vec load(const float* p) {
+    vec v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store(float* p, vec v) { std::memcpy(p, &v, sizeof v); }
+
+inline std::int64_t smaller(std::int64_t x, std::int64_t y) { return x < y ? x : y; }
+
+void pack_a(std::int64_t rows, std::int64_t kc, const float* a, std::int64_t a_row, std::int64_t a_col, float* dst) {
+    for (std::int64_t i0 = 0; i0 < rows; i0 += kMr, dst += kc * kMr) {
+        const std::int64_t height = smaller(kMr, rows - i0);
+        const float* src = a + i0 * a_row;
+        if (height == kMr) {
+            // A full panel: MR values per step, one from each row (a transpose of MR rows of A).
+            for (std::int64_t p = 0; p < kc; ++p)
+#pragma GCC unroll 16
+                for (int i = 0; i < kMr; ++i) dst[p * kMr + i] = src[i * a_row + p * a_col];
+        } else {
+            for (std::int64_t p = 0; p < kc; ++p)
+                for (int i = 0; i < kMr; ++i) dst[p * kMr + i] = i < height ? src[i * a_row + p * a_col] : 0.0f;
+        }
+    }
+}
+
+void pack_b(std::int64_t kc, std::int64_t cols, const float* b, std::int64_t ldb, float* dst) {
+    for (std::int64_t j0 = 0; j0 < cols; j0 += kNr, dst += kc * kNr) {
+        const std::int64_t width = smaller(kNr, cols - j0);
+        const float* src = b + j0;
+        if (width == kNr) {
+            for (std::int64_t p = 0; p < kc; ++p) {
+                store(dst + p * kNr, load(src + p * ldb));
+                store(dst + p * kNr + kLanes, load(src + p * ldb + kLanes));
+            }
+        } else {
+            for (std::int64_t p = 0; p < kc; ++p)
+                for (int j = 0; j < kNr; ++j) dst[p * kNr + j] = j < width ? src[p * ldb + j] : 0.0f;
+        }
+    }
+}
+
+// One MR x NR tile of C from one micro-panel of A and one of B. Only `rows` x `cols` of it are
+// written: at the block's right and bottom edges the padding zeros of the panels make the rest.
+inline __attribute__((always_inline)) void micro_kernel(std::int64_t kc, const float* pa, const float* pb, float* c,
+                                                        std::int64_t ldc, std::int64_t rows, std::int64_t cols,
+                                                        bool accumulate) {
+    vec acc[kMr][2];
+#pragma GCC unroll 16
+    for (int i = 0; i < kMr; ++i) acc[i][0] = acc[i][1] = vec{};
+    // C's rows are written at the end: ask for their lines now, so the misses overlap the arithmetic.
+    if (rows == kMr)
+#pragma GCC unroll 16
+        for (int i = 0; i < kMr; ++i) __builtin_prefetch(c + i * ldc, 1), __builtin_prefetch(c + i * ldc + kNr - 1, 1);
+#pragma GCC unroll 4
+    for (std::int64_t p = 0; p < kc; ++p) {
+        const vec b0 = load(pb), b1 = load(pb + kLanes);
+#pragma GCC unroll 16
+        for (int i = 0; i < kMr; ++i) {
+            const float x = pa[i];
+            acc[i][0] += x * b0;
+            acc[i][1] += x * b1;
+        }
+        pa += kMr;
+        pb += kNr;
+    }
+    if (rows == kMr && cols == kNr) {
+#pragma GCC unroll 16
+        for (int i = 0; i < kMr; ++i) {
+            float* row = c + i * ldc;
+            store(row, accumulate ? load(row) + acc[i][0] : acc[i][0]);
+            store(row + kLanes, accumulate ? load(row + kLanes) + acc[i][1] : acc[i][1]);
+        }
+        return;
+    }
+    float tile[kMr][kNr];
+    for (int i = 0; i < kMr; ++i) store(&tile[i][0], acc[i][0]), store(&tile[i][kLanes], acc[i][1]);
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < cols; ++j) c[i * ldc + j] = accumulate ? c[i * ldc + j] + tile[i][j] : tile[i][j];
+}
+
+// Every tile of a packed block: columns outside, rows inside, so one B micro-panel (kc x NR) stays
+// in L1 while the A micro-panels of the whole block stream past it from L2.
+void macro_kernel(std::int64_t rows, std::int64_t cols, std::int64_t kc, const float* packed_a, const float* packed_b,
+                  float* c, std::int64_t ldc, bool accumulate) {
+    for (std::int64_t j = 0; j < cols; j += kNr) {
+        const float* pb = packed_b + (j / kNr) * kc * kNr;
+        for (std::int64_t i = 0; i < rows; i += kMr)
+            micro_kernel(kc, packed_a + (i / kMr) * kc * kMr, pb, c + i * ldc + j, ldc, smaller(kMr, rows - i),
+                         smaller(kNr, cols - j), accumulate);
+    }
+}
+
+}  // namespace
+}  // namespace gpulab::cpu::packed_detail
