@@ -109,7 +109,8 @@ void run(const PackedKernel& kernel, std::int64_t rows, std::int64_t cols, std::
             };
             auto run_tasks = [&](std::int64_t begin, std::int64_t end) {
                 thread_local PackBuffer a_buffer;
-                float* packed_a = a_buffer.floats(kernel.mc * kernel.kc);
+                // One vector of slack: pack_a's last store of a panel spills up to a vector past it.
+            float* packed_a = a_buffer.floats(kernel.mc * kernel.kc + kernel.nr);
                 for (std::int64_t task = begin; task < end; ++task) {
                     const std::int64_t i0 = (task / grid.pieces) * grid.mc, j0 = (task % grid.pieces) * grid.width;
                     const std::int64_t height = std::min(grid.mc, rows - i0), width = std::min(grid.width, nc - j0);

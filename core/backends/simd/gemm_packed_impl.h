@@ -32,7 +32,8 @@ namespace {
 
 constexpr int kLanes = GPULAB_PACKED_VEC_FLOATS;
 constexpr int kMr = GPULAB_PACKED_MR;
-constexpr int kNr = 2 * kLanes;
+constexpr int kVecs = GPULAB_PACKED_VECS;  // registers across a row of the micro-tile
+constexpr int kNr = kVecs * kLanes;
 typedef float vec __attribute__((vector_size(kLanes * sizeof(float))));
 
 inline vec load(const float* p) {
@@ -44,15 +45,69 @@ inline void store(float* p, vec v) { std::memcpy(p, &v, sizeof v); }
 
 inline std::int64_t smaller(std::int64_t x, std::int64_t y) { return x < y ? x : y; }
 
+typedef int index_vec __attribute__((vector_size(kLanes * sizeof(int))));
+
+// One stage of a kLanes x kLanes transpose held in registers: rows r and r + d (r without the bit d)
+// swap their off-diagonal d-wide pieces. After the stages d = 1, 2, 4, ..., x[j][i] is the old x[i][j]:
+//   d = 1:  [a0 a1 a2 a3]  ->  [a0 b0 a2 b2]        d = 2:  [a0 b0 a2 b2]  ->  [a0 b0 c0 d0]
+//           [b0 b1 b2 b3]      [a1 b1 a3 b3]                [c0 d0 c2 d2]      [a2 b2 c2 d2]
+template <int d>
+inline __attribute__((always_inline)) void transpose_stage(vec* x) {
+    index_vec low, high;
+    for (int l = 0; l < kLanes; ++l) {
+        low[l] = (l & d) ? kLanes + l - d : l;
+        high[l] = (l & d) ? kLanes + l : l + d;
+    }
+#pragma GCC unroll 16
+    for (int r = 0; r < kLanes; ++r) {
+        if (r & d) continue;
+        const vec lo = __builtin_shuffle(x[r], x[r + d], low), hi = __builtin_shuffle(x[r], x[r + d], high);
+        x[r] = lo;
+        x[r + d] = hi;
+    }
+}
+
+inline __attribute__((always_inline)) void transpose(vec* x) {
+    transpose_stage<1>(x);
+    transpose_stage<2>(x);
+    if constexpr (kLanes > 4) transpose_stage<4>(x);
+    if constexpr (kLanes > 8) transpose_stage<8>(x);
+}
+
+// A full panel of a row-major A (a_col = 1): kLanes steps of p at a time, the panel's MR rows loaded
+// as vectors (the rows past MR zero), turned in registers, and each step's MR values stored at once.
+// Each store writes kLanes floats of which the last kLanes - MR spill into the next step's place and are
+// overwritten by the next store (the buffer has room for the last one's spill: gemm_packed.cpp).
+// About a quarter of a cycle a value where the scalar copy below takes one or two: packing A was 3-4 %
+// of a 1024^3 product's time on one core.
+inline void pack_a_panel_rows(std::int64_t kc, const float* src, std::int64_t a_row, float* dst) {
+    std::int64_t p = 0;
+    if constexpr (kMr <= kLanes) {
+        for (; p + kLanes <= kc; p += kLanes) {
+            vec x[kLanes];
+#pragma GCC unroll 16
+            for (int i = 0; i < kLanes; ++i) x[i] = i < kMr ? load(src + i * a_row + p) : vec{};
+            transpose(x);
+#pragma GCC unroll 16
+            for (int j = 0; j < kLanes; ++j) store(dst + (p + j) * kMr, x[j]);
+        }
+    }
+    for (; p < kc; ++p)
+#pragma GCC unroll 16
+        for (int i = 0; i < kMr; ++i) dst[p * kMr + i] = src[i * a_row + p];
+}
+
 void pack_a(std::int64_t rows, std::int64_t kc, const float* a, std::int64_t a_row, std::int64_t a_col, float* dst) {
     for (std::int64_t i0 = 0; i0 < rows; i0 += kMr, dst += kc * kMr) {
         const std::int64_t height = smaller(kMr, rows - i0);
         const float* src = a + i0 * a_row;
-        if (height == kMr) {
-            // A full panel: MR values per step, one from each row (a transpose of MR rows of A).
+        if (height == kMr && a_col == 1) {
+            pack_a_panel_rows(kc, src, a_row, dst);
+        } else if (height == kMr && a_row == 1) {
+            // A stored transposed (the training layers' W^T): a step's MR values are consecutive.
             for (std::int64_t p = 0; p < kc; ++p)
 #pragma GCC unroll 16
-                for (int i = 0; i < kMr; ++i) dst[p * kMr + i] = src[i * a_row + p * a_col];
+                for (int i = 0; i < kMr; ++i) dst[p * kMr + i] = src[p * a_col + i];
         } else {
             for (std::int64_t p = 0; p < kc; ++p)
                 for (int i = 0; i < kMr; ++i) dst[p * kMr + i] = i < height ? src[i * a_row + p * a_col] : 0.0f;
@@ -65,10 +120,9 @@ void pack_b(std::int64_t kc, std::int64_t cols, const float* b, std::int64_t ldb
         const std::int64_t width = smaller(kNr, cols - j0);
         const float* src = b + j0;
         if (width == kNr) {
-            for (std::int64_t p = 0; p < kc; ++p) {
-                store(dst + p * kNr, load(src + p * ldb));
-                store(dst + p * kNr + kLanes, load(src + p * ldb + kLanes));
-            }
+            for (std::int64_t p = 0; p < kc; ++p)
+#pragma GCC unroll 4
+                for (int v = 0; v < kVecs; ++v) store(dst + p * kNr + v * kLanes, load(src + p * ldb + v * kLanes));
         } else {
             for (std::int64_t p = 0; p < kc; ++p)
                 for (int j = 0; j < kNr; ++j) dst[p * kNr + j] = j < width ? src[p * ldb + j] : 0.0f;
@@ -81,36 +135,44 @@ void pack_b(std::int64_t kc, std::int64_t cols, const float* b, std::int64_t ldb
 inline __attribute__((always_inline)) void micro_kernel(std::int64_t kc, const float* pa, const float* pb, float* c,
                                                         std::int64_t ldc, std::int64_t rows, std::int64_t cols,
                                                         bool accumulate) {
-    vec acc[kMr][2];
+    vec acc[kMr][kVecs];
 #pragma GCC unroll 16
-    for (int i = 0; i < kMr; ++i) acc[i][0] = acc[i][1] = vec{};
+    for (int i = 0; i < kMr; ++i)
+#pragma GCC unroll 4
+        for (int v = 0; v < kVecs; ++v) acc[i][v] = vec{};
     // C's rows are written at the end: ask for their lines now, so the misses overlap the arithmetic.
     if (rows == kMr)
 #pragma GCC unroll 16
-        for (int i = 0; i < kMr; ++i) __builtin_prefetch(c + i * ldc, 1), __builtin_prefetch(c + i * ldc + kNr - 1, 1);
+        for (int i = 0; i < kMr; ++i)
+#pragma GCC unroll 4
+            for (int v = 0; v < kVecs; ++v) __builtin_prefetch(c + i * ldc + v * kLanes, 1);
 #pragma GCC unroll 4
     for (std::int64_t p = 0; p < kc; ++p) {
-        const vec b0 = load(pb), b1 = load(pb + kLanes);
+        vec bv[kVecs];
+#pragma GCC unroll 4
+        for (int v = 0; v < kVecs; ++v) bv[v] = load(pb + v * kLanes);
 #pragma GCC unroll 16
         for (int i = 0; i < kMr; ++i) {
             const float x = pa[i];
-            acc[i][0] += x * b0;
-            acc[i][1] += x * b1;
+#pragma GCC unroll 4
+            for (int v = 0; v < kVecs; ++v) acc[i][v] += x * bv[v];
         }
         pa += kMr;
         pb += kNr;
     }
     if (rows == kMr && cols == kNr) {
 #pragma GCC unroll 16
-        for (int i = 0; i < kMr; ++i) {
-            float* row = c + i * ldc;
-            store(row, accumulate ? load(row) + acc[i][0] : acc[i][0]);
-            store(row + kLanes, accumulate ? load(row + kLanes) + acc[i][1] : acc[i][1]);
-        }
+        for (int i = 0; i < kMr; ++i)
+#pragma GCC unroll 4
+            for (int v = 0; v < kVecs; ++v) {
+                float* at = c + i * ldc + v * kLanes;
+                store(at, accumulate ? load(at) + acc[i][v] : acc[i][v]);
+            }
         return;
     }
     float tile[kMr][kNr];
-    for (int i = 0; i < kMr; ++i) store(&tile[i][0], acc[i][0]), store(&tile[i][kLanes], acc[i][1]);
+    for (int i = 0; i < kMr; ++i)
+        for (int v = 0; v < kVecs; ++v) store(&tile[i][v * kLanes], acc[i][v]);
     for (std::int64_t i = 0; i < rows; ++i)
         for (std::int64_t j = 0; j < cols; ++j) c[i * ldc + j] = accumulate ? c[i * ldc + j] + tile[i][j] : tile[i][j];
 }

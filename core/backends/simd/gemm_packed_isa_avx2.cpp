@@ -5,6 +5,7 @@
 
 #if defined(__AVX2__) && defined(__FMA__)
 #define GPULAB_PACKED_VEC_FLOATS 8
+#define GPULAB_PACKED_VECS 2
 #define GPULAB_PACKED_MR 6
 #include "gemm_packed_impl.h"
 #include "gemm_rungs_impl.h"

@@ -3,6 +3,7 @@
 #include "gemm_packed_isa.h"
 
 #define GPULAB_PACKED_VEC_FLOATS 4
+#define GPULAB_PACKED_VECS 2
 #define GPULAB_PACKED_MR 6
 #include "gemm_packed_impl.h"
 #include "gemm_rungs_impl.h"

@@ -69,7 +69,7 @@ void cache_blocked(const float* __restrict a, const float* __restrict b, float* 
 // FMAs as fast as it can. Returns a sum of the results, so the compiler must do the work. (SSE2 has
 // no FMA: a multiply and an add, the same 2 FLOPs.)
 float fma_burst(std::int64_t steps) {
-    constexpr int kChains = 2 * GPULAB_PACKED_MR;
+    constexpr int kChains = GPULAB_PACKED_VECS * GPULAB_PACKED_MR;
     typedef float chain_vec __attribute__((vector_size(GPULAB_PACKED_VEC_FLOATS * sizeof(float))));
     chain_vec acc[kChains];
 #pragma GCC unroll 32
