@@ -62,14 +62,20 @@ struct TaskGrid {
     std::int64_t mc = 0, row_blocks = 0, width = 0, pieces = 0;
 };
 
-// With one thread: blocks of the kernel's mc. With several, at least two tasks per thread where the
-// matrix allows, of equal size, so that when another program slows one core the others take its
-// share: the row blocks are made a multiple of the threads (1024 rows on 2 threads: 4 blocks of 266,
-// not 336, 336, 336 and 16), then the columns are split if there are still too few.
+// Tasks taken per thread between two waits for all threads, where the matrix has rows for them.
+constexpr std::int64_t kTasksPerThread = 4;
+
+// With one thread: blocks of the kernel's mc. With several, about kTasksPerThread row blocks per
+// thread (at least 4 micro-tiles high), a multiple of the threads: every kc run ends with all threads
+// waiting for the last task, so when another program slows one core for a while, the other takes more
+// of the small tasks instead of idling behind one big one (1024 rows on 2 threads: seven blocks of 140
+// rows and one of 44, not 336, 336, 336 and 16). Packing A costs the same either way (each row is
+// packed once per kc run). Then the columns are split if there are still too few tasks (a short C).
 TaskGrid task_grid(const PackedKernel& kernel, std::int64_t rows, std::int64_t cols, int threads) {
     TaskGrid g;
     std::int64_t blocks = ceil_div(rows, kernel.mc);
-    if (threads > 1) blocks = round_up(blocks, threads);
+    if (threads > 1)
+        blocks = round_up(std::max(blocks, std::min(kTasksPerThread * threads, ceil_div(rows, 4 * kernel.mr))), threads);
     g.mc = round_up(ceil_div(rows, blocks), kernel.mr);
     g.row_blocks = ceil_div(rows, g.mc);
     const std::int64_t panels = ceil_div(cols, kernel.nr);
