@@ -29,12 +29,12 @@ struct Shape {
     std::int64_t m, n, k;
 };
 
-// 1 x 1 x 1; below one micro-tile; odd sizes past a micro-tile (14 x 32 on AVX-512, 6 x 16 AVX2,
-// 6 x 8 SSE2); k past a kc (384 AVX-512, 256 AVX2 and SSE2); rows past an mc (336, 168, 120) and past
-// the two threads' row blocks; columns past an nc (4096, 4080); k = 0.
-constexpr Shape kShapes[] = {{1, 1, 1},    {7, 13, 5},   {97, 131, 257}, {14, 32, 3},  {15, 33, 1},
-                             {29, 65, 400}, {350, 70, 390}, {3, 4129, 5},  {700, 45, 20}, {5, 9, 0},
-                             {2, 3, 770}};
+// 1 x 1 x 1; below one micro-tile; odd sizes past a micro-tile (6 x 64 on AVX-512, 4 x 24 AVX2, 6 x 8
+// SSE2) and exactly one; k past a kc (384 AVX-512, 512 AVX2, 256 SSE2); rows past an mc (336, 168, 120)
+// and past the threads' row blocks; columns past an nc (4096, 4080); k = 0.
+constexpr Shape kShapes[] = {{1, 1, 1},     {7, 13, 5},     {97, 131, 257}, {6, 64, 3},   {4, 24, 2},
+                             {15, 33, 1},   {29, 65, 400},  {350, 70, 390}, {3, 4129, 5}, {700, 45, 20},
+                             {5, 9, 0},     {2, 3, 770},    {9, 200, 513}};
 
 // |got - exact| <= matmul_error_bound for FP32 sums of k + 2 terms (the kc runs add their part to C
 // once more each; accumulation adds C's start), with the FP64 reference's own rounding. C(i, j) at
@@ -158,7 +158,8 @@ TEST_SUITE("gemm_packed") {
         const std::string isa(cpu::simd_isa_name(cpu::best_simd_isa()));
         CHECK(std::string(cpu::gemm_packed_path()).rfind(isa + ", ", 0) == 0);
         const cpu::PackedGemmShape shape = cpu::packed_gemm_shape(cpu::best_simd_isa());
-        CHECK(shape.nr == 2 * cpu::simd_isa_lanes(cpu::best_simd_isa()));
+        CHECK(shape.nr % cpu::simd_isa_lanes(cpu::best_simd_isa()) == 0);
+        CHECK(shape.nc % shape.nr == 0);
         CHECK(shape.mc % shape.mr == 0);
         // gemm_fp32_parallel gives the packed product's numbers exactly (same kernel, same order of sums).
         const Shape s{97, 131, 257};

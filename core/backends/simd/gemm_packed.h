@@ -19,8 +19,8 @@
 // Packing copies each block once into the order the micro-kernel reads it: consecutive addresses
 // (no cache line or TLB page half used, no stride the prefetcher loses), aligned, zero-padded at the
 // edges so the kernel never branches on a remainder. The micro-kernel keeps an MR x NR tile of C in
-// registers (14 x 32 on AVX-512, 6 x 16 on AVX2, 6 x 8 on SSE2) and does 2 MR FMAs per two vector
-// loads of B and MR broadcasts of A. The block sizes (gemm_packed_isa_*.cpp) keep each operand in the
+// registers (6 x 64 on AVX-512, 4 x 24 on AVX2, 6 x 8 on SSE2) and does MR x NR / lanes FMAs per
+// NR / lanes vector loads of B and MR broadcasts of A. The block sizes (gemm_packed_isa_*.cpp) keep each operand in the
 // cache level that feeds it fast enough. C is written once per kc run of k.
 //
 // The instruction set is cpu::best_simd_isa()'s (so GPULAB_ISA=avx2 caps it), each ISA's kernel in
@@ -57,7 +57,7 @@ struct PackedGemmShape {
 };
 PackedGemmShape packed_gemm_shape(SimdIsa isa);
 
-// What runs: "AVX-512, 14 x 32 micro-tile" (the kernel cpu::best_simd_isa() picks).
+// What runs: "AVX-512, 6 x 64 micro-tile" (the kernel cpu::best_simd_isa() picks).
 const char* gemm_packed_path();
 
 }  // namespace gpulab::cpu

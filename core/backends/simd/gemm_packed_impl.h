@@ -2,21 +2,26 @@
 // register-blocked micro-kernel, included by one .cpp per instruction set (gemm_packed_isa_*.cpp),
 // each compiled with its own flags by core/CMakeLists.txt, like the training GEMM (gemm_kernel_impl.h).
 // Before the include a file defines GPULAB_PACKED_VEC_FLOATS (floats in one register: 16 AVX-512,
-// 8 AVX2, 4 SSE2) and GPULAB_PACKED_MR (rows of the micro-tile). A micro-tile of C is MR rows x two
-// registers:
+// 8 AVX2, 4 SSE2), GPULAB_PACKED_MR (rows of the micro-tile) and GPULAB_PACKED_VECS (registers across
+// it). A micro-tile of C is MR rows x VECS registers; on AVX-512, 6 x 4 registers = 6 x 64 floats:
 //
-//              packed B micro-panel: kc rows of NR = 2 registers, contiguous
-//              p=0  [b b b b b b b b | b b b b b b b b]   <- two vector loads per step p
-//              p=1  [b b b b b b b b | b b b b b b b b]
+//              packed B micro-panel: kc rows of NR = 4 registers, contiguous
+//              p=0  [b .. b | b .. b | b .. b | b .. b]   <- four vector loads per step p
+//              p=1  [b .. b | b .. b | b .. b | b .. b]
 //              ...
 //   packed A micro-panel: kc steps of MR floats, contiguous
-//   p=0: a0 a1 .. a13      C tile (MR x NR) in 2 MR registers:
-//   p=1: a0 a1 .. a13        acc[i][v] += broadcast(a_i) * b[v]   (2 MR FMAs per step p)
+//   p=0: a0 a1 .. a5       C tile (MR x NR) in MR x VECS registers:
+//   p=1: a0 a1 .. a5         acc[i][v] += broadcast(a_i) * b[v]   (MR x VECS FMAs per step p)
 //
-// 14 x 32 on AVX-512 (28 accumulators + 2 B registers + 1 broadcast = 31 of 32 registers), 6 x 16 on
-// AVX2 and 6 x 8 on SSE2 (12 + 2 + 1 = 15 of 16). Every step of p loads 2 vectors of B and MR floats
-// of A, both from consecutive addresses because they were packed that way, for 2 MR FMAs: the
-// arithmetic, not the loads, sets the pace.
+// 6 x 64 on AVX-512 (24 accumulators + 4 B registers + 1 broadcast = 29 of 32 registers), 4 x 24 on
+// AVX2 (12 + 3 + 1 = 16 of 16) and 6 x 8 on SSE2 (12 + 2 + 1 = 15 of 16). Every step of p loads VECS
+// vectors of B and broadcasts MR floats of A, both from consecutive addresses because they were packed
+// that way, for MR x VECS FMAs: the arithmetic, not the loads, sets the pace.
+//
+// Why these shapes (docs/benchmarks.md, issue 45): on the Sapphire-Rapids-class Xeon, 14 x 2, 12 x 2,
+// 8 x 3 and 6 x 4 registers all reach 94-98 % of the FMA peak on blocks in L2, but in the whole product
+// 6 x 4 was 1.00-1.06x oneDNN on one core where 14 x 2 was 0.92-0.99x: 10 loads per 24 FMAs instead of
+// 16 per 28. On AVX2, 4 x 3 registers beat 6 x 2 the same way (and 3 x 4 needs 17 registers: spills).
 #pragma once
 
 #include <cstdint>
