@@ -97,9 +97,11 @@ def main():
     ap.add_argument("--gpulab", default="build/app/gpulab")
     ap.add_argument("--sizes", type=int, nargs="+", default=[1024, 2048, 4096])
     ap.add_argument("--pairs", type=int, default=3)
-    ap.add_argument("--isa", choices=["avx512", "avx2"], default=None, help="GPULAB_ISA, and OpenBLAS's kernel to match")
+    ap.add_argument("--isa", choices=["avx512", "avx2"], default=None,
+                    help="GPULAB_ISA, and OpenBLAS's kernel to match")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
-    ap.add_argument("--openblas-core", default=None, help="OPENBLAS_CORETYPE (default: SkylakeX, or Haswell with --isa avx2)")
+    ap.add_argument("--openblas-core", default=None,
+                    help="OPENBLAS_CORETYPE (default: SkylakeX, or Haswell with --isa avx2)")
     args = ap.parse_args()
 
     core = args.openblas_core or CORE_FOR_ISA[args.isa or "avx512"]
@@ -125,7 +127,8 @@ def main():
             print(f"pair {pair + 1}, {n}^3: " + ", ".join(line), flush=True)
     for backend, path in paths.items():
         print(f"{backend}: {path}")
-    print("\nsize    ours (pairs' median, min..max)   OpenBLAS          oneDNN            ours/OpenBLAS per pair   ours/oneDNN per pair")
+    print("\nsize    ours (pairs' median, min..max)   OpenBLAS          oneDNN            "
+          "ours/OpenBLAS per pair   ours/oneDNN per pair")
     for n in args.sizes:
         r = results[n]
 

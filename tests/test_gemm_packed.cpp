@@ -32,9 +32,9 @@ struct Shape {
 // 1 x 1 x 1; below one micro-tile; odd sizes past a micro-tile (6 x 64 on AVX-512, 4 x 24 AVX2, 6 x 8
 // SSE2) and exactly one; k past a kc (384 AVX-512, 512 AVX2, 256 SSE2); rows past an mc (336, 168, 120)
 // and past the threads' row blocks; columns past an nc (4096, 4080); k = 0.
-constexpr Shape kShapes[] = {{1, 1, 1},     {7, 13, 5},     {97, 131, 257}, {6, 64, 3},   {4, 24, 2},
-                             {15, 33, 1},   {29, 65, 400},  {350, 70, 390}, {3, 4129, 5}, {700, 45, 20},
-                             {5, 9, 0},     {2, 3, 770},    {9, 200, 513}};
+constexpr Shape kShapes[] = {{1, 1, 1},   {7, 13, 5},    {97, 131, 257}, {6, 64, 3},   {4, 24, 2},
+                             {15, 33, 1}, {29, 65, 400}, {350, 70, 390}, {3, 4129, 5}, {700, 45, 20},
+                             {5, 9, 0},   {2, 3, 770},   {9, 200, 513}};
 
 // |got - exact| <= matmul_error_bound for FP32 sums of k + 2 terms (the kc runs add their part to C
 // once more each; accumulation adds C's start), with the FP64 reference's own rounding. C(i, j) at
@@ -53,9 +53,9 @@ double worst_ratio(const std::vector<float>& a, std::int64_t a_row, std::int64_t
                 exact += x * y;
                 sum_abs += std::fabs(x * y);
             }
-            const double bound = core::matmul_error_bound({core::FpFormat::Fp32, core::FpFormat::Fp32}, s.k + 2,
-                                                          sum_abs, 0.0) +
-                                 (static_cast<double>(s.k) + 2.0) * std::ldexp(sum_abs, -53) + 1e-30;
+            const double bound =
+                core::matmul_error_bound({core::FpFormat::Fp32, core::FpFormat::Fp32}, s.k + 2, sum_abs, 0.0) +
+                (static_cast<double>(s.k) + 2.0) * std::ldexp(sum_abs, -53) + 1e-30;
             const double got = c[static_cast<std::size_t>(i * ldc + j)];
             worst = std::max(worst, std::isfinite(got) ? std::fabs(got - exact) / bound : INFINITY);
         }
@@ -96,7 +96,8 @@ TEST_SUITE("gemm_packed") {
                 // The same numbers stored transposed: A(i, p) = at[p * m + i].
                 std::vector<float> at(a.size());
                 for (std::int64_t i = 0; i < s.m; ++i)
-                    for (std::int64_t p = 0; p < s.k; ++p) at[static_cast<std::size_t>(p * s.m + i)] = a[static_cast<std::size_t>(i * s.k + p)];
+                    for (std::int64_t p = 0; p < s.k; ++p)
+                        at[static_cast<std::size_t>(p * s.m + i)] = a[static_cast<std::size_t>(i * s.k + p)];
                 const std::int64_t ldc = s.n + 11;  // C is the left part of an m x (n + 11) matrix
                 const std::vector<float> start = core::uniform_signed_floats(s.m * ldc, 11);
                 for (const bool all_cores : {false, true}) {
@@ -107,7 +108,8 @@ TEST_SUITE("gemm_packed") {
                     std::int64_t touched = 0;
                     for (std::int64_t i = 0; i < s.m; ++i)
                         for (std::int64_t j = s.n; j < ldc; ++j)
-                            touched += c[static_cast<std::size_t>(i * ldc + j)] != start[static_cast<std::size_t>(i * ldc + j)];
+                            touched += c[static_cast<std::size_t>(i * ldc + j)] !=
+                                       start[static_cast<std::size_t>(i * ldc + j)];
                     CHECK(touched == 0);
                 }
             }

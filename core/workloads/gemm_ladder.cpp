@@ -46,7 +46,8 @@ double all_cores_gflops(cpu::ThreadPool& pool) {
             },
             1);
         const int64_t t1 = now_ns();
-        if (t1 > t0) best = std::max(best, static_cast<double>(bursts.load()) * flops_per_burst / static_cast<double>(t1 - t0));
+        if (t1 > t0)
+            best = std::max(best, static_cast<double>(bursts.load()) * flops_per_burst / static_cast<double>(t1 - t0));
     }
     return best;
 }

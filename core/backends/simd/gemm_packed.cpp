@@ -84,7 +84,8 @@ TaskGrid task_grid(const PackedKernel& kernel, std::int64_t rows, std::int64_t c
     TaskGrid g;
     std::int64_t blocks = ceil_div(rows, kernel.mc);
     if (threads > 1)
-        blocks = round_up(std::max(blocks, std::min(kTasksPerThread * threads, ceil_div(rows, 4 * kernel.mr))), threads);
+        blocks =
+            round_up(std::max(blocks, std::min(kTasksPerThread * threads, ceil_div(rows, 4 * kernel.mr))), threads);
     g.mc = round_up(ceil_div(rows, blocks), kernel.mr);
     g.row_blocks = ceil_div(rows, g.mc);
     const std::int64_t panels = ceil_div(cols, kernel.nr);
@@ -129,13 +130,13 @@ void run(const PackedKernel& kernel, std::int64_t rows, std::int64_t cols, std::
             auto run_tasks = [&](std::int64_t begin, std::int64_t end) {
                 thread_local PackBuffer a_buffer;
                 // One vector of slack: pack_a's last store of a panel spills up to a vector past it.
-            float* packed_a = a_buffer.floats(kernel.mc * kernel.kc + kernel.nr);
+                float* packed_a = a_buffer.floats(kernel.mc * kernel.kc + kernel.nr);
                 for (std::int64_t task = begin; task < end; ++task) {
                     const std::int64_t i0 = (task / grid.pieces) * grid.mc, j0 = (task % grid.pieces) * grid.width;
                     const std::int64_t height = std::min(grid.mc, rows - i0), width = std::min(grid.width, nc - j0);
                     kernel.pack_a(height, kc, a + i0 * a_row + pc * a_col, a_row, a_col, packed_a);
-                    kernel.macro_kernel(height, width, kc, packed_a, packed_b + (j0 / nr) * kc * nr, c + i0 * ldc + jc + j0,
-                                        ldc, add);
+                    kernel.macro_kernel(height, width, kc, packed_a, packed_b + (j0 / nr) * kc * nr,
+                                        c + i0 * ldc + jc + j0, ldc, add);
                 }
             };
             if (threads > 1) {

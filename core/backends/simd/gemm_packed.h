@@ -10,18 +10,19 @@
 //   for jc over n, nc columns at a time:                  B panel: kc x nc, in L3 (shared by threads)
 //     for pc over k, kc at a time:
 //       pack B(pc.., jc..) into micro-panels kc x NR        (threads split the packing)
-//       for ic over m, mc rows at a time:   <- threads take (ic, column piece) tasks from the pool
+//       for ic over m, mc rows at a time:   <- threads take these row blocks (rarely split in
+//                                              columns too) from the pool, about four per thread
 //         pack A(ic.., pc..) into micro-panels MR x kc      A block: mc x kc, in L2 (one per thread)
-//         for jr over the panel, NR columns at a time:     B micro-panel: kc x NR, in L1
-//           for ir over the block, MR rows at a time:
+//         for jr over the panel, NR columns at a time:     B micro-panel: kc x NR, in L1 or L2
+//           for ir over the block, MR rows at a time:      A micro-panel: MR x kc, streamed from L2
 //             micro-kernel: C(MR x NR) += A panel x B panel, the MR x NR tile in registers
 //
 // Packing copies each block once into the order the micro-kernel reads it: consecutive addresses
 // (no cache line or TLB page half used, no stride the prefetcher loses), aligned, zero-padded at the
 // edges so the kernel never branches on a remainder. The micro-kernel keeps an MR x NR tile of C in
 // registers (6 x 64 on AVX-512, 4 x 24 on AVX2, 6 x 8 on SSE2) and does MR x NR / lanes FMAs per
-// NR / lanes vector loads of B and MR broadcasts of A. The block sizes (gemm_packed_isa_*.cpp) keep each operand in the
-// cache level that feeds it fast enough. C is written once per kc run of k.
+// NR / lanes vector loads of B and MR broadcasts of A. The block sizes (gemm_packed_isa_*.cpp) keep
+// each operand in the cache level that feeds it fast enough. C is written once per kc run of k.
 //
 // The instruction set is cpu::best_simd_isa()'s (so GPULAB_ISA=avx2 caps it), each ISA's kernel in
 // its own file compiled with its flags. Threads: cpu::ThreadPool::shared(), tasks taken from a shared
