@@ -167,10 +167,16 @@ int main(int argc, char** argv) {
     // The recording call (scripts/gpu-record.sh) times the GPU's matrix products at 4096^3, where a
     // GPU is far past its launch cost; the default sizes keep a CPU-only run short.
     bench->add_option("--gemm-size", bench_options.gemm_sizes,
-                      "Matrix sizes n of the tensor suite's n x n x n products (default 256 512 1024; --quick 128), "
+                      "Matrix sizes n of the tensor suite's n x n x n products (default 256 512 1024, and 2048 for FP32 "
+                      "only; --quick 128), "
                       "e.g. 4096 on a GPU")
         ->check(strict_integer())
         ->check(CLI::Range(16LL, 8192LL));
+    bench->add_flag("--gemm-large", bench_options.gemm_large,
+                    "The tensor suite also times the FP32 products at 4096^3 (ours and oneDNN's; about half a "
+                    "second a product on 2 cores)");
+    bench->add_flag("--gemm-fp32-only", bench_options.gemm_fp32_only,
+                    "The tensor suite times only the FP32 products, ours and oneDNN's (no BF16, GPU or ladder rows)");
     std::string bench_isa;
     bench->add_option("--isa", bench_isa,
                       "Force the CPU instruction set: avx512, avx2 or baseline (the same as GPULAB_ISA; oneDNN is "

@@ -15,3 +15,8 @@ if(GPULAB_BASH)
                      -DWORK=${CMAKE_CURRENT_BINARY_DIR}/gpu-record-call -P ${CMAKE_CURRENT_LIST_DIR}/check_gpu_record_call.cmake)
     set_tests_properties(scripts.gpu-record.call PROPERTIES LABELS scripts)
 endif()
+
+# The OpenBLAS comparison (issue 45) is run by hand, not by CI; it must at least parse and answer --help
+# without OpenBLAS or a gpulab at hand.
+add_test(NAME scripts.gemm-vs-openblas.help COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/scripts/gemm-vs-openblas.py --help)
+set_tests_properties(scripts.gemm-vs-openblas.help PROPERTIES LABELS scripts)

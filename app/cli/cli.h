@@ -20,7 +20,9 @@ struct BenchOptions {
     std::vector<std::string> ops;       // empty: every activation
     std::vector<std::string> backends;  // empty: every available backend
     std::vector<long long> sizes;       // empty: 2^20 and 2^26 (quick: 2^16)
-    std::vector<long long> gemm_sizes;  // the tensor suite's n (n x n x n); empty: 256, 512, 1024 (quick: 128)
+    std::vector<long long> gemm_sizes;  // the tensor suite's n (n x n x n); empty: 256, 512, 1024 and FP32 at 2048 (quick: 128)
+    bool gemm_large = false;            // the tensor suite adds its FP32 rows at 4096^3 (seconds a sample on 2 cores)
+    bool gemm_fp32_only = false;        // the tensor suite times only ours and oneDNN's FP32 (scripts/gemm-vs-openblas.py)
     std::string suite = "all";          // "activation", "latency" or "all"
 };
 int cmd_bench(const BenchOptions& options);

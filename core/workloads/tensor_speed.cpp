@@ -8,7 +8,7 @@
 
 #include "backends/cpu_onednn_matmul.h"
 #include "backends/simd/gemm_bf16.h"
-#include "backends/simd/train_gemm.h"
+#include "backends/simd/gemm_packed.h"
 #include "measure/clock.h"
 #include "ops/mixed_matmul.h"
 #include "ops/pseudo_random.h"
@@ -27,8 +27,9 @@ double checked(const std::vector<float>& ra, const std::vector<float>& rb, const
 }
 
 
-// Warm-up, then samples of `run` (which returns "" or an error) as MeasureConfig says.
-void time_row(GemmSpeedRow& row, const MeasureConfig& config, int64_t size, const std::function<std::string()>& run) {
+}  // namespace
+
+void time_gemm_row(GemmSpeedRow& row, const MeasureConfig& config, double flops, const std::function<std::string()>& run) {
     std::vector<int64_t> samples;
     try {
         for (int w = 0; w < config.warmup; ++w) {
@@ -50,14 +51,11 @@ void time_row(GemmSpeedRow& row, const MeasureConfig& config, int64_t size, cons
     }
     row.ran = true;
     row.time = summarize(samples);
-    const double flops = 2.0 * static_cast<double>(size) * static_cast<double>(size) * static_cast<double>(size);
     auto rate = [&](int64_t ns) { return ns > 0 ? flops / static_cast<double>(ns) : 0.0; };
     row.gflops = rate(row.time.median_ns);
     row.gflops_min = rate(row.time.max_ns);
     row.gflops_max = rate(row.time.min_ns);
 }
-
-}  // namespace
 
 const GemmSpeedRow* GemmSpeedRun::row(const std::string& backend, FpFormat in) const {
     const GemmSpeedRow* first = nullptr;
@@ -79,11 +77,14 @@ double GemmSpeedRun::ours_bf16_over_fp32() const {
 double GemmSpeedRun::onednn_bf16_over_fp32() const {
     return gflops_ratio(row("cpu-onednn", FpFormat::Bf16), row("cpu-onednn", FpFormat::Fp32));
 }
+double GemmSpeedRun::ours_over_onednn_fp32() const {
+    return gflops_ratio(row("cpu-parallel", FpFormat::Fp32), row("cpu-onednn", FpFormat::Fp32));
+}
 double GemmSpeedRun::ours_over_onednn_bf16() const {
     return gflops_ratio(row("cpu-parallel", FpFormat::Bf16), row("cpu-onednn", FpFormat::Bf16));
 }
 
-GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
+GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config, GemmRows which_rows) {
     GemmSpeedRun run;
     run.size = size;
     const std::size_t elements = static_cast<std::size_t>(size * size);
@@ -94,6 +95,10 @@ GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
     cpu::round_to_bf16_bits(b.data(), b16.data(), static_cast<int64_t>(elements));
     for (std::size_t i = 0; i < elements; ++i) ra[i] = bf16_value(a16[i]), rb[i] = bf16_value(b16[i]);
     std::vector<float> c(elements);
+    const double flops = 2.0 * static_cast<double>(size) * static_cast<double>(size) * static_cast<double>(size);
+    auto time_row = [&](GemmSpeedRow& row, const std::function<std::string()>& product) {
+        time_gemm_row(row, config, flops, product);
+    };
 
     auto finish = [&](GemmSpeedRow& row) {
         if (row.ran) {
@@ -107,9 +112,9 @@ GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
         GemmSpeedRow row;
         row.backend = "cpu-parallel";
         row.native = true;
-        row.path = std::string("training GEMM, ") + train::gemm_isa() + " FP32 FMA";
+        row.path = std::string("packed GEMM, ") + cpu::gemm_packed_path() + ", FP32 FMA";
         if (cpu::isa_choice().forced) row.path += " (GPULAB_ISA=" + cpu::isa_choice().request + ")";
-        time_row(row, config, size, [&] {
+        time_row(row, [&] {
             cpu::gemm_fp32_parallel(a.data(), b.data(), c.data(), size, size, size);
             return std::string();
         });
@@ -117,6 +122,7 @@ GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
     }
     // AMX first: where it runs it is the faster, and row() takes the first that ran.
     for (cpu::Bf16Instruction which : {cpu::Bf16Instruction::Amx, cpu::Bf16Instruction::Vdpbf16ps}) {
+        if (which_rows == GemmRows::Fp32Only) break;
         GemmSpeedRow row;
         row.backend = "cpu-parallel";
         row.inputs = FpFormat::Bf16;
@@ -125,7 +131,7 @@ GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
         row.path = av.reason;
         row.native = av.ok;
         if (av.ok) {
-            time_row(row, config, size, [&] {
+            time_row(row, [&] {
                 return cpu::gemm_bf16(a.data(), b.data(), c.data(), size, size, size, which) ? std::string()
                                                                                                : std::string("refused");
             });
@@ -133,6 +139,7 @@ GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
         finish(row);
     }
     for (FpFormat f : {FpFormat::Fp32, FpFormat::Bf16}) {
+        if (f == FpFormat::Bf16 && which_rows == GemmRows::Fp32Only) break;
         GemmSpeedRow row;
         row.backend = "cpu-onednn";
         row.inputs = f;
@@ -142,7 +149,7 @@ GemmSpeedRun measure_gemm_speed(int64_t size, const MeasureConfig& config) {
         if (mm.availability().ok) {
             const void* pa = f == FpFormat::Bf16 ? static_cast<const void*>(a16.data()) : a.data();
             const void* pb = f == FpFormat::Bf16 ? static_cast<const void*>(b16.data()) : b.data();
-            time_row(row, config, size, [&] { return mm.run(pa, pb, c.data()); });
+            time_row(row, [&] { return mm.run(pa, pb, c.data()); });
         }
         finish(row);
     }

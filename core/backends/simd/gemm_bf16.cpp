@@ -1,16 +1,14 @@
 // Picks our BF16 kernels for this CPU (AMX tiles, VDPBF16PS) and says why when one cannot run (see
-// gemm_bf16.h); the FP32 product they are compared with, on the VDPBF16PS kernel's blocks and threads.
+// gemm_bf16.h); the FP32 product they are compared with is the packed one (gemm_packed.h).
 // Verified by tests/test_gemm_bf16.cpp.
 #include "gemm_bf16.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
 #include "gemm_bf16_isa.h"
+#include "gemm_packed.h"
 #include "ops/fp_formats.h"
-#include "runtime/thread_pool.h"
-#include "train_gemm.h"
 
 namespace gpulab::cpu {
 
@@ -148,23 +146,7 @@ void round_to_bf16_bits(const float* in, uint16_t* out, int64_t count) {
 }
 
 void gemm_fp32_parallel(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
-    if (m <= 0 || n <= 0) return;
-    // The BF16 kernel's task shape: 96 rows x 256 columns of C per task.
-    constexpr int64_t kTaskRows = 96, kTaskCols = 256;
-    const int64_t row_tasks = (m + kTaskRows - 1) / kTaskRows, col_tasks = (n + kTaskCols - 1) / kTaskCols;
-    ThreadPool::shared().parallel_for(
-        row_tasks * col_tasks, [&](int64_t begin, int64_t end) {
-            for (int64_t task = begin; task < end; ++task) {
-                const int64_t i = (task / col_tasks) * kTaskRows, j = (task % col_tasks) * kTaskCols;
-                const int64_t rows = std::min(kTaskRows, m - i), cols = std::min(kTaskCols, n - j);
-                if (k <= 0) {
-                    for (int64_t r = 0; r < rows; ++r) std::fill(c + (i + r) * n + j, c + (i + r) * n + j + cols, 0.0f);
-                    continue;
-                }
-                train::gemm(rows, cols, k, a + i * k, k, 1, b + j, n, c + i * n + j, n, false);
-            }
-        },
-        1);
+    gemm_packed(m, n, k, a, k, 1, b, n, c, n, false, true);
 }
 
 }  // namespace gpulab::cpu

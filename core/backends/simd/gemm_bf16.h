@@ -75,10 +75,10 @@ bool gemm_bf16(const float* a, const float* b, float* c, int64_t m, int64_t n, i
 // oneDNN the same BF16 inputs.
 void round_to_bf16_bits(const float* in, uint16_t* out, int64_t count);
 
-// The FP32 product C = A x B of cpu-parallel: the training GEMM (train_gemm.h, AVX-512 / AVX2 / SSE2 as
-// the CPU and GPULAB_ISA allow) run on tasks of C spread over the same thread pool, in the same
-// 96 x 256 tasks as the VDPBF16PS kernel. Unlike gemm_bf16 it packs nothing and does not block k, so past the
-// caches (1024^3) it slows down: part of any BF16 / FP32 ratio of ours there is that, not the instruction.
+// The FP32 product C = A x B of cpu-parallel, dense row-major, c overwritten: the packed, cache-blocked
+// product of gemm_packed.h (AVX-512 / AVX2 / SSE2 as the CPU and GPULAB_ISA allow) on every core of
+// cpu::ThreadPool::shared(). It packs both operands and blocks k like the BF16 kernels and the
+// libraries do, so a BF16 / FP32 ratio of ours measures the instruction, not a weaker FP32 loop.
 void gemm_fp32_parallel(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k);
 
 }  // namespace gpulab::cpu
