@@ -10,6 +10,7 @@
 #include "views/timing_plot.h"
 #include "views/xy_plot.h"
 #include "train_view.h"
+#include "widgets/paged_text.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -130,11 +131,34 @@ void TrainView::draw_race_panel(float width) {
         plot.series.push_back(std::move(s));
     }
     const bool with_loss = race_ && !racing && common_batches(race_->lanes) >= 2;
-    const RaceHeights heights = race_plot_heights(ImGui::GetContentRegionAvail().y, with_loss);
-    draw_xy_plot(plot, {width, heights.accuracy});
-    if (!race_ || racing) return;
-    draw_same_curve_plot(race_->lanes, width, heights.loss);
+    const float avail = ImGui::GetContentRegionAvail().y;
+    if (!race_ || racing) {
+        draw_xy_plot(plot, {width, race_plot_heights(avail, with_loss).accuracy});
+        return;
+    }
+    // Two parts (issue 41): the plots, then the table and the speed-ups. Where both fit they show
+    // together, the plots taking what the rest (its height in the last frame) leaves; on a short
+    // canvas (1366 x 768) the plots get a page of their own and the rest the next, never a scroll.
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    const float parts_row = ImGui::GetFrameHeight() + gap * 3.0f + ImGui::GetFontSize();  // paged_text.cpp's row
+    RaceHeights heights = race_plot_heights(avail - race_rest_h_ - gap, with_loss);
+    if (heights.accuracy + heights.loss + 2 * gap + race_rest_h_ > avail)
+        heights = race_plot_heights(avail - parts_row, with_loss);
+    auto part = [&](int i) {
+        if (i == 0) {
+            draw_xy_plot(plot, {width, heights.accuracy});
+            draw_same_curve_plot(race_->lanes, width, heights.loss);
+            return;
+        }
+        const float top = ImGui::GetCursorPosY();
+        draw_race_results(width);
+        race_rest_h_ = ImGui::GetCursorPosY() - top;
+    };
+    draw_paged_parts(2, part, race_part_, /*arrow_keys=*/false);
+}
 
+// The race's table, the whole race's time, the speed-ups as bars and another machine's race.
+void TrainView::draw_race_results(float width) {
     if (ImGui::BeginTable("##race", 6, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
         ImGui::TableSetupColumn("engine");
         // What each engine multiplies in (issue 29): a TF32 or BF16 engine would be faster for it.

@@ -64,6 +64,7 @@ void TrainView::enter_step(const core::LessonStep& step) {
         roofline_precision_ = train::Precision::Fp32;
         roofline_part_ = 0;
     }
+    race_part_ = 0;
     predict_ = step.predict;
     pick_ = -1;
     reveal_now_ = false;

@@ -155,6 +155,7 @@ class TrainView : public LessonView {
     void draw_one_picture(float width);  // train_one_picture.cpp: softmax and loss of one test picture
     void draw_race_panel(float width);
     void draw_other_machine_race(float width);  // train_race_panel.cpp
+    void draw_race_results(float width);        // the race's table and speed-ups, under its plots
     void draw_roofline_panel(float width);
     void draw_layers_panel(float width);
     void draw_batch_panel(float width);
@@ -225,6 +226,8 @@ class TrainView : public LessonView {
     std::int64_t roofline_batch_ = train::ArticleFigures::kBatch;
     train::Precision roofline_precision_ = train::Precision::Fp32;
     int roofline_part_ = 0;  // the part of the tab shown where it is cut into parts
+    int race_part_ = 0;          // the same for the race tab: its plots, then its table
+    float race_rest_h_ = 0.0f;   // the race's table and speed-ups, their height in the last frame
 
     // The learning rate the worker reads before every update, and what the slider says about it.
     std::shared_ptr<std::atomic<float>> live_rate_ = std::make_shared<std::atomic<float>>(0.05f);
