@@ -67,9 +67,10 @@ struct TrainRunResult {
     train::Evaluation eval;
     std::int64_t test_images = 0;  // held-out images evaluated
     train::LiveSnapshot curves;    // the live log when the run ended: the Train tab's curves
-    // Ran to its end and was evaluated: only such a run is written to the results store, so a run
-    // stopped part-way (Stop, a step left) never replaces a whole one on disk (issue 41).
-    bool complete() const { return lane.ran && !lane.stopped && lane.reason.empty(); }
+    // Ran to its end (its epochs or its time budget) and was evaluated: only such a run is written
+    // to the results store, so a run stopped part-way (Stop, a step left) never replaces a whole one
+    // on disk (issue 41).
+    bool complete() const { return lane.ran && !lane.stopped && eval.confusion.total() > 0; }
 };
 struct RaceRunResult {
     TrainPlan plan;

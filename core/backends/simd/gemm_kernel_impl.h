@@ -11,7 +11,8 @@
 
 #include <cstdint>
 #include <cstring>
-#include <vector>
+
+#include "gemm_isa.h"
 
 // An unnamed namespace: each gemm_isa_*.cpp gets its own copy, compiled with its own flags. (Inline
 // functions with external linkage would be merged by the linker, and one ISA's code could run for all.)
@@ -98,14 +99,18 @@ void gemm_kernel(std::int64_t rows, std::int64_t cols, std::int64_t k, const flo
     // The last, narrower column block: B's columns and C's are copied into one-register-wide
     // scratch (zero padded), so the same register block runs; only the valid columns are written back.
     const std::int64_t w = cols - j;
-    thread_local std::vector<float> b_pad, c_pad;
-    b_pad.assign(static_cast<std::size_t>(k * kLanes), 0.0f);
-    c_pad.assign(static_cast<std::size_t>(rows * kLanes), 0.0f);
-    for (std::int64_t m = 0; m < k; ++m) std::memcpy(&b_pad[m * kLanes], b + m * ldb + j, w * sizeof(float));
+    // The scratch comes from train_gemm.cpp, compiled for every CPU: a std::vector used here would
+    // be instantiated with this file's instruction set as a weak symbol the linker may keep for the
+    // whole program (arch.isa_objects_keep_wide_code found its _M_fill_assign in the ASan build).
+    float* b_pad = gemm_scratch(0, k * kLanes);
+    float* c_pad = gemm_scratch(1, rows * kLanes);
+    std::memset(b_pad, 0, static_cast<std::size_t>(k * kLanes) * sizeof(float));  // 0.0f is all zero bits
+    std::memset(c_pad, 0, static_cast<std::size_t>(rows * kLanes) * sizeof(float));
+    for (std::int64_t m = 0; m < k; ++m) std::memcpy(b_pad + m * kLanes, b + m * ldb + j, w * sizeof(float));
     if (accumulate)
-        for (std::int64_t i = 0; i < rows; ++i) std::memcpy(&c_pad[i * kLanes], c + i * ldc + j, w * sizeof(float));
-    column_block<1>(rows, k, a, a_row, a_col, b_pad.data(), kLanes, c_pad.data(), kLanes, accumulate);
-    for (std::int64_t i = 0; i < rows; ++i) std::memcpy(c + i * ldc + j, &c_pad[i * kLanes], w * sizeof(float));
+        for (std::int64_t i = 0; i < rows; ++i) std::memcpy(c_pad + i * kLanes, c + i * ldc + j, w * sizeof(float));
+    column_block<1>(rows, k, a, a_row, a_col, b_pad, kLanes, c_pad, kLanes, accumulate);
+    for (std::int64_t i = 0; i < rows; ++i) std::memcpy(c + i * ldc + j, c_pad + i * kLanes, w * sizeof(float));
 }
 
 }  // namespace

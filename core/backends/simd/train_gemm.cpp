@@ -2,10 +2,19 @@
 // (cpu::best_simd_isa, so GPULAB_ISA caps both), falling back to the baseline.
 #include "train_gemm.h"
 
+#include <vector>
+
 #include "simd_math.h"
 #include "gemm_isa.h"
 
 namespace gpulab::train {
+
+float* gemm_detail::gemm_scratch(int slot, std::int64_t floats) {
+    thread_local std::vector<float> buffers[2];
+    std::vector<float>& b = buffers[slot & 1];
+    if (static_cast<std::int64_t>(b.size()) < floats) b.resize(static_cast<std::size_t>(floats));
+    return b.data();
+}
 
 namespace {
 
