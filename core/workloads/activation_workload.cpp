@@ -13,6 +13,7 @@
 #include "backends/cpu_scalar.h"
 #include "measure/format.h"
 #include "io/image_io.h"
+#include "field_count.h"
 #include "runtime/memory.h"
 
 namespace gpulab::core {
@@ -255,6 +256,10 @@ std::string activation_config_key(const ActivationParams& p) {
                                 : " image " + p.image_path;
     return key;
 }
+
+// The copy below names every member but the pictures: a member added to ActivationRun must be
+// added there too (it would otherwise come back from the store as its default).
+static_assert(field_count<ActivationRun>() == 11, "activation_run_without_pictures copies every member");
 
 std::shared_ptr<const ActivationRun> activation_run_without_pictures(const ActivationRun& run) {
     if (!run.ok || !run.params.image_path.empty() || run.params.elements < 1 || run.input.size() != run.params.elements)

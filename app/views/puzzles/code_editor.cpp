@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cuda_syntax.h"
 #include "widgets/ui_helpers.h"
 
 namespace gpulab::app {
@@ -116,6 +115,19 @@ int CodeEditor::on_callback(ImGuiInputTextCallbackData* data) {
     return 0;
 }
 
+void CodeEditor::lay_out_text() {
+    if (text_ == laid_out_text_ && ImGui::GetFontSize() == laid_out_font_ && !spans_.empty()) return;
+    laid_out_text_ = text_;
+    laid_out_font_ = ImGui::GetFontSize();
+    spans_ = cuda_spans(text_);
+    longest_line_w_ = 0.0f;
+    for (std::size_t b = 0; b <= text_.size();) {
+        const std::size_t e = std::min(text_.find('\n', b), text_.size());
+        longest_line_w_ = std::max(longest_line_w_, ImGui::CalcTextSize(text_.data() + b, text_.data() + e).x);
+        b = e + 1;
+    }
+}
+
 CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bool read_only,
                                    const std::vector<EditorMark>& marks) {
     Frame frame;
@@ -143,13 +155,9 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
     const float visible_w = ImGui::GetWindowWidth() - (ImGui::GetScrollMaxY() > 0.0f ? st.ScrollbarSize : 0.0f);
     // As wide as the longest line and two more characters, so the field never scrolls sideways on
     // its own (a line typed longer widens it next frame); the child scrolls instead, with a bar.
-    float longest = 0.0f;
-    for (std::size_t b = 0; b <= text_.size();) {
-        const std::size_t e = std::min(text_.find('\n', b), text_.size());
-        longest = std::max(longest, ImGui::CalcTextSize(text_.data() + b, text_.data() + e).x);
-        b = e + 1;
-    }
-    const float field_w = std::max(visible_w - gutter_w - 2.0f, longest + st.FramePadding.x * 2.0f + char_w * 2.0f);
+    lay_out_text();
+    const float field_w =
+        std::max(visible_w - gutter_w - 2.0f, longest_line_w_ + st.FramePadding.x * 2.0f + char_w * 2.0f);
     const float avail_w = gutter_w + field_w;
     // One empty line under the text, so the field never needs its own scrolling.
     const float field_h = std::max(visible_h - 2.0f, static_cast<float>(lines + 1) * fs + pad_y * 2.0f);
@@ -260,7 +268,7 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
         const int last_line = first_line + static_cast<int>(visible_h / fs) + 2;
         int line = 1;
         float x = text_x;
-        for (const CudaSpan& span : cuda_spans(text_)) {
+        for (const CudaSpan& span : spans_) {
             if (line > last_line) break;
             const char* b = text_.data() + span.begin;
             const char* e = text_.data() + span.end;

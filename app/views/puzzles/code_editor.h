@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "cuda_syntax.h"
+
 namespace gpulab::app {
 
 struct EditorMark {
@@ -55,6 +57,13 @@ private:
     bool jump_scroll_ = false; // scroll the outer child to jump_line_ this frame
     bool refocus_ = false;
     bool follow_cursor_ = false;
+    // The colours' spans and the longest line's width, for the text and font size they were made
+    // from: made again only when either changes, not every frame.
+    std::string laid_out_text_;
+    float laid_out_font_ = 0.0f;
+    std::vector<CudaSpan> spans_;
+    float longest_line_w_ = 0.0f;
+    void lay_out_text();
 };
 
 }  // namespace gpulab::app
