@@ -227,3 +227,22 @@ endif()
 if(NOT GPULAB_XVFB_RUN)
     message(STATUS "gpulab: xvfb-run not found, the GUI smoke tests are not registered")
 endif()
+# Keyboard-only use (issue 41, item 8; app/shell/keyboard_focus.h). Tab walks the step text's
+# controls and Space presses the one in the ring: the greyed-out Back is passed over, so two Tabs
+# and Space press Next whether the text has parts (the part arrow comes first) or not. With the
+# controls holding the keys, the arrows move between controls instead of stepping; Escape hands
+# them back, and Right steps again.
+if(GPULAB_XVFB_RUN)
+    add_test(NAME gui.keyboard_tab_and_space_press_next
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;Tab,Tab,Space,Wait;--frames;40"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=step=2 of 6 .*keys=Lesson" -P ${GPULAB_RUN_CHECK})
+    add_test(NAME gui.keyboard_arrows_stay_with_controls_until_escape
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;F6,F6,Right,Right,Space,Escape,Right,Wait;--frames;40"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=step=2 of 6 .*keys=lesson" -P ${GPULAB_RUN_CHECK})
+    add_test(NAME gui.keyboard_holds_keys_after_f6
+             COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;elementwise-activations;--script-keys;F6,F6,Right,Space,Wait;--frames;40"
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=step=1 of 6 .*keys=Controls" -P ${GPULAB_RUN_CHECK})
+    set_tests_properties(gui.keyboard_tab_and_space_press_next gui.keyboard_arrows_stay_with_controls_until_escape
+                         gui.keyboard_holds_keys_after_f6
+                         PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}")
+endif()

@@ -148,7 +148,8 @@ void wait_for_input_or(std::chrono::steady_clock::time_point deadline, WindowEve
 // "Wait" (nothing for one item's frames, so runs finish and quiet frames are measured), "Idle" (the
 // script holds until no measurement runs), "MeasureAll" (Lesson > Measure every step now), "F12"
 // (the window's export key, pressed as a user would, outside presenter mode too) and "View=NAME"
-// (the lesson view's named action, LessonView::script_action: the kernel puzzles' "type-solution").
+// (the lesson view's named action, LessonView::script_action: the kernel puzzles' "type-solution"),
+// and "Tab", "Shift+Tab", "F6", "Shift+F6", "Enter" for the controls' keyboard focus.
 struct ScriptItem {
     std::optional<core::PresenterKey> key;
     bool live = false;
@@ -157,6 +158,8 @@ struct ScriptItem {
     bool idle = false;
     bool measure_every_step = false;
     std::string view_action = {};
+    int raw_key = 0;  // "Tab", "Shift+Tab", "F6", "Shift+F6", "Enter": keys the presenter has no name for
+    int raw_mods = 0;
 };
 
 bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::string& error) {
@@ -175,6 +178,11 @@ bool parse_script(std::string_view list, std::vector<ScriptItem>& items, std::st
             items.push_back({std::nullopt, false, {}, false, true});
         } else if (item == "MeasureAll") {
             items.push_back({std::nullopt, false, {}, false, false, true});
+        } else if (item == "Tab" || item == "Shift+Tab" || item == "F6" || item == "Shift+F6" || item == "Enter") {
+            ScriptItem k;
+            k.raw_key = item == "Enter" ? GLFW_KEY_ENTER : item.find("Tab") != std::string_view::npos ? GLFW_KEY_TAB : GLFW_KEY_F6;
+            k.raw_mods = item.rfind("Shift+", 0) == 0 ? GLFW_MOD_SHIFT : 0;
+            items.push_back(k);
         } else if (item.rfind("View=", 0) == 0) {
             ScriptItem v;
             v.view_action = std::string(item.substr(5));
@@ -404,6 +412,8 @@ int run_gui(const GuiOptions& options) {
             const ScriptItem& item = script[script_next++];
             if (item.key) {
                 events.keys.push_back(glfw_key_for(*item.key));
+            } else if (item.raw_key != 0) {
+                events.keys.push_back({item.raw_key, false, item.raw_mods});
             } else if (item.f12) {
                 events.keys.push_back({GLFW_KEY_F12, false, 0});
             } else if (item.live) {
@@ -439,11 +449,15 @@ int run_gui(const GuiOptions& options) {
         ImGui_ImplGlfw_NewFrame();
         // The pointer (P) stays while the instructor holds the mouse still on what they explain.
         idle_mouse.update(shell->presenter_state().presenting && !shell->presenter_state().pointer_shown, glfwGetTime());
+        shell->keyboard_focus().before_new_frame();
         ImGui::NewFrame();
+        shell->keyboard_focus().after_new_frame();
         bool toggle = false;
         for (const WindowEvents::Key& k : events.keys) {
             // Typing in a text field must not step the lesson or start runs.
             const bool typing = io.WantTextInput;
+            // Tab or F6 gives the keyboard to the controls until Escape or a click.
+            if (shell->keyboard_focus().take_key(k.key, k.mods, typing)) continue;
             const std::optional<core::PresenterKey> pk = presenter_key(k.key, k.mods);
             if (!typing && pk && shell->handle_presenter_key(*pk, k.repeat)) continue;
             if (k.repeat) continue;
@@ -461,6 +475,7 @@ int run_gui(const GuiOptions& options) {
         ctx.gpu_frame_ns = timer->last_ns();
         ctx.fullscreen = fullscreen;
         shell->frame(ctx);
+        shell->keyboard_focus().draw_ring();
         idle_mouse.hide_pointer();
         ImGui::Render();
 

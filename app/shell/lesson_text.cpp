@@ -51,7 +51,7 @@ void Shell::draw_lesson_text() {
     draw_step_progress(ImGui::GetFontSize() * 0.22f);
     ImGui::Separator();
     const float buttons_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
-    ImGui::BeginChild("##step_text", {0, -buttons_h}, false);
+    ImGui::BeginChild("##step_text", {0, -buttons_h}, false, ImGuiWindowFlags_NavFlattened);
     if (step_index_ < steps) {
         const core::LessonStep& step = l->steps[static_cast<std::size_t>(step_index_)];
         if (fonts_.bold) ImGui::PushFont(fonts_.bold);

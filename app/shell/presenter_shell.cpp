@@ -103,7 +103,8 @@ std::string Shell::presenter_summary() const {
            " help=" + yes_no(presenter_.help_shown) + " runs=" + std::to_string(jobs_.submitted()) +
            " text_part=" + std::to_string(text_page_ + 1) + " of " + std::to_string(text_pages_) +
            " palette=" + (colour_blind_palette() ? "colour-blind" : "normal") + " ui_scale=" +
-           core::format_fixed(kUserScales[user_scale_index_], 2);
+           core::format_fixed(kUserScales[user_scale_index_], 2) + " keys=" +
+           (keyboard_focus_.holds_keyboard() ? keyboard_focus_.focused_panel() : std::string("lesson"));
 }
 
 }  // namespace gpulab::app

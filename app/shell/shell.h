@@ -22,6 +22,7 @@
 #include "lesson/lesson.h"
 #include "views/lesson_view.h"
 #include "lesson/presenter.h"
+#include "keyboard_focus.h"
 #include "markdown.h"
 #include "io/user_settings.h"
 #include "measure/quiet_retry.h"
@@ -174,6 +175,9 @@ public:
     // The Timing panel's ImGui name: the view's title, the same window (###Timing) whatever it says.
     std::string timing_window_name() const { return (view_ ? view_->timing_title() : std::string("Timing")) + "###Timing"; }
     std::string presenter_summary() const;
+    // Tab, F6, Space, Enter, arrows and Escape for the controls (keyboard_focus.h); gui_main.cpp
+    // feeds it the keys, the status bar says what it holds.
+    KeyboardFocus& keyboard_focus() { return keyboard_focus_; }
 
 private:
     // [SECTION] panels, one file each in app/shell/
@@ -271,6 +275,7 @@ private:
     int user_scale_index_ = 0;
     float content_scale_ = 1.0f;
     Fonts fonts_;
+    KeyboardFocus keyboard_focus_;
     // Last: views are destroyed first, while the worker, the backends and the GL context live.
     std::map<std::string, std::unique_ptr<LessonView>> views_;
     LessonView* view_ = nullptr;  // the current lesson's view; null when no lesson is open

@@ -29,6 +29,13 @@ void Shell::draw_status_bar(const FrameContext& ctx) {
         line = "gpulab " + std::string(GPULAB_VERSION) + "  |  on screen: measured on another computer, " + other;
     if (ctx.headless) line += "  |  " + core::utc_timestamp(std::time(nullptr));
     ImGui::TextColored(kMutedColour, "%s", line.c_str());
+    // While the controls hold the keyboard, the arrows and Space do something else than in the key
+    // map: said where the eye goes after a surprise.
+    if (keyboard_focus_.holds_keyboard()) {
+        ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+        ImGui::TextColored(kAccentColour, "keys on the %s: Tab next, F6 next panel, Space acts, Esc back to the steps",
+                           keyboard_focus_.focused_panel().c_str());
+    }
     // The running measurement comes before the longer, optional items: on a narrow window the bar
     // cuts off its right end, and "is it still measuring?" is what a student looks here for.
     if (every_step_.active) {

@@ -84,7 +84,7 @@ void draw_panel_tabs(const char* id, const PanelTab<Panel> (&tabs)[N], Panel& cu
         hover_tip(t.tip);
         if (!open) continue;
         if (!select) current = t.panel;
-        ImGui::BeginChild("##panel", {0, 0}, false, child_flags);
+        ImGui::BeginChild("##panel", {0, 0}, false, child_flags | ImGuiWindowFlags_NavFlattened);
         // No wrap position is pushed here for the whole panel: ImGui's TextWrapped keeps one that is
         // already set, so table cells would wrap at the panel's edge instead of their own. Long
         // lines use TextWrapped themselves (export --check-layout finds the ones that do not).

@@ -321,6 +321,10 @@ const std::vector<PresenterKeyHelp>& presenter_key_help() {
         {"?", "show / hide this key map"},
         {"Escape", "close this map, then leave presenter mode"},
         {"F5", "enter / leave presenter mode"},
+        {"Tab / Shift+Tab", "the controls: next / previous one in the panel (the arrows move too)"},
+        {"F6 / Shift+F6", "the controls: next / previous panel"},
+        {"Space / Enter / Esc", "with a control in the ring: press it (a slider: the arrows then change it) / "
+                                "hand the keys back to the steps"},
     };
     return kHelp;
 }

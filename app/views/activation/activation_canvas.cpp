@@ -157,7 +157,7 @@ void ActivationView::draw_canvas() {
 
     ImGui::Spacing();
     if (show_coalescing_) {
-        ImGui::BeginChild("##coalescing", {avail.x, 0}, false);
+        ImGui::BeginChild("##coalescing", {avail.x, 0}, false, ImGuiWindowFlags_NavFlattened);
         draw_coalescing(ImGui::GetContentRegionAvail().x);
         ImGui::EndChild();
     } else {

@@ -526,7 +526,7 @@ void Conv2dView::draw_all_at_once_panel() {
               "loads which input, the barrier, each thread's window, the shared-memory bank passes.");
     if (show_block_trace_) {
         // Its own scrolling child: the canvas tab itself does not scroll, and the counts sit below.
-        ImGui::BeginChild("##block_trace", ImGui::GetContentRegionAvail(), false);
+        ImGui::BeginChild("##block_trace", ImGui::GetContentRegionAvail(), false, ImGuiWindowFlags_NavFlattened);
         draw_block_trace(ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize, true);
         ImGui::EndChild();
         return;

@@ -74,7 +74,7 @@ void Conv2dView::draw_sm_warps(const BlockSchedule& s, ImVec2 box) {
     if (warps <= 0 || schedulers <= 0 || box.x < fs * 8.0f) return;
     // Its own child: where the box is too small for readable rows (presenter mode on a small
     // window), the picture keeps its minimum size and scrolls rather than shrinking into noise.
-    ImGui::BeginChild("##sm_warps", box, false);
+    ImGui::BeginChild("##sm_warps", box, false, ImGuiWindowFlags_NavFlattened);
     box.x -= ImGui::GetStyle().ScrollbarSize;
 
     // One cycle every 0.8 s, from the schedule's steady state on (the first cycles, with every warp

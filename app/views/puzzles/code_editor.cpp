@@ -134,7 +134,7 @@ CodeEditor::Frame CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono, bo
     ImGuiIO& io = ImGui::GetIO();
     ImGui::PushID(id);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0, 0});
-    const bool open = ImGui::BeginChild("##scroll", size, true, ImGuiWindowFlags_NoNav | ImGuiWindowFlags_HorizontalScrollbar);
+    const bool open = ImGui::BeginChild("##scroll", size, true, ImGuiWindowFlags_NavFlattened | ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PopStyleVar();
     if (!open) {
         ImGui::EndChild();

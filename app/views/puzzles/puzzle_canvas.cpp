@@ -192,7 +192,7 @@ void PuzzleView::draw_canvas() {
         const float editor_w = std::floor(avail.x * 0.62f);
         draw_editor({editor_w, avail.y});
         ImGui::SameLine();
-        ImGui::BeginChild("##results", {0, avail.y}, false);
+        ImGui::BeginChild("##results", {0, avail.y}, false, ImGuiWindowFlags_NavFlattened);
         draw_results(ImGui::GetContentRegionAvail().x, host_.fonts);
         ImGui::EndChild();
     } else {
@@ -215,31 +215,31 @@ void PuzzleView::draw_timing() {
     const float fs = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (results_beside_editor()) {
-        ImGui::BeginChild("##did", {0, 0}, false);
+        ImGui::BeginChild("##did", {0, 0}, false, ImGuiWindowFlags_NavFlattened);
         draw_what_it_did(ImGui::GetContentRegionAvail().x, host_.fonts, /*heading=*/false);  // the panel's title
         ImGui::EndChild();
         return;
     }
     // The editor has the canvas to itself: the results come here, beside the picture.
     if (avail.x >= fs * 34.0f) {
-        ImGui::BeginChild("##results", {std::floor(avail.x * 0.42f), 0}, false);
+        ImGui::BeginChild("##results", {std::floor(avail.x * 0.42f), 0}, false, ImGuiWindowFlags_NavFlattened);
         draw_results(ImGui::GetContentRegionAvail().x, host_.fonts);
         ImGui::EndChild();
         ImGui::SameLine();
-        ImGui::BeginChild("##did", {0, 0}, false);
+        ImGui::BeginChild("##did", {0, 0}, false, ImGuiWindowFlags_NavFlattened);
         draw_what_it_did(ImGui::GetContentRegionAvail().x, host_.fonts);
         ImGui::EndChild();
         return;
     }
     if (ImGui::BeginTabBar("##puzzle_tabs")) {
         if (ImGui::BeginTabItem("Result")) {
-            ImGui::BeginChild("##results", {0, 0}, false);
+            ImGui::BeginChild("##results", {0, 0}, false, ImGuiWindowFlags_NavFlattened);
             draw_results(ImGui::GetContentRegionAvail().x, host_.fonts);
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("What the kernel did")) {
-            ImGui::BeginChild("##did", {0, 0}, false);
+            ImGui::BeginChild("##did", {0, 0}, false, ImGuiWindowFlags_NavFlattened);
             draw_what_it_did(ImGui::GetContentRegionAvail().x, host_.fonts);
             ImGui::EndChild();
             ImGui::EndTabItem();
