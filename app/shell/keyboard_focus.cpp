@@ -224,7 +224,11 @@ void KeyboardFocus::draw_ring() const {
     const ImGuiContext& g = *GImGui;
     if (!holds_ || g.NavId == 0 || !g.NavIdIsAlive || !g.NavWindow || g.NavDisableHighlight) return;
     ImGuiWindow* w = g.NavWindow;
-    const ImRect r = ImGui::WindowRectRelToAbs(w, w->NavRectRel[g.NavLayer]);
+    // Clipped as the control is: the kernel editor's field is as wide as its longest line and its
+    // panel scrolls sideways, so the ring follows what shows, not the whole field.
+    ImRect r = ImGui::WindowRectRelToAbs(w, w->NavRectRel[g.NavLayer]);
+    for (const ImGuiWindow* p = w; p; p = p->ParentWindow) r.ClipWithFull(p->InnerClipRect);
+    if (r.GetWidth() <= 0.0f || r.GetHeight() <= 0.0f) return;
     const float pad = std::round(ImGui::GetFontSize() * 0.2f), thick = std::max(2.0f, std::round(ImGui::GetFontSize() * 0.18f));
     ImGui::GetForegroundDrawList()->AddRect({r.Min.x - pad, r.Min.y - pad}, {r.Max.x + pad, r.Max.y + pad},
                                             ImGui::GetColorU32(ImGuiCol_NavHighlight), pad, 0, thick);
