@@ -22,11 +22,14 @@ void Shell::watch_for_quiet(bool busy_now) {
         const core::RunQuality q = core::last_run_quality();
         const bool eligible = !every_step_.active && jobs_.label() != "live run" &&
                               jobs_.cancels() == cancels_when_run_began_ && view_->remeasures_when_quiet();
+        // The busy run's numbers stay on the line beside the quiet run's, which the lesson rests on.
+        const std::string before = busy_headline_.empty() ? "" : " The busy run had: " + busy_headline_ + ".";
         if (automatic_run_ && eligible)
             host_.info = q.busy() ? "measured again once the machine seemed quiet, but other programs were busy again: "
-                                    "R measures again"
+                                    "R measures again." + before
                                   : "measured again by itself once the machine was quiet (the run before shared its CPUs "
-                                    "with other programs): these are the times the lesson rests on";
+                                    "with other programs): these are the times the lesson rests on." + before;
+        busy_headline_.clear();
         automatic_run_ = false;
         if (eligible) quiet_retry_.run_finished(lesson_id() + " step " + std::to_string(step_index_ + 1), q);
         else quiet_retry_.stop();
@@ -39,12 +42,13 @@ void Shell::watch_for_quiet(bool busy_now) {
     }
     if (!quiet_retry_.should_rerun(core::sample_cpu(), cpus)) return;
     automatic_run_ = true;
+    busy_headline_ = view_->result_headline();
     view_->request_run();
     if (jobs_.busy())
         host_.info = "the machine is quiet now: measuring this step again (its last run shared the CPUs with other "
                      "programs)";
     else
-        automatic_run_ = false;
+        automatic_run_ = false, busy_headline_.clear();
 }
 
 }  // namespace gpulab::app

@@ -258,6 +258,7 @@ private:
     bool was_busy_ = false;
     int cancels_when_run_began_ = 0;
     bool automatic_run_ = false;  // the running (or last) run was started by quiet_retry_
+    std::string busy_headline_;   // the busy run's key numbers (LessonView::result_headline), kept beside
     void watch_for_quiet(bool busy_now);  // from update()
     int pending_scroll_lines_ = 0;       // Up / Down on the zoomed canvas, applied in the next frame
     int text_page_ = 0;                  // the step text's page in the window (paged_text.h)

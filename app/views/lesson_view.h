@@ -120,6 +120,9 @@ class LessonView {
     // Whether a run that shared the machine with other programs is repeated once it is quiet
     // (shell/remeasure_quiet.cpp): not for a student's puzzle check or a minute of training.
     virtual bool remeasures_when_quiet() const { return true; }
+    // The shown result's key numbers in one line ("cpu-scalar 1.67 ms, cpu-parallel 389 us"; "" where
+    // the view has none): kept when the window measures a busy run again, and said beside the new one.
+    virtual std::string result_headline() const { return {}; }
     // True when draw_timing() asks the step's predict prompt itself (answer buttons and reveal), so
     // presenter mode does not print it a second time in the text column.
     virtual bool draws_predict_prompt() const { return false; }

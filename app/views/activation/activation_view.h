@@ -14,6 +14,7 @@
 #include "measure/result_cache.h"
 #include "runtime/memory.h"
 #include "views/lesson_view.h"
+#include "views/result_headline.h"
 #include "views/stored_results.h"
 #include "render/tensor_texture.h"
 #include "sim/sim_trace_runs.h"
@@ -33,6 +34,7 @@ public:
     void request_run() override;
     void run_blocking(bool quick) override;
     bool has_result() const override { return last_run_ != nullptr; }
+    std::string result_headline() const override { return last_run_ ? medians_headline(last_run_->reports) : std::string(); }
     bool reading_stored_result() const override { return stored_load_.pending(); }
 
     void draw_canvas() override;

@@ -33,6 +33,7 @@
 #include "sim/sim_trace_runs.h"
 #include "train/channel_partials.h"
 #include "workloads/conv2d_workload.h"
+#include "views/result_headline.h"
 
 namespace gpulab::app {
 
@@ -134,6 +135,10 @@ class Conv2dView : public LessonView {
     void run_blocking(bool quick) override;
     bool has_result() const override {
         return result_ != nullptr || layer_result_ != nullptr || trained_ != nullptr;
+    }
+    std::string result_headline() const override {
+        const ConvMeasurement* m = layer_on_step_ && layer_result_ ? layer_result_.get() : result_.get();
+        return m ? medians_headline(m->run.reports) : std::string();
     }
 
     void draw_canvas() override;

@@ -466,6 +466,22 @@ std::string SimdMimdView::export_description() const {
            "medians and speed-up, every timeline span, and per pattern the theoretical and measured factor).";
 }
 
+// The two figures the lesson rests on: the vector instructions' gain on one thread, and whether the
+// different tasks finished sooner at once than one after another.
+std::string SimdMimdView::result_headline() const {
+    if (!result_) return {};
+    std::string line;
+    if (result_->simd.ok)
+        line = result_->simd.isa + " " + core::format_fixed(result_->simd.speedup, 1) + "x the scalar loop";
+    const core::MimdTimeline& m = result_->mimd;
+    if (m.ok && m.wall_ns > 0) {
+        if (!line.empty()) line += ", ";
+        line += "at once " + core::format_duration(m.wall_ns) + " against one after another " +
+                core::format_duration(m.sequential_ns);
+    }
+    return line;
+}
+
 std::string SimdMimdView::measurement_csv(const std::string& lesson_title) const {
     return result_ ? simd_csv(*result_, simd_caption_lines(*result_, lesson_title), comparison()) : std::string();
 }

@@ -124,6 +124,7 @@ class SimdMimdView : public LessonView {
     void run_blocking(bool quick) override;
     void show_overview_panel() override;
     bool has_result() const override { return result_ != nullptr; }
+    std::string result_headline() const override;
 
     void draw_canvas() override;
     void draw_timing() override;
