@@ -76,8 +76,8 @@ std::string RunQuality::warning() const {
     if (!busy()) return "";
     char buf[256];
     std::snprintf(buf, sizeof buf,
-                  "Other programs used %.0f %% of this computer's %d CPUs while it measured, so these times are "
-                  "slower than it can do. Run again (R) when it is idle.",
+                  "Other programs used %.0f %% of the %d CPUs during this run: slower than this computer can do. "
+                  "R again when it is idle.",
                   100.0 * others_share, cpus);
     return buf;
 }
