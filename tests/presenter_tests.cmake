@@ -12,7 +12,7 @@ set(GPULAB_STEP_EXPORTS
     "conv-sliding-window|10|^backend,median_ns,"
     "simd-vs-mimd|10|^kind,name,value,"
     "latency-vs-throughput|5|^elements,backend,"
-    "tensor-cores|11|^kind,input,lane,matrix,")
+    "tensor-cores|12|^kind,input,lane,matrix,")
 foreach(entry IN LISTS GPULAB_STEP_EXPORTS)
     string(REPLACE "|" ";" fields "${entry}")
     list(GET fields 0 id)

@@ -33,7 +33,7 @@ if(GPULAB_XVFB_RUN)
     set(png ${GPULAB_TENSOR_OUT}/formats.png)
     add_test(NAME gui.tensor_formats
              COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--lesson;tensor-cores;--script-keys;Right,Right,View=value=1e-6;--frames;60;--screenshot;${png}"
-                     -DEXPECT_RC=0 "-DEXPECT_REGEX=typed 1e-06.*lesson=tensor-cores step=3 of 11" -DEXPECT_FILE=${png}
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=typed 1e-06.*lesson=tensor-cores step=3 of 12" -DEXPECT_FILE=${png}
                      -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.tensor_formats PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
                          FIXTURES_SETUP gui_tensor_formats TIMEOUT 120)
@@ -41,7 +41,7 @@ if(GPULAB_XVFB_RUN)
     set(png ${GPULAB_TENSOR_OUT}/predict.png)
     add_test(NAME gui.tensor_predict
              COMMAND ${CMAKE_COMMAND} "-DCMD=${GPULAB_XVFB};$<TARGET_FILE:gpulab>;--present;--present-scale;2;--lesson;tensor-cores;--script-keys;Right,Right,Right,Right,Idle,View=answer-first;--frames;60;--screenshot;${png}"
-                     -DEXPECT_RC=0 "-DEXPECT_REGEX=answered 'FP32'.*lesson=tensor-cores step=5 of 11 presenting=yes" -DEXPECT_FILE=${png}
+                     -DEXPECT_RC=0 "-DEXPECT_REGEX=answered 'FP32'.*lesson=tensor-cores step=5 of 12 presenting=yes" -DEXPECT_FILE=${png}
                      -P ${GPULAB_RUN_CHECK})
     set_tests_properties(gui.tensor_predict PROPERTIES LABELS gui ENVIRONMENT "GPULAB_DATA_DIR=${PROJECT_SOURCE_DIR}"
                          FIXTURES_SETUP gui_tensor_predict TIMEOUT 120)

@@ -244,6 +244,29 @@ TEST_SUITE("measure") {
         CHECK_FALSE(from_bytes<ActivationRun>(bytes + "extra"));
     }
 
+    TEST_CASE("the FP32 ladder comes back from bytes whole - the tensor lesson ladder step of issue 45") {
+        GemmLadder l;
+        l.size = 512;
+        l.isa = "AVX-512";
+        l.peak = {126.0, 240.0, 2};
+        GemmRungRow r;
+        r.rung = gpulab::cpu::GemmRung::PackedOneCore;
+        r.speed.backend = "cpu-parallel";
+        r.speed.ran = true;
+        r.speed.gflops = 119.5;
+        r.speed.check_pass = true;
+        r.threads = 1;
+        r.fraction_of_peak = 0.95;
+        l.rows.push_back(r);
+        const std::shared_ptr<GemmLadder> back = from_bytes<GemmLadder>(to_bytes(l));
+        REQUIRE(back);
+        CHECK(to_bytes(*back) == to_bytes(l));
+        REQUIRE(back->rows.size() == 1);
+        CHECK(back->rows[0].rung == gpulab::cpu::GemmRung::PackedOneCore);
+        CHECK(back->rows[0].speed.gflops == 119.5);
+        CHECK(back->peak.all_cores_gflops == 240.0);
+    }
+
     TEST_CASE("a run too large for one entry is kept without its pictures and they are made again when read (issue 41)") {
         BackendList cpu = make_cpu_backends();
         std::vector<Backend*> raw;

@@ -92,7 +92,7 @@ const std::vector<ParamSpec> kPuzzleParams = {
 // picture, its input type, the number typed into the formats panel, the dot-product sweep's size,
 // the training panel's length.
 const std::vector<ParamSpec> kTensorParams = {
-    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot", "gradients", "master", "training", "speed"},
+    {"panel", ParamSpec::Type::String, 0, 0, {"fragments", "formats", "dot", "gradients", "master", "training", "speed", "ladder"},
      "the view the step puts in front"},
     {"train_batches", ParamSpec::Type::Int, 10, 2000, {}, "batches of 64 each precision of the training panel trains on"},
     {"loss_scale", ParamSpec::Type::Int, 0, 24, {}, "the loss scale's power of two the gradients panel applies (0: none)"},

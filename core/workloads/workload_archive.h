@@ -25,6 +25,7 @@
 #include "activation_workload.h"
 #include "field_count.h"
 #include "conv2d_workload.h"
+#include "gemm_ladder.h"
 #include "latency_sweep.h"
 #include "precision_ladder.h"
 #include "simd_mimd.h"
@@ -178,6 +179,9 @@ template <class A> void serialize(A& a, GemmSpeedRow& r) {
                     r.check_pass, r.worst_error_ratio, r.error, r.source);
 }
 template <class A> void serialize(A& a, GemmSpeedRun& r) { archive_members(a, r, r.size, r.rows); }
+template <class A> void serialize(A& a, GemmRungRow& r) { archive_members(a, r, r.rung, r.speed, r.threads, r.fraction_of_peak); }
+template <class A> void serialize(A& a, FmaPeak& p) { archive_members(a, p, p.one_core_gflops, p.all_cores_gflops, p.threads); }
+template <class A> void serialize(A& a, GemmLadder& l) { archive_members(a, l, l.size, l.isa, l.peak, l.rows); }
 
 template <class A> void serialize(A& a, DotSweep& s) { archive_members(a, s, s.ok, s.error, s.config, s.ks, s.lines, s.wall_ns); }
 

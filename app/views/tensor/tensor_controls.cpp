@@ -37,6 +37,9 @@ void TensorView::draw_canvas() {
         {"Speed", Panel::Speed,
          "The same matrix product in FP32 and in BF16 on this CPU, through gpulab's kernels and oneDNN, with the "
          "instruction that ran."},
+        {"FP32 ladder", Panel::Ladder,
+         "gpulab's FP32 matrix product built up one idea at a time (loop order, blocking, packing, the micro-kernel, "
+         "threads), each against this CPU's measured FMA peak."},
     };
     draw_panel_tabs("##tensor_panels", kTabs, panel_, select_panel_, 0, [this](Panel panel) {
         switch (panel) {
@@ -47,13 +50,14 @@ void TensorView::draw_canvas() {
             case Panel::Master: draw_master_panel(); break;
             case Panel::Training: draw_training_panel(); break;
             case Panel::Speed: draw_speed_panel(); break;
+            case Panel::Ladder: draw_ladder_panel(); break;
         }
     });
 }
 
 void TensorView::draw_result_note() {
     ImGui::TextColored(kMutedColour, "%s",
-                       host_.jobs->busy() || run_on_step_ || race_on_step_ ? "computing: the pictures appear when the run ends"
+                       host_.jobs->busy() || run_on_step_ || race_on_step_ || ladder_on_step_ ? "computing: the pictures appear when the run ends"
                                                           : "nothing computed yet: press Run (R)");
 }
 
@@ -155,6 +159,10 @@ void TensorView::draw_timing() {
         draw_training_timing();
         return;
     }
+    if (panel_ == Panel::Ladder) {
+        draw_ladder_timing();
+        return;
+    }
     if (!result_) {
         draw_result_note();
         return;
@@ -189,7 +197,8 @@ void TensorView::draw_timing() {
                 draw_gradient_table(m.gradients, gradient_counts());
             break;
         case Panel::Master: draw_weight_walk_table(weight_walk()); break;
-        case Panel::Training: break;  // drawn above, from its own run
+        case Panel::Training:
+        case Panel::Ladder: break;  // drawn above, from their own runs
         case Panel::Speed: {
             // The ratios the lesson is about, from the rows above (0: a row did not run).
             const core::GemmSpeedRun& s = m.speed;

@@ -45,6 +45,7 @@ TensorView::Panel panel_from(const std::string& name, TensorView::Panel fallback
     if (name == "master") return TensorView::Panel::Master;
     if (name == "training") return TensorView::Panel::Training;
     if (name == "speed") return TensorView::Panel::Speed;
+    if (name == "ladder") return TensorView::Panel::Ladder;
     return fallback;
 }
 
@@ -151,6 +152,8 @@ TensorView::TensorView(ViewHost& host) : host_(host) {
     back_with_stored_results<const TensorMeasurement>(cache_, "tensor", 6, tensor_measurement_bytes);
     // The training panel's race (format 1: lanes of FP32, BF16 mixed and BF16 weights).
     back_with_stored_results<const train::PrecisionRace>(race_cache_, "tensor-training", 1, precision_race_bytes);
+    // The FP32 ladder (format 1: the rungs of issue 45 and the FMA peak).
+    back_with_stored_results<const core::GemmLadder>(ladder_cache_, "tensor-ladder", 1, gemm_ladder_bytes);
 }
 
 // [SECTION] steps
@@ -180,6 +183,17 @@ void TensorView::enter_step(const core::LessonStep& step) {
     reveal_now_ = false;
     run_on_step_ = false;
     race_on_step_ = false;
+    ladder_on_step_ = false;
+    if (panel_ == Panel::Ladder) {
+        if (const auto hit = ladder_cache_.find(ladder_key(ladder_size(false)))) {
+            ladder_ = hit->result;
+            host_.show_cached(hit->measured_unix_s, hit->origin);
+            return;
+        }
+        if (ladder_ && ladder_->size != ladder_size(false)) ladder_.reset();
+        if (step.action == "run" || !ladder_) ladder_on_step_ = true;
+        return;
+    }
     if (panel_ == Panel::Training) {
         // Its own run: the lesson's main measurement is not needed for this panel and stays as it is.
         if (const auto hit = race_cache_.find(race_key(race_config(false)))) {
@@ -237,6 +251,7 @@ bool TensorView::start_run() {
 void TensorView::request_run() {
     if (host_.refuse_if_busy()) return;
     if (panel_ == Panel::Training) start_race();
+    else if (panel_ == Panel::Ladder) start_ladder();
     else start_run();
 }
 
@@ -246,8 +261,13 @@ void TensorView::run_blocking(bool quick) {
     // seconds; quick exports train a third as many batches.
     run_on_step_ = false;
     race_on_step_ = false;
+    ladder_on_step_ = false;
     if (panel_ == Panel::Training) {
         if (auto r = measure_race(race_config(quick), {})) finish_race(r);
+        return;
+    }
+    if (panel_ == Panel::Ladder) {
+        if (auto l = measure_ladder(ladder_size(quick))) finish_ladder(l);
         return;
     }
     if (auto m = measure_tensor(sweep_config(), {})) finish(m);
@@ -297,6 +317,11 @@ void TensorView::update(float) {
     if (race_on_step_) {
         race_on_step_ = false;
         start_race();
+        return;
+    }
+    if (ladder_on_step_) {
+        ladder_on_step_ = false;
+        start_ladder();
         return;
     }
     if (!run_on_step_) return;
@@ -560,6 +585,7 @@ std::string TensorView::measurement_csv(const std::string& lesson_title) const {
                               : std::string();
     // The training panel's race where it ran, after the main tables.
     if (race_ && panel_ == Panel::Training) csv += (csv.empty() ? "" : "\n") + precision_race_csv(*race_);
+    if (ladder_ && panel_ == Panel::Ladder) csv += (csv.empty() ? "" : "\n") + gemm_ladder_csv(*ladder_);
     return csv;
 }
 

@@ -34,6 +34,7 @@
 #include "sim/sim_kernels.h"
 #include "train/gradient_precision.h"
 #include "train/precision_race.h"
+#include "workloads/gemm_ladder.h"
 #include "compare/compare_import.h"
 #include "views/lesson_view.h"
 #include "views/recorded_gpu.h"
@@ -144,6 +145,9 @@ void draw_precision_table(const train::PrecisionRace& r, bool hide_lost);
 // What ran and what it showed, one wrapped line each (train::describe_precision_race).
 void draw_precision_sentences(const train::PrecisionRace& r);
 std::size_t precision_race_bytes(const train::PrecisionRace& r);
+// The FP32 ladder's cache budget and its rows for the lesson's CSV (tensor_ladder.cpp).
+std::size_t gemm_ladder_bytes(const core::GemmLadder& l);
+std::string gemm_ladder_csv(const core::GemmLadder& l);
 // The race's rows for the lesson's CSV: one per lane, then every batch's loss per lane.
 std::string precision_race_csv(const train::PrecisionRace& r);
 // [SECTION] speed (tensor_speed_panel.cpp)
@@ -160,7 +164,7 @@ extern const char* const kModelNote;
 
 class TensorView : public LessonView {
   public:
-    enum class Panel { Fragments, Formats, Dot, Gradients, Master, Training, Speed };
+    enum class Panel { Fragments, Formats, Dot, Gradients, Master, Training, Speed, Ladder };
 
     explicit TensorView(ViewHost& host);
 
@@ -170,7 +174,9 @@ class TensorView : public LessonView {
     void run_blocking(bool quick) override;
     void show_overview_panel() override;
     // The training panel has its own result; every other panel shows the main measurement.
-    bool has_result() const override { return panel_ == Panel::Training ? race_ != nullptr : result_ != nullptr; }
+    bool has_result() const override {
+        return panel_ == Panel::Training ? race_ != nullptr : panel_ == Panel::Ladder ? ladder_ != nullptr : result_ != nullptr;
+    }
 
     void draw_canvas() override;
     void draw_timing() override;
@@ -221,6 +227,15 @@ class TensorView : public LessonView {
     train::PrecisionRaceConfig race_config(bool quick) const;
     static std::string race_key(const train::PrecisionRaceConfig& c);
     bool start_race();
+    // The FP32 ladder (tensor_ladder.cpp): its own run and cache, as the race.
+    static std::string ladder_key(int64_t size);
+    static int64_t ladder_size(bool quick);
+    static std::shared_ptr<const core::GemmLadder> measure_ladder(int64_t size);
+    bool start_ladder();
+    void finish_ladder(std::shared_ptr<const core::GemmLadder> l);
+    bool ladder_shown();  // false, with the reason drawn, when there is no ladder to show
+    void draw_ladder_panel();
+    void draw_ladder_timing();
     void finish_race(std::shared_ptr<const train::PrecisionRace> r);
     // On the worker or headless: the race for `c` on Fashion-MNIST, or synthetic pictures where it is missing.
     static std::shared_ptr<const train::PrecisionRace> measure_race(const train::PrecisionRaceConfig& c,
@@ -258,6 +273,9 @@ class TensorView : public LessonView {
     int64_t train_batches_ = 30;   // the training panel's batches per precision
     bool race_on_step_ = false;
     std::shared_ptr<const train::PrecisionRace> race_;
+    bool ladder_on_step_ = false;
+    std::shared_ptr<const core::GemmLadder> ladder_;
+    core::ResultCache<const core::GemmLadder> ladder_cache_{core::results_cache_bytes()};
     core::ResultCache<const train::PrecisionRace> race_cache_{core::results_cache_bytes()};
 };
 
