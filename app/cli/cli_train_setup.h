@@ -1,0 +1,22 @@
+// The parts of `gpulab train` a single-process run (cli_train.cpp) and each worker of a
+// data-parallel run both do before training: the engine with its precision
+// checked and the training settings from the options.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "train/engine.h"
+#include "train/trainer.h"
+
+namespace gpulab::app {
+
+// The engine the options name, its precision and loss scale set. On a problem prints one
+// sentence on stderr, sets `exit_code` (kExitUsage or kExitFailure) and returns nullptr.
+std::unique_ptr<train::TrainEngine> prepare_train_engine(const TrainOptions& o, int& exit_code);
+
+train::TrainConfig train_config(const TrainOptions& o);
+
+}  // namespace gpulab::app
