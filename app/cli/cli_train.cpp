@@ -7,6 +7,8 @@
 // arithmetic before its setup (an engine that cannot do it refuses with its sentence, exit 2), and
 // the header and every JSON record name what the engine says it runs (precision()). Bad input is
 // one sentence: tests/cli_tests.cmake and tests/train_cli_tests.cmake (train_*) check the messages.
+// --workers N trains data-parallel over MPI instead: cli_train_launch.cpp starts the workers,
+// cli_train_worker.cpp is each of them.
 #include "cli.h"
 
 #include <cstdio>
@@ -24,6 +26,8 @@
 namespace gpulab::app {
 
 int cmd_train(const TrainOptions& o) {
+    if (o.rank_worker) return cmd_train_worker(o);
+    if (o.workers > 0) return cmd_train_launch(o);
     int exit_code = kExitOk;
     std::unique_ptr<train::TrainEngine> engine = prepare_train_engine(o, exit_code);
     if (!engine) return exit_code;
@@ -53,6 +57,12 @@ int cmd_train(const TrainOptions& o) {
         // FP16 mixed's loss scale moves while it trains: where it ended, and how many updates it skipped.
         if (!o.json && train::parse_compute_precision(o.precision) == train::ComputePrecision::Fp16Mixed)
             std::printf("after training: %s\n", engine->precision().c_str());
+        if (!o.save_params.empty()) {
+            if (const std::string error = save_params(o.save_params, engine->params()); !error.empty()) {
+                std::fprintf(stderr, "gpulab train: %s\n", error.c_str());
+                return kExitFailure;
+            }
+        }
     } catch (const core::InputError& e) {
         if (array_open) std::printf("\n]\n");
         std::fprintf(stderr, "gpulab train: %s\n", e.what());

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "gpu_train_engines.h"
+#include "io/file_io.h"
 #include "io/image_io.h"  // core::InputError
 #include "train/compute_precision.h"
 
@@ -48,6 +49,12 @@ train::TrainConfig train_config(const TrainOptions& o) {
     config.sgd.learning_rate = static_cast<float>(o.learning_rate);
     config.sgd.momentum = static_cast<float>(o.momentum);
     return config;
+}
+
+std::string save_params(const std::string& path, const std::vector<float>& params) {
+    // As they lie in memory: the file is read back on the same machine, by the test that compares runs.
+    return core::write_output_file(
+        path, std::string_view(reinterpret_cast<const char*>(params.data()), params.size() * sizeof(float)));
 }
 
 }  // namespace gpulab::app
