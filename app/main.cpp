@@ -284,6 +284,23 @@ int main(int argc, char** argv) {
             "SCALE", "loss scale"))
         ->capture_default_str();
 
+    // Data-parallel training over MPI (app/cli/cli_train_launch.cpp, docs/distributed.md).
+    train->add_option("--workers", train_options.workers,
+                      "Train data-parallel in N worker processes started with mpirun (Open MPI): each takes its "
+                      "slice of every batch, the gradients are summed with MPI_Allreduce every step")
+        ->check(strict_integer())
+        ->check(CLI::Range(1, 64));
+    train->add_option("--hostfile", train_options.hostfile,
+                      "With --workers: mpirun's host file, one host a line with its worker slots (localhost slots=2)");
+    train->add_option("--straggler-ms", train_options.straggler_ms,
+                      "With --workers: the last worker sleeps this many milliseconds every step, to see the others wait")
+        ->check(strict_decimal())
+        ->check(CLI::Range(0.0, 10000.0));
+    // Hidden (no group): what the launcher gives each worker, and the parameters for comparing runs.
+    train->add_flag("--rank-worker", train_options.rank_worker)->group("");
+    train->add_option("--worker-threads", train_options.worker_threads)->check(CLI::Range(1, 4096))->group("");
+    train->add_option("--save-params", train_options.save_params)->group("");
+
     auto* puzzle = cli.add_subcommand("puzzle", "Kernel puzzles: list them, or grade submissions (.cu files)");
     puzzle->require_subcommand(1, 1);
     std::string puzzle_dir;
@@ -378,6 +395,12 @@ int main(int argc, char** argv) {
         if (train->count("--data") > 0 && train_options.data.empty()) {
             std::fprintf(stderr, "gpulab: --data is empty: name a folder of IDX files, or leave --data out for Debian's "
                                  "Fashion-MNIST (see gpulab train --help)\n");
+            return kExitUsage;
+        }
+        if ((!train_options.hostfile.empty() || train_options.straggler_ms > 0) && train_options.workers == 0 &&
+            !train_options.rank_worker) {
+            std::fprintf(stderr, "gpulab: --hostfile and --straggler-ms belong to --workers N (data-parallel "
+                                 "training; see gpulab train --help)\n");
             return kExitUsage;
         }
         return cmd_train(train_options);

@@ -26,7 +26,9 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "libegl1, libegl-mesa0, libgl1-mesa-dri, fonts-
 # The training lesson's images: Debian packages Fashion-MNIST; without it the lesson says how to get it.
 # The kernel puzzles compile a student's kernel with g++ (binutils' addr2line gives its lines);
 # without them the puzzles say what to install and still show statements and references.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist, g++, binutils, bubblewrap")
+# `gpulab train --workers` starts its workers with mpirun (libmpi itself is a Depends through
+# dpkg-shlibdeps); without it that one option says to install openmpi-bin.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist, g++, binutils, bubblewrap, openmpi-bin")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "xvfb")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)

@@ -40,6 +40,8 @@ packages=(
                                 # calls find_package(OpenCL) and fails without them; libdnnl-dev only
                                 # recommends this package
     fonts-dejavu-core           # the UI font (a copy also ships in assets/fonts)
+    libopenmpi-dev              # MPI headers and libmpi: data-parallel training, `gpulab train --workers` (core/distributed)
+    openmpi-bin                 # mpirun, which starts the workers (gpulab has no transport of its own)
     dataset-fashion-mnist       # the training lesson's images: 70,000 28x28 Fashion-MNIST pictures as
                                 # gzipped IDX files in /usr/share/datasets/fashion-mnist (30 MB)
     # Tests and packaging

@@ -14,6 +14,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/puzzle_gui_tests.cmake OPTIONAL)  # kernel puz
 include(${CMAKE_CURRENT_LIST_DIR}/tensor_gui_tests.cmake OPTIONAL)  # tensor cores: export, lanes, formats, a prompt
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tests.cmake OPTIONAL)  # command line: bad arguments, apply, bench --quick
 include(${CMAKE_CURRENT_LIST_DIR}/train_cli_tests.cmake OPTIONAL)  # gpulab train: bad flags and data, a short run
+include(${CMAKE_CURRENT_LIST_DIR}/mpi_tests.cmake OPTIONAL)  # gpulab train --workers: MPI workers train like one process
 include(${CMAKE_CURRENT_LIST_DIR}/presenter_tests.cmake OPTIONAL)  # presenter mode, export --all-steps
 include(${CMAKE_CURRENT_LIST_DIR}/prerun_tests.cmake OPTIONAL)  # gpulab prerun: results kept for class, another computer's imported
 include(${CMAKE_CURRENT_LIST_DIR}/reader_door_tests.cmake OPTIONAL)  # fonts and shaders through the checked door

@@ -67,8 +67,21 @@ struct TrainOptions {
     std::string precision = "fp32";
     // fp16-mixed only: 0 scales dynamically, a power of two keeps that loss scale (train::check_loss_scale).
     double loss_scale = 0.0;
+    std::string save_params;  // the trained parameters as raw float32, for comparing runs (hidden)
+    // Data-parallel training over MPI (cli_train_launch.cpp): > 0 starts that many worker processes
+    // through mpirun, each training on its slice of every batch; 0 trains in this process.
+    int workers = 0;
+    std::string hostfile;      // handed to mpirun: which machines, how many workers on each
+    double straggler_ms = 0;   // the last worker sleeps this long every step, to see the others wait
+    // Set by the launcher on the command line it gives mpirun (hidden): this process is one worker.
+    bool rank_worker = false;
+    int worker_threads = 0;    // the worker's cpu-parallel threads (0: all cores)
 };
 int cmd_train(const TrainOptions& options);
+// The two halves of `gpulab train --workers N`: the process the user started, which checks the
+// options and runs mpirun (cli_train_launch.cpp), and each worker mpirun starts (cli_train_worker.cpp).
+int cmd_train_launch(const TrainOptions& options);
+int cmd_train_worker(const TrainOptions& options);
 
 // `gpulab puzzle` (cli_puzzle.cpp): the kernel puzzles.
 int cmd_puzzle_list(const std::string& puzzle_dir, bool json);

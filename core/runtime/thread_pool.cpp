@@ -56,9 +56,25 @@ ThreadPool::~ThreadPool() {
     for (std::thread& t : workers_) t.join();
 }
 
+namespace {
+std::atomic<int> g_shared_limit{0};        // 0: the hardware's thread count
+std::atomic<bool> g_shared_created{false};
+}  // namespace
+
 ThreadPool& ThreadPool::shared() {
-    static ThreadPool pool(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    static ThreadPool pool([] {
+        const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        const int limit = g_shared_limit.load();
+        g_shared_created.store(true);
+        return limit > 0 ? std::min(limit, hardware) : hardware;
+    }());
     return pool;
+}
+
+bool ThreadPool::limit_shared(int threads) {
+    if (g_shared_created.load()) return false;
+    g_shared_limit.store(std::max(threads, 1));
+    return true;
 }
 
 void ThreadPool::run_chunks() {

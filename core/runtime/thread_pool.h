@@ -53,8 +53,13 @@ public:
     // exception is rethrown here.
     void parallel_for(int64_t n, const ChunkFn& fn, int64_t chunk = kDefaultChunk);
 
-    // The process-wide pool, sized to the hardware, created on first use.
+    // The process-wide pool, sized to the hardware (or to limit_shared's count), created on first use.
     static ThreadPool& shared();
+    // Caps the process-wide pool at `threads` (at least 1). Data-parallel training runs several
+    // workers on one machine, each with its share of the cores (core/distributed): a pool per worker
+    // as large as the machine would have them all fight over every core. Only before the pool's
+    // first use; false (and nothing changes) when it already exists.
+    static bool limit_shared(int threads);
 
     // Every worker sets its own nice value (core/runtime/thread_priority.h) before its next chunk; the
     // calling thread keeps its own. The GUI runs its measurements below the window's priority.

@@ -45,6 +45,12 @@ public:
     void set_loss_scale(float fixed_scale) override { fixed_loss_scale_ = check_loss_scale(fixed_scale); }
     UpdateCounts update_counts() const override { return counts_; }
     void keep_activation_gradients(bool on) override { keep_activation_gradients_ = on; }
+    // FP16 mixed: a worker whose own pass overflowed sends infinities, so the sum has them too and
+    // every worker skips that update alike (their loss scales stay equal).
+    void set_gradients(const std::vector<float>& gradients) override {
+        HostTrainEngine::set_gradients(gradients);
+        grads_finite_ = all_finite(grads_.data(), static_cast<std::int64_t>(grads_.size()));
+    }
     std::vector<float> activation_gradients() const override {
         std::vector<float> all;
         for (const std::vector<float>& layer : activation_gradients_) all.insert(all.end(), layer.begin(), layer.end());
@@ -301,6 +307,11 @@ void TrainEngine::set_loss_scale(float fixed_scale) {
                      "cpu-scalar, cpu-parallel and cudnn)");
 }
 
+void TrainEngine::set_gradients(const std::vector<float>&) {
+    throw core::InputError("the " + std::string(name()) + " engine cannot take gradients summed over several workers; "
+                           "data-parallel training (--workers) runs on cpu-scalar, cpu-parallel and cpu-onednn");
+}
+
 void check_setup_arguments(const ModelDesc& model, const std::vector<float>& params, std::int64_t max_batch) {
     // Before anything is allocated (issue 31, item 4): a model like conv99999 used to run for tens of
     // seconds into std::bad_alloc. (The callers ask before making the parameters, too.)
@@ -327,7 +338,8 @@ std::unique_ptr<TrainEngine> make_train_engine(std::string_view name) {
         return std::make_unique<CpuTrainEngine>(
             parallel_layer_ops(), "all cores, vectorised: the fast CPU",
             std::string(parallel_layer_ops().implementation) + " (" + gemm_isa() + ", " +
-                std::to_string(cpu::ThreadPool::shared().size()) + " threads)",
+                std::to_string(cpu::ThreadPool::shared().size()) +
+                (cpu::ThreadPool::shared().size() == 1 ? " thread)" : " threads)"),
             true);
     if (name == "cpu-onednn") return make_onednn_train_engine();
     return nullptr;

@@ -92,6 +92,13 @@ public:
     // others throw core::InputError with a sentence, and read back empty.
     virtual void keep_activation_gradients(bool on);
     virtual std::vector<float> activation_gradients() const { return {}; }
+    // Data-parallel training (core/distributed): each worker's backward pass leaves the gradient of
+    // its own shard, and the next step() must use the sum over every worker instead, so it is
+    // written back here (laid out like gradients()). The engines that keep their numbers in host
+    // memory take it; the others say so in takes_summed_gradients() and set_gradients throws
+    // core::InputError with a sentence (for a GPU engine the sum would have to go to the device).
+    virtual bool takes_summed_gradients() const { return false; }
+    virtual void set_gradients(const std::vector<float>& gradients);
 };
 
 using TrainEngineList = std::vector<std::unique_ptr<TrainEngine>>;

@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine.h"
+#include "io/image_io.h"  // core::InputError
 
 namespace gpulab::train {
 
@@ -23,6 +25,13 @@ public:
     std::vector<float> gradients() const override { return grads_; }
     std::vector<float> params() const override { return params_; }
     std::vector<LayerTime> layer_times() const override { return times_; }
+    bool takes_summed_gradients() const override { return true; }
+    void set_gradients(const std::vector<float>& gradients) override {
+        if (gradients.size() != grads_.size())
+            throw core::InputError("the summed gradients (" + std::to_string(gradients.size()) +
+                                   " values) do not fit the model (" + std::to_string(grads_.size()) + ")");
+        grads_ = gradients;
+    }
 
 protected:
     // The checks every engine starts with, then every buffer below sized for `max_batch` images.
