@@ -20,3 +20,19 @@ endif()
 # without OpenBLAS or a gpulab at hand.
 add_test(NAME scripts.gemm-vs-openblas.help COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/scripts/gemm-vs-openblas.py --help)
 set_tests_properties(scripts.gemm-vs-openblas.help PROPERTIES LABELS scripts)
+
+# The PyTorch comparison (issue 45 item 3) is run by hand too; without torch or a gpulab it must parse,
+# answer --help, and find its std::mt19937_64 equal to the C++ standard's (the weights and batch order it
+# repeats for torch come from it). Against gpulab itself: tests/train_cli_tests.cmake.
+add_test(NAME scripts.torch-compare.help COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/scripts/torch-compare.py --help)
+add_test(NAME scripts.torch-compare.mt19937_64
+         COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/scripts/torch-compare.py --self-test)
+# Without torch, one sentence naming Debian's package (not in install-deps.sh: a developer's tool).
+add_test(NAME scripts.torch-compare.names_the_package
+         COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/scripts/torch-compare.py --torch-python /nonexistent/python3)
+set_tests_properties(scripts.torch-compare.names_the_package PROPERTIES
+                     PASS_REGULAR_EXPRESSION "^torch-compare: PyTorch is missing: install Debian's python3-torch ")
+set_tests_properties(scripts.torch-compare.help scripts.torch-compare.mt19937_64
+                     scripts.torch-compare.names_the_package PROPERTIES LABELS scripts)
+set_tests_properties(scripts.torch-compare.mt19937_64 PROPERTIES
+                     PASS_REGULAR_EXPRESSION "Mt19937_64 matches the C\\+\\+ standard's 10,000th output")

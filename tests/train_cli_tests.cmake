@@ -29,6 +29,16 @@ if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
     gpulab_cli_test(train_short_run_above_chance 0 "\"epoch\": 1, \"loss\": [0-9.]+, \"train_accuracy\": [0-9.]+, \"test_accuracy\": 0\\.[3-9]"
                     train --limit 1000 --batch 32 --epochs 1 --json)
 endif()
+# scripts/torch-compare.py (issue 45 item 3) gives PyTorch gpulab's initial weights and batches by
+# repeating init_params and batch_order in Python: if either changes here, the script's first batch's
+# loss of a small model, computed in plain Python, no longer equals `gpulab train`'s and this fails.
+if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
+    add_test(NAME scripts.torch-compare.reproduces_gpulab
+             COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/scripts/torch-compare.py --self-test
+                     --gpulab $<TARGET_FILE:gpulab>)
+    set_tests_properties(scripts.torch-compare.reproduces_gpulab PROPERTIES LABELS "scripts;train"
+                         PASS_REGULAR_EXPRESSION "torch-compare self-test: ok")
+endif()
 # TF32 modelled on cpu-parallel, 100 images: the header and the JSON record name it.
 if(EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
     gpulab_cli_test(train_tf32_short_run 0 "\nprecision: TF32 products \\(inputs rounded to 10 mantissa bits\\), FP32 sums and weights\n"
