@@ -54,6 +54,7 @@ Usage: scripts/torch-compare.py [--gpulab build/app/gpulab] [--rounds 5] [--limi
        scripts/torch-compare.py --explore [--rounds 3]     (torch's settings against each other)
 """
 import argparse
+import ctypes
 import gzip
 import json
 import math
@@ -383,7 +384,13 @@ def torch_worker(a):
                     test_correct += int((net(x).argmax(1) == y).sum())
             results[name] = (m, test_correct / test[0])
     per_k = 1000.0 / count
-    print(json.dumps({
+    try:  # the kernel torch's OpenBLAS runs (the library is loaded already: the same handle)
+        blas = ctypes.CDLL("libopenblas.so.0")
+        blas.openblas_get_corename.restype = ctypes.c_char_p
+        blas_core = blas.openblas_get_corename().decode()
+    except (OSError, AttributeError):
+        blas_core = "?"
+    print(json.dumps({"openblas_core": blas_core,
         "torch": torch.__version__, "threads": torch.get_num_threads(), "load_s": load_s,
         "first_loss": losses[0], "loss": sum(losses) / len(losses), "train_accuracy": correct / count,
         "test_accuracy": results["eager"][1], "test_accuracy_frozen": results["frozen"][1],
@@ -411,14 +418,29 @@ def load_average():
         return float(f.read().split()[0])
 
 
+def openblas_core_for_cpu():
+    """The OpenBLAS kernel for this CPU's vector instructions. OpenBLAS 0.3.21 (Debian 12) does not know
+    recent Xeons (family 6, model 207 here) and falls back to its 2004 "Prescott" SSE3 kernels."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return None
+    for flag, core in (("avx512_bf16", "Cooperlake"), ("avx512f", "SkylakeX"), ("avx2", "Haswell")):
+        if flag in flags:
+            return core
+    return None
+
+
 def torch_env(v, threads):
     env = dict(os.environ)
     for name in ("LD_PRELOAD", "MALLOC_CONF", "OPENBLAS_CORETYPE") + tuple(k for a in ALLOCATORS.values() for k in a):
         env.pop(name, None)
     env.update(ALLOCATORS[v["allocator"]])
     env.update(OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(v["openblas_threads"]))
-    if v["openblas_core"]:
-        env["OPENBLAS_CORETYPE"] = v["openblas_core"]
+    core = openblas_core_for_cpu() if v["openblas_core"] == "auto" else v["openblas_core"]
+    if core and core != "own":
+        env["OPENBLAS_CORETYPE"] = core
     if v["wait"]:
         env["OMP_WAIT_POLICY"] = v["wait"]
     else:
@@ -428,7 +450,8 @@ def torch_env(v, threads):
 
 def torch_setting(a, **change):
     """The torch settings of the command line, with some changed (--explore)."""
-    v = {"allocator": a.allocator, "layout": a.layout, "mkldnn": a.mkldnn, "wait": "PASSIVE", "openblas_threads": a.openblas_threads, "openblas_core": a.openblas_core}
+    v = {"allocator": a.allocator, "layout": a.layout, "mkldnn": a.mkldnn, "wait": "PASSIVE",
+         "openblas_threads": a.openblas_threads, "openblas_core": a.openblas_core}
     v.update(change)
     return v
 
@@ -436,7 +459,8 @@ def torch_setting(a, **change):
 def describe(v):
     return (f"{v['allocator']}, {v['layout']}, oneDNN {v['mkldnn']}, "
             f"OMP_WAIT_POLICY={v['wait'] or '(unset)'}, OpenBLAS {v['openblas_threads']} thread"
-            f"{'s' if v['openblas_threads'] != 1 else ''}{', ' + v['openblas_core'] if v['openblas_core'] else ''}")
+            f"{'s' if v['openblas_threads'] != 1 else ''}, "
+            f"{'kernel ' + str(openblas_core_for_cpu()) if v['openblas_core'] == 'auto' else v['openblas_core'] + ' kernel'}")
 
 
 def run_torch(py, a, limit, v):
@@ -524,11 +548,12 @@ def compare(py, a):
         rows.append(row)
     setting = {"torch": t[0]["torch"], "threads": a.threads, **torch_setting(a),
                "allocator_env": ALLOCATORS[a.allocator], "limit": a.limit, "batch": a.batch, "rounds": a.rounds,
-               "gpulab_isa": runs[a.engines[0]][0]["cpu_isa"]}
+               "gpulab_isa": runs[a.engines[0]][0]["cpu_isa"], "openblas_kernel": t[0]["openblas_core"]}
     if a.json:
         print(json.dumps({"setting": setting, "agreement": lines, "rows": rows, "runs": runs}, indent=1))
         return
-    print(f"\ntorch {setting['torch']}, {a.threads} threads, {describe(torch_setting(a))}; gpulab "
+    print(f"\ntorch {setting['torch']}, {a.threads} threads, {describe(torch_setting(a))} (OpenBLAS ran "
+          f"{setting['openblas_kernel']}); gpulab "
           f"{setting['gpulab_isa']}; {a.limit} training and {min(a.limit, 10000)} test images, batch {a.batch}, "
           f"{a.rounds} rounds")
     print("median (min-max) over the rounds; ratios: each round's gpulab / that round's torch; inference vs "
@@ -552,7 +577,8 @@ def explore(py, a):
     variants = [torch_setting(a, allocator=name) for name in ALLOCATORS]
     variants += [torch_setting(a, layout="channels-last" if a.layout == "contiguous" else "contiguous"),
                  torch_setting(a, mkldnn="off"), torch_setting(a, wait=None),
-                 torch_setting(a, openblas_threads=3 - a.openblas_threads if a.openblas_threads in (1, 2) else 1)]
+                 torch_setting(a, openblas_threads=3 - a.openblas_threads if a.openblas_threads in (1, 2) else 1),
+                 torch_setting(a, openblas_core="own" if a.openblas_core == "auto" else "auto")]
     variants = list({describe(v): v for v in variants}.values())  # the command line's own once
     results = [[] for _ in variants]
     for r in range(a.rounds):
@@ -560,7 +586,7 @@ def explore(py, a):
             x = run_torch(py, a, a.limit, variants[i])
             results[i].append(x)
             if not a.json:
-                print(f"round {r + 1}: {describe(variants[i]):<84} train {x['train_images_per_s']:5.0f} img/s "
+                print(f"round {r + 1}: {describe(variants[i]):<100} train {x['train_images_per_s']:5.0f} img/s "
                       f"({x['train_cpu_s_per_1000']:.2f} CPU s, {x['train_sys_s_per_1000']:.2f} sys, "
                       f"{x['train_faults_per_batch']:.0f} faults a batch), inference {x['infer_images_per_s']:5.0f} "
                       f"(frozen {x['frozen_images_per_s']:5.0f}), load {x['load']:.2f}", flush=True)
@@ -569,12 +595,12 @@ def explore(py, a):
         return
     print(f"\ntorch's settings, {a.limit} training and {min(a.limit, 10000)} test images, {a.rounds} rounds: "
           "median (min-max); CPU and sys seconds per 1,000 training images, page faults per training batch")
-    print(f"{'setting':<84} {'train img/s':<18} {'CPU s':<17} {'sys s':<17} {'faults':<16} "
+    print(f"{'setting':<100} {'train img/s':<18} {'CPU s':<17} {'sys s':<17} {'faults':<16} "
           f"{'eager img/s':<18} {'frozen img/s':<20} load")
     for v, xs in zip(variants, results):
         def col(k, d=0):
             return fmt([x[k] for x in xs], d)
-        print(f"{describe(v):<84} {col('train_images_per_s'):<18} {col('train_cpu_s_per_1000', 2):<17} "
+        print(f"{describe(v):<100} {col('train_images_per_s'):<18} {col('train_cpu_s_per_1000', 2):<17} "
               f"{col('train_sys_s_per_1000', 2):<17} {col('train_faults_per_batch'):<16} "
               f"{col('infer_images_per_s'):<18} {col('frozen_images_per_s'):<20} {col('load', 2)}")
 
@@ -593,8 +619,9 @@ def main():
     ap.add_argument("--layout", choices=["contiguous", "channels-last"], default="channels-last",
                     help="torch's memory format (default channels-last, N,H,W,C in memory: faster here)")
     ap.add_argument("--mkldnn", choices=["on", "off"], default="on", help="torch's oneDNN convolutions")
-    ap.add_argument("--openblas-core", default=None,
-                    help="OPENBLAS_CORETYPE for torch's Linear layers (default: OpenBLAS's own choice)")
+    ap.add_argument("--openblas-core", default="auto",
+                    help="OPENBLAS_CORETYPE for torch's Linear layers: auto (default: Cooperlake, SkylakeX or Haswell "
+                         "by the CPU's flags), own (OpenBLAS's own choice), or a name")
     ap.add_argument("--openblas-threads", type=int, default=1,
                     help="OPENBLAS_NUM_THREADS for torch's Linear layers (default 1)")
     ap.add_argument("--threads", type=int, default=2, help="torch's threads (default 2; gpulab's engines use every core, 2 here)")
