@@ -21,12 +21,6 @@ namespace gpulab::app {
 
 namespace {
 
-std::string gflops_text(double g) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, g >= 100 ? "%.0f GFLOP/s" : "%.1f GFLOP/s", g);
-    return buf;
-}
-
 std::string percent_text(double fraction) {
     char buf[16];
     std::snprintf(buf, sizeof buf, fraction < 0.095 ? "%.1f %%" : "%.0f %%", 100.0 * fraction);

@@ -20,13 +20,13 @@
 
 namespace gpulab::app {
 
-namespace {
-
 std::string gflops_text(double g) {
     char buf[32];
     std::snprintf(buf, sizeof buf, g >= 100 ? "%.0f GFLOP/s" : "%.1f GFLOP/s", g);
     return buf;
 }
+
+namespace {
 
 // "cpu-parallel (ours, AMX)", "cuda-kernel (ours, mma.sync)", "cpu-onednn": who ran the row.
 std::string row_owner(const core::GemmSpeedRow& r) {

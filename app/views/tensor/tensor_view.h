@@ -145,6 +145,8 @@ void draw_precision_table(const train::PrecisionRace& r, bool hide_lost);
 // What ran and what it showed, one wrapped line each (train::describe_precision_race).
 void draw_precision_sentences(const train::PrecisionRace& r);
 std::size_t precision_race_bytes(const train::PrecisionRace& r);
+// "148 GFLOP/s", "1.7 GFLOP/s": the speed and ladder panels' figures (tensor_speed_panel.cpp).
+std::string gflops_text(double gflops);
 // The FP32 ladder's cache budget and its rows for the lesson's CSV (tensor_ladder.cpp).
 std::size_t gemm_ladder_bytes(const core::GemmLadder& l);
 std::string gemm_ladder_csv(const core::GemmLadder& l);
