@@ -391,8 +391,10 @@ void Shell::frame(const FrameContext& ctx) {
         // quarter of the window while the picture scrolls above it (issue 41).
         const float main_canvas_h = std::floor(std::clamp(H - timing_content_h_, H * 0.62f, H * 0.80f));
         // The step text gets what the controls leave (their height in the last frame), between about
-        // half and seven tenths of the column: on a 768-pixel laptop every line of text counts.
-        const float text_h = std::floor(std::clamp(H - side_content_h_, H * 0.50f, H * 0.72f));
+        // two fifths and seven tenths of the column: on a 768-pixel laptop every line of text counts, but
+        // the text turns parts while a control cut off by the fold cannot be reached (a busy warning
+        // under seven sliders).
+        const float text_h = std::floor(std::clamp(H - side_content_h_, H * 0.42f, H * 0.72f));
         place(0, 0, main_w, main_canvas_h);
         if (ImGui::Begin("Canvas", nullptr, fixed)) draw_canvas();
         ImGui::End();

@@ -162,17 +162,20 @@ void TensorView::draw_ladder_panel() {
     ImGui::Dummy({width, bottom - origin.y + ImGui::GetTextLineHeightWithSpacing()});
 }
 
-// The Timing panel: what each rung changed, in a sentence, and the table's numbers for the record.
+// The Timing panel: the numbers for the record, a line per rung (the step text says what each rung
+// changes; the rung's name keeps it in a tooltip), so the table never scrolls beside the bars.
 void TensorView::draw_ladder_timing() {
     if (!ladder_shown()) return;
     const core::GemmLadder& l = *ladder_;
-    if (ImGui::BeginTable("##ladder", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    if (ImGui::BeginTable("##ladder", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("rung");
-        ImGui::TableSetupColumn("GFLOP/s");
+        ImGui::TableSetupColumn("cores");
+        ImGui::TableSetupColumn("median");
+        ImGui::TableSetupColumn("GFLOP/s (min..max)");
         ImGui::TableSetupColumn("of the peak");
+        // text_status wraps at its column's edge: the column is given the width of its longest word.
         ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthFixed,
                                 ImGui::CalcTextSize("WRONG").x + ImGui::GetFontSize() * 1.4f);
-        ImGui::TableSetupColumn("what changed", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
         for (std::size_t i = 0; i < l.rows.size(); ++i) {
             const core::GemmRungRow& r = l.rows[i];
@@ -180,16 +183,21 @@ void TensorView::draw_ladder_timing() {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::Text("%zu. %s", i + 1, cpu::gemm_rung_name(r.rung));
+            hover_tip(cpu::gemm_rung_idea(r.rung));
             ImGui::TableNextColumn();
-            ImGui::Text(s.ran ? (s.gflops >= 100 ? "%.0f" : "%.1f") : "not run", s.gflops);
+            ImGui::Text("%d", r.threads);
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(s.ran ? percent_text(r.fraction_of_peak).c_str() : "");
+            if (!s.ran) {
+                ImGui::TextColored(kMutedColour, "not run: %s", s.error.c_str());
+                continue;
+            }
+            ImGui::TextUnformatted(core::format_duration(s.time.median_ns).c_str());
             ImGui::TableNextColumn();
-            if (s.ran) text_status(s.check_pass ? Status::Ok : Status::Error, s.check_pass ? "match" : "WRONG");
+            ImGui::Text(s.gflops >= 100 ? "%.0f (%.0f..%.0f)" : "%.1f (%.1f..%.1f)", s.gflops, s.gflops_min, s.gflops_max);
             ImGui::TableNextColumn();
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextColored(kMutedColour, "%s", cpu::gemm_rung_idea(r.rung));
-            ImGui::PopTextWrapPos();
+            ImGui::TextUnformatted(percent_text(r.fraction_of_peak).c_str());
+            ImGui::TableNextColumn();
+            text_status(s.check_pass ? Status::Ok : Status::Error, s.check_pass ? "match" : "WRONG");
         }
         ImGui::EndTable();
     }
