@@ -44,9 +44,8 @@ std::vector<ImGuiWindow*> panels() {
 
 int panel_rank(const std::string& name) {
     static const char* const kOrder[] = {"Lesson", "Controls", "Canvas", "Timing", "Status"};
-    for (int i = 0; i < 5; ++i)
-        if (name == kOrder[i]) return i;
-    return 5;
+    const auto at = std::find(std::begin(kOrder), std::end(kOrder), name);
+    return static_cast<int>(at - std::begin(kOrder));
 }
 
 // ImGui's tabbing request, for every item (FocusApi): +1 the item after the focused one, -1 the one
@@ -101,12 +100,10 @@ void KeyboardFocus::before_new_frame() {
     else io.ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
     // ImGui's own Tab (text fields only) would move the focus a second time.
     if (!(io.WantTextInput && field_keeps_tab())) io.KeysDown[GLFW_KEY_TAB] = false;
-    if (!io.WantTextInput) {
-        if (holds_)
-            for (int key : {GLFW_KEY_SPACE, GLFW_KEY_ENTER, GLFW_KEY_KP_ENTER, GLFW_KEY_ESCAPE, GLFW_KEY_LEFT,
-                            GLFW_KEY_RIGHT, GLFW_KEY_UP, GLFW_KEY_DOWN})
-                io.KeysDown[key] = false;
-    }
+    if (holds_ && !io.WantTextInput)
+        for (int key : {GLFW_KEY_SPACE, GLFW_KEY_ENTER, GLFW_KEY_KP_ENTER, GLFW_KEY_ESCAPE, GLFW_KEY_LEFT, GLFW_KEY_RIGHT,
+                        GLFW_KEY_UP, GLFW_KEY_DOWN})
+            io.KeysDown[key] = false;
     if (pending_.empty()) return;
     io.NavInputs[pending_.front()] = 1.0f;
     GImGui->NavInputSource = ImGuiInputSource_Keyboard;
@@ -127,8 +124,7 @@ void KeyboardFocus::after_new_frame() {
         if (tab_frames_ == 2 && g.NavId != 0 && landed.ID == g.NavId && (landed.InFlags & ImGuiItemFlags_Disabled) &&
             skipped_ < 32) {
             ++skipped_;
-            submit_tabbing(tab_direction_ == 0 ? +1 : tab_direction_);
-            tab_frames_ = 2;
+            tab(tab_direction_ == 0 ? +1 : tab_direction_);
             return;
         }
         --tab_frames_;
@@ -164,7 +160,7 @@ bool KeyboardFocus::take_key(int glfw_key, int mods, bool typing) {
             if (GImGui->ActiveId != 0) pending_.push_back(ImGuiNavInput_Cancel);
             else release();
             return true;
-        case GLFW_KEY_SPACE: pending_.push_back(ImGuiNavInput_Activate); return true;
+        case GLFW_KEY_SPACE:
         case GLFW_KEY_ENTER:
         case GLFW_KEY_KP_ENTER: pending_.push_back(ImGuiNavInput_Activate); return true;
         case GLFW_KEY_LEFT: pending_.push_back(ImGuiNavInput_KeyLeft_); return true;
@@ -183,14 +179,10 @@ void KeyboardFocus::move_in_panel(int direction) {
     if (!holds_ || !is_panel(g.NavWindow, list)) {
         holds_ = true;
         ImGui::FocusWindow(direction >= 0 ? list.front() : list.back());
-        submit_tabbing(0);
-        tab_direction_ = 0;
-    } else {
-        submit_tabbing(direction);
-        tab_direction_ = direction;
+        direction = 0;
     }
-    tab_frames_ = 2;
     skipped_ = 0;
+    tab(direction);
 }
 
 void KeyboardFocus::next_panel(int direction) {
@@ -204,10 +196,14 @@ void KeyboardFocus::next_panel(int direction) {
     int next = direction >= 0 ? 0 : n - 1;
     if (at != list.end()) next = ((static_cast<int>(at - list.begin()) + direction) % n + n) % n;
     ImGui::FocusWindow(list[static_cast<std::size_t>(next)]);
-    submit_tabbing(0);
-    tab_direction_ = 0;
-    tab_frames_ = 2;
     skipped_ = 0;
+    tab(0);
+}
+
+void KeyboardFocus::tab(int direction) {
+    submit_tabbing(direction);
+    tab_direction_ = direction;
+    tab_frames_ = 2;
 }
 
 void KeyboardFocus::release() {

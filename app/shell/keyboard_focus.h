@@ -37,6 +37,7 @@ private:
     void move_in_panel(int direction);  // +1 Tab, -1 Shift-Tab
     void next_panel(int direction);     // F6 / Shift-F6
     void release();
+    void tab(int direction);  // submits the move and remembers it for after_new_frame
 
     bool holds_ = false;
     int tab_frames_ = 0;       // frames left in which a Tab's activation is taken back

@@ -47,8 +47,10 @@ void Shell::watch_for_quiet(bool busy_now) {
     if (jobs_.busy())
         host_.info = "the machine is quiet now: measuring this step again (its last run shared the CPUs with other "
                      "programs)";
-    else
-        automatic_run_ = false, busy_headline_.clear();
+    else {
+        automatic_run_ = false;
+        busy_headline_.clear();
+    }
 }
 
 }  // namespace gpulab::app

@@ -28,6 +28,10 @@ void note_line_top() {
 
 int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& page, bool arrow_keys) {
     ImGuiWindow* window = ImGui::GetCurrentWindow();
+    // Tab (keyboard_focus.h) must not stop at items the page does not show: the measuring pass below
+    // draws every item once more with the same ID, and parts off the page are clipped, not absent.
+    ImGuiContext& g = *GImGui;
+    const bool scoring = g.NavMoveScoringItems;
     const ImVec2 start = ImGui::GetCursorPos();
     const ImVec2 max_before = window->DC.CursorMaxPos;
     const float avail = ImGui::GetContentRegionAvail().y;
@@ -38,16 +42,12 @@ int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& 
         std::vector<float> line_tops;
         LineTops recorder(line_tops);
         ImGui::PushClipRect({-2.0f, -2.0f}, {-1.0f, -1.0f}, false);
-        // The keyboard's Tab must not count these items: each is drawn again below with the same ID,
-        // and a second copy of the focused item would be "the next one" (keyboard_focus.h).
-        ImGuiContext& gm = *GImGui;
-        const bool scoring_before = gm.NavMoveScoringItems;
-        gm.NavMoveScoringItems = false;
+        g.NavMoveScoringItems = false;
         for (int i = 0; i < count; ++i) {
             breaks.push_back(ImGui::GetCursorPosY() - start.y);
             draw_part(i);
         }
-        gm.NavMoveScoringItems = scoring_before;
+        g.NavMoveScoringItems = scoring;
         ImGui::PopClipRect();
         for (float t : line_tops) cuts.push_back(t - start.y);
         cuts.insert(cuts.end(), breaks.begin(), breaks.end());
@@ -77,9 +77,6 @@ int draw_paged_parts(int count, const std::function<void(int)>& draw_part, int& 
     const ImVec2 top = ImGui::GetCursorScreenPos();
     ImGui::PushClipRect({window->ClipRect.Min.x, top.y}, {window->ClipRect.Max.x, top.y + (to - from)}, true);
     ImGui::SetCursorPosY(start.y - from);
-    // Tab stops only at what the page shows (a part on another page is clipped, not absent).
-    ImGuiContext& g = *GImGui;
-    const bool scoring = g.NavMoveScoringItems;
     for (int i = 0; i < count; ++i) {
         const float part_top = breaks[static_cast<std::size_t>(i)];
         const float part_end = i + 1 < count ? breaks[static_cast<std::size_t>(i) + 1] : total;

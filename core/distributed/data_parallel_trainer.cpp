@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <numeric>
 #include <thread>
 
 #include "io/image_io.h"  // core::InputError
@@ -98,20 +97,8 @@ DataParallelEpoch DataParallelTrainer::run_epoch() {
 double DataParallelTrainer::accuracy(const train::ImageSet& set) {
     if (set.count == 0) return 0.0;
     const Shard mine = shard_of(set.count, reducer_.workers(), reducer_.rank());
-    std::vector<std::int64_t> idx(static_cast<std::size_t>(mine.count));
-    std::iota(idx.begin(), idx.end(), mine.first);
-    double correct = 0.0;
-    for (std::int64_t first = 0; first < mine.count; first += local_batch_) {
-        const std::int64_t n = std::min(local_batch_, mine.count - first);
-        train::gather_batch(set, idx.data() + first, n, images_.data(), labels_.data());
-        engine_.forward(images_.data(), n);
-        const std::vector<float> logits = engine_.logits();
-        for (std::int64_t m = 0; m < n; ++m) {
-            const float* l = logits.data() + m * model_.classes;
-            const auto best = std::max_element(l, l + model_.classes) - l;
-            correct += best == labels_[static_cast<std::size_t>(m)] ? 1.0 : 0.0;
-        }
-    }
+    double correct = static_cast<double>(train::count_correct(engine_, model_.classes, set, mine.first, mine.count,
+                                                              local_batch_, images_.data(), labels_.data()));
     reducer_.sum(std::span<double>(&correct, 1));
     return correct / static_cast<double>(set.count);
 }

@@ -109,22 +109,28 @@ EpochReport Trainer::run_epoch(const BatchCallback& on_batch) {
     return r;
 }
 
-double Trainer::accuracy(const ImageSet& set) {
-    if (set.count == 0) return 0.0;
-    std::vector<std::int64_t> idx(static_cast<std::size_t>(set.count));
-    std::iota(idx.begin(), idx.end(), 0);
+std::int64_t count_correct(TrainEngine& engine, std::int64_t classes, const ImageSet& set, std::int64_t first,
+                           std::int64_t count, std::int64_t batch, float* images, std::uint8_t* labels) {
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+    std::iota(idx.begin(), idx.end(), first);
     std::int64_t correct = 0;
-    for (std::int64_t first = 0; first < set.count; first += config_.batch) {
-        const std::int64_t n = std::min(config_.batch, set.count - first);
-        gather_batch(set, idx.data() + first, n, images_.data(), labels_.data());
-        engine_.forward(images_.data(), n);
-        const std::vector<float> logits = engine_.logits();
+    for (std::int64_t at = 0; at < count; at += batch) {
+        const std::int64_t n = std::min(batch, count - at);
+        gather_batch(set, idx.data() + at, n, images, labels);
+        engine.forward(images, n);
+        const std::vector<float> logits = engine.logits();
         for (std::int64_t m = 0; m < n; ++m) {
-            const float* l = logits.data() + m * model_.classes;
-            const auto best = std::max_element(l, l + model_.classes) - l;
-            correct += best == labels_[static_cast<std::size_t>(m)] ? 1 : 0;
+            const float* l = logits.data() + m * classes;
+            correct += std::max_element(l, l + classes) - l == labels[m] ? 1 : 0;
         }
     }
+    return correct;
+}
+
+double Trainer::accuracy(const ImageSet& set) {
+    if (set.count == 0) return 0.0;
+    const std::int64_t correct =
+        count_correct(engine_, model_.classes, set, 0, set.count, config_.batch, images_.data(), labels_.data());
     return static_cast<double>(correct) / static_cast<double>(set.count);
 }
 

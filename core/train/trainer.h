@@ -61,6 +61,11 @@ std::vector<std::int64_t> batch_order(std::int64_t count, std::uint64_t seed, in
 
 // Images idx[0..n) of `set` as floats in [0, 1] (n x rows x cols) and their labels.
 void gather_batch(const ImageSet& set, const std::int64_t* idx, std::int64_t n, float* images, std::uint8_t* labels);
+// How many of the pictures set[first, first + count) `engine` classifies right (largest logit = label),
+// in forward passes of at most `batch` through `images` and `labels`, buffers of `batch` pictures.
+// The trainer's test pass, and each worker's slice of it (core/distributed).
+std::int64_t count_correct(TrainEngine& engine, std::int64_t classes, const ImageSet& set, std::int64_t first,
+                           std::int64_t count, std::int64_t batch, float* images, std::uint8_t* labels);
 
 class Trainer {
 public:

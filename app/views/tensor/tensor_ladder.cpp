@@ -149,17 +149,15 @@ void TensorView::draw_ladder_panel() {
     dl->AddText({origin.x + bar_x0, bottom}, muted, peaks.c_str());
     // A product cannot beat the peak; a share above 100 % means the burst itself ran slowed by other
     // programs (a busy machine lowers the peak as much as any rung), and the screen says so.
-    bool above = false;
-    for (const core::GemmRungRow& r : l.rows) above = above || r.fraction_of_peak > 1.0;
+    ImGui::Dummy({width, bottom - origin.y + ImGui::GetTextLineHeightWithSpacing()});
+    const bool above = std::any_of(l.rows.begin(), l.rows.end(),
+                                   [](const core::GemmRungRow& r) { return r.fraction_of_peak > 1.0; });
     if (above) {
-        ImGui::Dummy({width, bottom - origin.y + ImGui::GetTextLineHeightWithSpacing()});
         ImGui::PushStyleColor(ImGuiCol_Text, kWarnColour);
         ImGui::TextWrapped("Above 100 %%: the peak burst ran while other programs had the cores, so it came out low. "
                            "Run again (R) when the machine is idle.");
         ImGui::PopStyleColor();
-        return;
     }
-    ImGui::Dummy({width, bottom - origin.y + ImGui::GetTextLineHeightWithSpacing()});
 }
 
 // The Timing panel: the numbers for the record, a line per rung (the step text says what each rung
