@@ -75,11 +75,14 @@ bool TensorView::start_ladder() {
 }
 
 void TensorView::finish_ladder(std::shared_ptr<const core::GemmLadder> l) {
-    std::string failed;
-    for (const core::GemmRungRow& r : l->rows)
-        if (!r.speed.error.empty() || (r.speed.ran && !r.speed.check_pass)) failed = cpu::gemm_rung_name(r.rung);
-    if (!failed.empty()) host_.error = "the FP32 ladder's rung '" + failed + "' did not match the exact sum";
-    else host_.error.clear();
+    // A rung that failed to run says why; one that ran but missed the exact sum says that.
+    host_.error.clear();
+    for (const core::GemmRungRow& r : l->rows) {
+        const std::string rung = cpu::gemm_rung_name(r.rung);
+        if (!r.speed.error.empty()) host_.error = "the FP32 ladder's rung '" + rung + "' did not run: " + r.speed.error;
+        else if (r.speed.ran && !r.speed.check_pass)
+            host_.error = "the FP32 ladder's rung '" + rung + "' did not match the exact sum";
+    }
     host_.info.clear();  // measured now: an earlier step's line about a stored result would be wrong
     ladder_ = std::move(l);
     ladder_cache_.put(ladder_key(ladder_->size), ladder_, gemm_ladder_bytes(*ladder_), std::time(nullptr));
